@@ -1,0 +1,223 @@
+"""The kernel's own plugin: game start, dice, the sequence engine's events, FinishStep.
+
+These are generic to any game on this kernel; nothing here knows World War II.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from .events import Command, EventData
+from .hookspecs import hookimpl
+
+KERNEL_VERSION = "1.0.0"
+
+
+# ---------------------------------------------------------------- events
+class GameStarted(EventData):
+    scenario: str
+    seed: int
+    sides: dict[str, list[str]]
+    controllers: dict[str, str]
+    sequence: str
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class DiceRolled(EventData):
+    purpose: str
+    faces: int
+    results: list[int]
+
+
+class StepStarted(EventData):
+    step: str
+    title: str = ""
+    level: str = "step"
+    deciders: list[str] = Field(default_factory=list)  # empty: an automatic step
+    counter: str | None = None
+    repeat: int = 0
+    snapshot: bool = False
+
+
+class StepSkipped(EventData):
+    step: str
+    title: str = ""
+    reason: str
+
+
+class DecisionFinished(EventData):
+    step: str
+    who: str  # the power or side that finished
+
+
+class DigressionStarted(EventData):
+    step: str
+    resume: str | None
+    waiting: bool
+
+
+class DigressionEnded(EventData):
+    step: str
+    resume: str | None
+
+
+class ActiveSideSet(EventData):
+    side: str | None
+
+
+class SequenceFinished(EventData):
+    reason: str = ""
+
+
+# ---------------------------------------------------------------- reducers
+def _game_started(state, event):
+    d = event.data
+    k = state.kernel
+    k.scenario, k.seed, k.sides, k.controllers = d["scenario"], d["seed"], d["sides"], d["controllers"]
+    k.sequence.tree = d["sequence"]
+    k.options = d.get("options", {})
+
+
+def _dice_rolled(state, event):
+    state.kernel.dice_rolled += len(event.data["results"])
+    state.kernel.last_roll = event.data
+
+
+def _step_started(state, event):
+    d = event.data
+    k = state.kernel
+    seq = k.sequence
+    seq.current = d["step"]
+    seq.pending = list(d["deciders"])
+    seq.done = []
+    seq.waiting = bool(d["deciders"])
+    k.step = d["step"]
+    counter = d.get("counter")
+    if counter == "turn":
+        k.turn += 1
+        k.impulse = 0
+    elif counter == "impulse":
+        k.impulse += 1
+    if d.get("repeat"):
+        seq.repeats[d["step"]] = d["repeat"]
+
+
+def _step_skipped(state, event):
+    seq = state.kernel.sequence
+    seq.current = event.data["step"]
+    seq.pending, seq.done, seq.waiting = [], [], False
+    state.kernel.step = event.data["step"]
+
+
+def _decision_finished(state, event):
+    seq = state.kernel.sequence
+    who = event.data["who"]
+    seq.pending.remove(who)
+    seq.done.append(who)
+    if not seq.pending:
+        seq.waiting = False
+
+
+def _digression_started(state, event):
+    from .state import DigressionFrame
+
+    seq = state.kernel.sequence
+    seq.stack.append(
+        DigressionFrame(
+            step=event.data["step"],
+            resume=event.data["resume"],
+            waiting=event.data["waiting"],
+            pending=list(seq.pending),
+            done=list(seq.done),
+        )
+    )
+    seq.pending, seq.done, seq.waiting = [], [], False
+
+
+def _digression_ended(state, event):
+    seq = state.kernel.sequence
+    frame = seq.stack.pop()
+    seq.current = frame.resume
+    seq.waiting = frame.waiting
+    seq.pending, seq.done = frame.pending, frame.done
+    state.kernel.step = frame.resume or ""
+
+
+def _active_side_set(state, event):
+    state.kernel.active_side = event.data["side"]
+
+
+def _sequence_finished(state, event):
+    seq = state.kernel.sequence
+    seq.finished, seq.waiting, seq.pending = True, False, []
+
+
+# ---------------------------------------------------------------- commands
+class FinishStep(Command):
+    """The actor has made all its decisions in the current step ("End of Phase")."""
+
+
+def finish_step(ctx, command: FinishStep) -> None:
+    seq = ctx.state.kernel.sequence
+    who = ctx.decider_for(command.actor)
+    ctx.emit(DecisionFinished(step=seq.current or "", who=who))
+    if not ctx.state.kernel.sequence.pending:
+        ctx.advance()
+
+
+@hookimpl
+def register_events(register):
+    for model in (
+        GameStarted,
+        DiceRolled,
+        StepStarted,
+        StepSkipped,
+        DecisionFinished,
+        DigressionStarted,
+        DigressionEnded,
+        ActiveSideSet,
+        SequenceFinished,
+    ):
+        register(model)
+
+
+@hookimpl
+def register_reducers(register):
+    register("GameStarted", _game_started)
+    register("DiceRolled", _dice_rolled)
+    register("StepStarted", _step_started)
+    register("StepSkipped", _step_skipped)
+    register("DecisionFinished", _decision_finished)
+    register("DigressionStarted", _digression_started)
+    register("DigressionEnded", _digression_ended)
+    register("ActiveSideSet", _active_side_set)
+    register("SequenceFinished", _sequence_finished)
+
+
+@hookimpl
+def register_commands(register):
+    # Legal in any step that waits for decisions; the engine checks the done set.
+    register(FinishStep, finish_step, anytime=True)
+
+
+@hookimpl
+def describe_event(event, state):
+    d = event.data
+    t = event.type
+    if t == "DiceRolled":
+        return f"{event.actor}: rolled {d['results']} on d{d['faces']} for {d['purpose']}"
+    if t == "StepStarted":
+        who = f" ({', '.join(d['deciders'])} to decide)" if d["deciders"] else ""
+        return f"{d.get('title') or d['step']} begins{who}"
+    if t == "StepSkipped":
+        return f"{d.get('title') or d['step']} skipped: {d['reason']}"
+    if t == "DecisionFinished":
+        return f"{d['who']} finished {d['step']}"
+    if t == "GameStarted":
+        return f"New game of {d['scenario']} (seed {d['seed']})"
+    if t == "SequenceFinished":
+        return f"The game is over{': ' + d['reason'] if d['reason'] else ''}"
+    return None
+

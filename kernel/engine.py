@@ -1,0 +1,329 @@
+"""Deciding and folding: the command context, the sequence-of-play walker, the fold.
+
+Everything that decides (handlers, automatic steps, loop checks, dice) runs inside a
+``Context`` while a command is handled; each decision becomes an event, applied to state
+at once so the next decision sees it.  Folding a stored event only calls its reducer.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from . import builtin
+from .errors import EventDataError, ReducerError, Rejected, WifError
+from .events import EventData, EventRecord, canonical_json, chain_hash
+from .sequence import StepSpec
+
+if TYPE_CHECKING:
+    from .plugins import PluginHost
+    from .state import GameState
+
+NO_RULE_YET = "no rule yet"
+
+
+# ---------------------------------------------------------------- the tree, indexed
+class SequenceIndex:
+    """Full dotted ids -> spec, parent and flow order (``called`` subtrees left out)."""
+
+    def __init__(self, root: StepSpec):
+        self.root_id = root.id
+        self.specs: dict[str, StepSpec] = {}
+        self.parent: dict[str, str | None] = {}
+        self.flow_children: dict[str, list[str]] = {}
+        for full, spec in root.walk():
+            self.specs[full] = spec
+            self.flow_children[full] = [f"{full}.{c.id}" for c in spec.children if not c.called]
+            for child in spec.children:
+                self.parent[f"{full}.{child.id}"] = full
+        self.parent[self.root_id] = None
+
+    def resolve(self, step: str) -> str:
+        """Accept a full id, or one without the root's id in front."""
+        if step in self.specs:
+            return step
+        full = f"{self.root_id}.{step}"
+        if full in self.specs:
+            return full
+        raise WifError(f"no step {step!r} in sequence {self.root_id!r}")
+
+    def next_sibling(self, step: str) -> str | None:
+        parent = self.parent.get(step)
+        if parent is None:
+            return None
+        siblings = self.flow_children[parent]
+        if step not in siblings:  # a called subtree has no flow siblings
+            return None
+        i = siblings.index(step)
+        return siblings[i + 1] if i + 1 < len(siblings) else None
+
+    def leaves(self) -> list[str]:
+        return [s for s, spec in self.specs.items() if not spec.children]
+
+
+# ---------------------------------------------------------------- applying events
+def upcast(host: "PluginHost", rec: EventRecord) -> EventRecord:
+    entry = host.events.get(rec.type)
+    if entry is None:
+        raise EventDataError(f"event seq {rec.seq}: unknown event type {rec.type!r} (no installed plugin registers it)")
+    while rec.version < entry.version:
+        fn = host.upcasters.get((rec.type, rec.version))
+        if fn is None:
+            raise EventDataError(
+                f"event seq {rec.seq}: {rec.type} is stored as version {rec.version}, the plugin "
+                f"{entry.plugin!r} expects {entry.version} and has no upcaster from {rec.version}"
+            )
+        rec.data = fn(rec.data)
+        rec.version += 1
+    if rec.version > entry.version:
+        raise EventDataError(
+            f"event seq {rec.seq}: {rec.type} version {rec.version} is newer than plugin {entry.plugin!r} knows ({entry.version})"
+        )
+    return rec
+
+
+def apply_event(host: "PluginHost", state: "GameState", rec: EventRecord) -> None:
+    entry = host.reducers.get(rec.type)
+    if entry is not None:
+        fn, plugin = entry
+        try:
+            fn(state, rec)
+        except Exception as exc:
+            raise ReducerError(plugin, rec.seq, rec.type, exc) from exc
+    elif rec.type not in host.events:
+        raise EventDataError(f"event seq {rec.seq}: unknown event type {rec.type!r}")
+    state.kernel.seq = rec.seq
+
+
+def fold_rows(host: "PluginHost", state: "GameState", rows) -> int:
+    """Fold raw store rows into ``state``; the replay hot path.  Returns events folded."""
+    reducers = host.reducers
+    events = host.events
+    loads = json.loads
+    kernel = state.kernel
+    n = 0
+    for seq, type_, v, actor, turn, impulse, step, cmd, data, hash_ in rows:
+        rec = EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, loads(data), hash_)
+        entry = events.get(type_)
+        if entry is None or entry.version != v:
+            upcast(host, rec)
+        red = reducers.get(type_)
+        if red is not None:
+            try:
+                red[0](state, rec)
+            except Exception as exc:
+                raise ReducerError(red[1], seq, type_, exc) from exc
+        kernel.seq = seq
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- the context
+class Context:
+    """What a command handler or an automatic step sees while deciding."""
+
+    def __init__(self, game, actor: str = "system"):
+        self.game = game
+        self.host: "PluginHost" = game.host
+        self.state: "GameState" = game.state
+        self.index: SequenceIndex | None = game.sequence_index
+        self.actor = actor
+        self.records: list[EventRecord] = []
+        self.snapshots: list[tuple[int, str]] = []
+        self.first_seq = self.state.kernel.seq + 1
+        self._prev_hash = game._last_hash
+        # The only dice of the game: seeded per game and per position in the log, so the
+        # same command at the same point rolls the same; replay never gets here.
+        self.rng = random.Random(f"{self.state.kernel.seed}:{self.first_seq}")
+
+    # ------------------------------------------------------------ emitting
+    def emit(self, data: EventData, actor: str | None = None) -> EventRecord:
+        type_ = type(data).__name__
+        entry = self.host.events.get(type_)
+        if entry is None or entry.model is not type(data):
+            raise EventDataError(f"event type {type_} is not registered by any plugin of this game")
+        payload = data.model_dump(mode="json")
+        k = self.state.kernel
+        rec = EventRecord(k.seq + 1, type_, entry.version, actor or self.actor, 0, 0, "", self.first_seq, payload)
+        apply_event(self.host, self.state, rec)
+        rec.turn, rec.impulse, rec.step = k.turn, k.impulse, k.step
+        data_json = canonical_json(payload)
+        rec.hash = chain_hash(self._prev_hash, rec.header_json(), data_json)
+        self._prev_hash = rec.hash
+        self.records.append(rec)
+        if type_ == "StepStarted" and payload.get("snapshot"):
+            self.snapshots.append((rec.seq, self.state.to_json()))
+        return rec
+
+    def roll(self, purpose: str, faces: int = 10, count: int = 1) -> list[int]:
+        """Roll ``count`` dice of ``faces`` sides; recorded as one DiceRolled event."""
+        results = [self.rng.randint(1, faces) for _ in range(count)]
+        self.emit(builtin.DiceRolled(purpose=purpose, faces=faces, results=results))
+        return results
+
+    def set_active_side(self, side: str | None) -> None:
+        self.emit(builtin.ActiveSideSet(side=side), actor="system")
+
+    # ------------------------------------------------------------ deciders
+    def decider_for(self, actor: str) -> str:
+        """Which entry of the done set ``actor`` answers for (itself, or its side)."""
+        seq = self.state.kernel.sequence
+        if actor in seq.pending:
+            return actor
+        side = self.state.kernel.side_of(actor)
+        if side in seq.pending:
+            return side
+        waiting = ", ".join(seq.pending) or "nobody"
+        raise Rejected(f"{actor} has nothing to decide in this step (waiting for: {waiting})")
+
+    def _deciders(self, step: str, spec: StepSpec) -> list[str] | None:
+        k = self.state.kernel
+        kind = spec.decides
+        sides = list(k.sides)
+        active = k.active_side
+        inactive = [s for s in sides if s != active]
+        if kind == "each-power":
+            return k.powers()
+        if kind == "each-side":
+            return sides
+        if kind.startswith("rule:"):
+            return self.host.pm.hook.resolve_deciders(state=self.state, step_id=step, spec=spec, kind=kind)
+        if active is None:
+            # Relative deciders need an active side; a scenario with one side makes it so.
+            if len(sides) == 1:
+                active, inactive = sides[0], []
+            else:
+                return None
+        if kind == "active-side":
+            return [active]
+        if kind == "each-active-power":
+            return list(k.sides.get(active, []))
+        if kind == "inactive-side":
+            return inactive
+        if kind == "each-inactive-power":
+            return [p for s in inactive for p in k.sides.get(s, [])]
+        return None
+
+    # ------------------------------------------------------------ walking the tree
+    def start(self) -> None:
+        """Enter the first step of the game's sequence."""
+        self.enter(self.index.root_id)
+
+    def enter(self, step: str, repeat: int = 0) -> None:
+        spec = self.index.specs[step]
+        reason = self.host.pm.hook.skip_step(state=self.state, step_id=step, spec=spec)
+        if reason:
+            self.emit(builtin.StepSkipped(step=step, title=spec.title, reason=str(reason)))
+            return self.advance_from(step)
+        if spec.children:
+            self.emit(
+                builtin.StepStarted(
+                    step=step, title=spec.title, level=spec.level, counter=spec.counter,
+                    repeat=repeat, snapshot=spec.snapshot,
+                )
+            )
+            children = self.index.flow_children[step]
+            if children:
+                return self.enter(children[0])
+            return self.advance_from(step)
+        if spec.decides == "system":
+            rule = self.host.step_rules.get(step)
+            if rule is None:
+                self.emit(builtin.StepSkipped(step=step, title=spec.title, reason=NO_RULE_YET))
+                return self.advance_from(step)
+            self.emit(builtin.StepStarted(step=step, title=spec.title, level=spec.level, counter=spec.counter,
+                                          snapshot=spec.snapshot))
+            depth = len(self.state.kernel.sequence.stack)
+            rule[0](self, step)
+            if len(self.state.kernel.sequence.stack) > depth or self.state.kernel.sequence.finished:
+                return  # the rule pushed a digression (or ended the game): wait for it
+            return self.advance_from(step)
+        if not any(c in self.host.commands for c in spec.commands):
+            self.emit(builtin.StepSkipped(step=step, title=spec.title, reason=NO_RULE_YET))
+            return self.advance_from(step)
+        deciders = self._deciders(step, spec)
+        if not deciders:
+            reason = "nobody decides here now" if deciders == [] else f"no rule says who decides ({spec.decides})"
+            self.emit(builtin.StepSkipped(step=step, title=spec.title, reason=reason))
+            return self.advance_from(step)
+        self.emit(builtin.StepStarted(step=step, title=spec.title, level=spec.level, deciders=deciders,
+                                      counter=spec.counter, snapshot=spec.snapshot))
+
+    def advance(self) -> None:
+        """The current step is over: move on."""
+        current = self.state.kernel.sequence.current
+        if current is None:
+            return self.start()
+        self.advance_from(current)
+
+    def advance_from(self, step: str) -> None:
+        seq = self.state.kernel.sequence
+        if seq.stack and seq.stack[-1].step == step:
+            return self._end_digression()
+        nxt = self._next_in_parent(step)
+        if nxt is not None:
+            return self.enter(nxt)
+        parent = self.index.parent.get(step)
+        if parent is None:
+            self.emit(builtin.SequenceFinished(reason="the sequence of play is complete"))
+            return
+        spec = self.index.specs[parent]
+        if seq.stack and seq.stack[-1].step == parent:
+            return self._end_digression()
+        if spec.repeat and self.host.pm.hook.repeat_step(ctx=self, step_id=parent, spec=spec):
+            count = seq.repeats.get(parent, 0) + 1
+            return self.enter_container_again(parent, count)
+        return self.advance_from(parent)
+
+    def _next_in_parent(self, step: str) -> str | None:
+        return self.index.next_sibling(step)
+
+    def enter_container_again(self, step: str, count: int) -> None:
+        spec = self.index.specs[step]
+        self.emit(
+            builtin.StepStarted(
+                step=step, title=spec.title, level=spec.level, counter=spec.counter,
+                repeat=count, snapshot=spec.snapshot,
+            )
+        )
+        children = self.index.flow_children[step]
+        if children:
+            return self.enter(children[0])
+        return self.advance_from(step)
+
+    def push(self, step: str) -> None:
+        """Interrupt the current step with a sub-machine or digression (they nest)."""
+        full = self.index.resolve(step)
+        seq = self.state.kernel.sequence
+        self.emit(builtin.DigressionStarted(step=full, resume=seq.current, waiting=seq.waiting))
+        self.enter(full)
+
+    def _end_digression(self) -> None:
+        frame = self.state.kernel.sequence.stack[-1]
+        self.emit(builtin.DigressionEnded(step=frame.step, resume=frame.resume))
+        if frame.waiting or frame.resume is None:
+            return  # back to a step that waits for decisions
+        return self.advance_from(frame.resume)
+
+    def finish_game(self, reason: str) -> None:
+        self.emit(builtin.SequenceFinished(reason=reason))
+
+
+def validate_command(host: "PluginHost", raw: dict[str, Any]):
+    """Turn a command dict into its model, or raise Rejected with a readable reason."""
+    if not isinstance(raw, dict) or "type" not in raw:
+        raise Rejected('a command is a JSON object with a "type" (e.g. {"type": "FinishStep", "actor": "red"})')
+    type_ = raw["type"]
+    entry = host.commands.get(type_)
+    if entry is None:
+        known = ", ".join(sorted(host.commands))
+        raise Rejected(f"unknown command {type_!r}; this game knows: {known}")
+    fields = {k: v for k, v in raw.items() if k != "type"}
+    try:
+        return entry, entry.model.model_validate(fields)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or type_}: {e['msg']}" for e in exc.errors())
+        raise Rejected(f"{type_} is malformed: {problems}") from None

@@ -1,0 +1,400 @@
+"""A game: its save file, its plugins, its state, and the one way to change it (submit)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from . import plugins as plugin_mod
+from .engine import Context, SequenceIndex, apply_event, fold_rows, upcast, validate_command
+from .errors import (
+    EventDataError,
+    PluginError,
+    PluginSetMismatch,
+    ReadOnlyGame,
+    ReducerError,
+    Rejected,
+    SaveFileError,
+    WifError,
+)
+from .events import EventRecord, canonical_json
+from .plugins import PluginHost, PluginInfo, discover, plugin_set_hash, resolve
+from .state import GameState
+from .store import EventStore
+
+DEFAULT_SNAPSHOT_EVERY = 1000
+SOLO = "solo"  # the player who controls every power unless the game says otherwise
+
+
+@dataclass
+class Outcome:
+    """The answer to a submitted command."""
+
+    accepted: bool
+    events: list[EventRecord] = field(default_factory=list)
+    reason: str = ""
+
+    def as_dict(self) -> dict:
+        if self.accepted:
+            return {"accepted": True, "events": [e.as_dict() for e in self.events]}
+        return {"accepted": False, "reason": self.reason}
+
+
+class Game:
+    def __init__(self, store: EventStore, host: PluginHost, available: dict[str, PluginInfo],
+                 read_only: bool = False, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY):
+        self.store = store
+        self.host = host
+        self.available = available
+        self.read_only = read_only
+        self.snapshot_every = snapshot_every
+        self.problems: list[str] = []  # why the game is read-only, for the player to read
+        self.replay_error: WifError | None = None
+        self.listeners: list[Callable[["Game", list[EventRecord]], None]] = []
+        self.plugin_set = host.plugin_set()
+        self.plugins_hash = plugin_set_hash(self.plugin_set)
+        self.state = GameState.empty(host.state_models)
+        self.sequence_index: SequenceIndex | None = None
+        self._last_hash = b"\x00" * 32
+        self._last_snapshot_seq = 0
+
+    # ------------------------------------------------------------ creating / opening
+    @classmethod
+    def new(cls, scenario: str, path: str | Path, seed: int | None = None, options: dict | None = None,
+            players: dict[str, list[str]] | None = None, extra_plugins: list[str] | None = None,
+            plugin_dirs: list[Path] | None = None, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY) -> "Game":
+        """Start a new game of ``scenario`` in a new save file at ``path``.
+
+        ``players`` maps a player name to the powers they control (default: one player,
+        "solo", controls them all).  ``extra_plugins`` are optional rules or expansions.
+        """
+        discovery = discover(plugin_dirs)
+        info = discovery.plugins.get(scenario)
+        if info is None or info.manifest.kind != "scenario":
+            known = sorted(i.id for i in discovery.plugins.values() if i.manifest.kind == "scenario")
+            raise PluginError(f"no scenario {scenario!r} is installed; scenarios: {', '.join(known) or 'none'}")
+        infos = resolve([scenario, *(extra_plugins or [])], discovery.plugins)
+        host = PluginHost(infos)
+        spec = host.scenarios.get(scenario)
+        if spec is None:
+            raise PluginError(f"plugin {scenario!r} is a scenario plugin but registers no scenario {scenario!r}")
+        if spec.sequence not in host.sequences:
+            raise PluginError(f"scenario {scenario!r} needs sequence {spec.sequence!r}, which no plugin registers")
+        seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        controllers = _controllers(spec.sides, players)
+        plugin_set = host.plugin_set()
+        store = EventStore.create(path, {
+            "seed": seed, "scenario": scenario, "plugins": plugin_set, "options": options or {},
+            "players": players or {SOLO: [p for ps in spec.sides.values() for p in ps]},
+            "dev_modified": False, "plugin_history": [],
+        })
+        game = cls(store, host, discovery.plugins, snapshot_every=snapshot_every)
+        game.sequence_index = SequenceIndex(host.sequences[spec.sequence][0])
+        from .builtin import GameStarted
+
+        def begin(ctx: Context) -> None:
+            ctx.emit(GameStarted(scenario=scenario, seed=seed, sides=spec.sides, controllers=controllers,
+                                 sequence=spec.sequence, options=options or {}))
+            if spec.setup is not None:
+                spec.setup(ctx)
+            ctx.start()
+
+        game._run(begin, actor="system")
+        return game
+
+    @classmethod
+    def open(cls, path: str | Path, read_only: bool = False, plugin_dirs: list[Path] | None = None,
+             snapshot_every: int = DEFAULT_SNAPSHOT_EVERY) -> "Game":
+        """Open a save.  Refuses if its plugins are missing or changed, unless read_only."""
+        store = EventStore.open(path, writable=not read_only)
+        try:
+            return cls._open_store(store, read_only, plugin_dirs, snapshot_every)
+        except BaseException:
+            store.close()
+            raise
+
+    @classmethod
+    def _open_store(cls, store, read_only, plugin_dirs, snapshot_every) -> "Game":
+        recorded: dict[str, dict] = store.meta("plugins") or {}
+        discovery = discover(plugin_dirs)
+        problems = _compare_plugin_sets(recorded, discovery.plugins)
+        if problems and not read_only:
+            raise PluginSetMismatch(store.path, problems)
+        wanted = [pid for pid in recorded if pid != plugin_mod.KERNEL_PLUGIN_ID and pid in discovery.plugins]
+        try:
+            infos = resolve(wanted, discovery.plugins)
+        except PluginError as exc:
+            if not read_only:
+                raise
+            problems.append(str(exc))
+            infos = [discovery.plugins[p] for p in wanted]
+        host = PluginHost(infos)
+        game = cls(store, host, discovery.plugins, read_only=read_only, snapshot_every=snapshot_every)
+        game.problems = problems
+        sequence = _first_event_sequence(store)
+        if sequence and sequence in host.sequences:
+            game.sequence_index = SequenceIndex(host.sequences[sequence][0])
+        game._rebuild()
+        return game
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    # ------------------------------------------------------------ reading
+    def _fresh_state(self) -> GameState:
+        return GameState.empty(self.host.state_models)
+
+    def _rebuild(self) -> None:
+        """Fold the whole log (from the newest usable snapshot) into ``self.state``."""
+        last_seq, last_hash = self.store.last()
+        try:
+            self.state = self.state_at(last_seq)
+        except (ReducerError, EventDataError) as exc:
+            self.replay_error = exc
+            self.read_only = True
+            self.problems.append(str(exc))
+            bad = getattr(exc, "seq", None) or _seq_in(str(exc)) or last_seq
+            self.state = self.state_at(bad - 1)
+        self._last_hash = last_hash
+        snaps = self.store.snapshot_seqs(self.plugins_hash)
+        self._last_snapshot_seq = snaps[-1] if snaps else 0
+
+    def state_at(self, seq: int) -> GameState:
+        """The state after event ``seq``: the nearest snapshot, folded forward."""
+        snap = self.store.nearest_snapshot(seq, self.plugins_hash)
+        if snap is not None:
+            state = GameState.from_json(snap[1], self.host.state_models)
+            start = snap[0] + 1
+        else:
+            state = self._fresh_state()
+            start = 1
+        if seq >= start:
+            fold_rows(self.host, state, self.store.rows(start, seq))
+        return state
+
+    def history(self, from_seq: int = 1, to_seq: int | None = None, player: str | None = None) -> list[EventRecord]:
+        out = []
+        for rec in self.store.records(from_seq, to_seq):
+            upcast(self.host, rec)
+            if player is not None:
+                view = rec.as_dict()
+                self.host.pm.hook.event_view(event=rec, player=player, view=view)
+                if view.get("hidden"):
+                    continue
+                rec.data = view["data"]
+            out.append(rec)
+        return out
+
+    def describe(self, rec: EventRecord, state: GameState | None = None) -> str:
+        text = self.host.pm.hook.describe_event(event=rec, state=state or self.state)
+        if text:
+            return text
+        fields = ", ".join(f"{k}={v}" for k, v in rec.data.items())
+        return f"{rec.type}({fields})"
+
+    def view(self, player: str | None) -> dict:
+        """The state as ``player`` may see it (every player-facing read goes through here)."""
+        data = self.state.to_dict()
+        if player is not None:
+            self.host.pm.hook.player_view(state=self.state, player=player, view=data)
+        return data
+
+    def legal_commands(self) -> list[str]:
+        seq = self.state.kernel.sequence
+        if seq.finished or self.sequence_index is None or seq.current is None:
+            return []
+        spec = self.sequence_index.specs.get(seq.current)
+        names = [c for c in (spec.commands if spec else ()) if c in self.host.commands]
+        if seq.waiting:
+            names.append("FinishStep")
+        return names
+
+    # ------------------------------------------------------------ the one way to change it
+    def submit(self, command: dict[str, Any], player: str | None = SOLO) -> Outcome:
+        """Decide a command.  Accepted: its events are stored and folded.  Rejected: a
+        reason a player understands, and nothing stored."""
+        if self.read_only:
+            return Outcome(False, reason=f"{self.path} is open read-only: " + "; ".join(self.problems))
+        try:
+            entry, cmd = validate_command(self.host, command)
+            self._check_allowed(entry, cmd, player)
+        except Rejected as exc:
+            return Outcome(False, reason=str(exc))
+
+        def handle(ctx: Context) -> None:
+            try:
+                entry.handler(ctx, cmd)
+            except (Rejected, WifError):
+                raise
+            except Exception as exc:
+                raise WifError(
+                    f"plugin {entry.plugin!r}: handler for {type(cmd).__name__} raised "
+                    f"{plugin_mod._where(exc)}"
+                ) from exc
+
+        try:
+            records = self._run(handle, actor=cmd.actor)
+        except Rejected as exc:
+            return Outcome(False, reason=str(exc))
+        except WifError as exc:
+            return Outcome(False, reason=str(exc))
+        return Outcome(True, records)
+
+    def _check_allowed(self, entry, cmd, player: str | None) -> None:
+        k = self.state.kernel
+        actor = cmd.actor
+        if actor not in k.powers() and actor not in k.sides:
+            raise Rejected(f"{actor!r} is not a power or side in this game ({', '.join(k.powers())})")
+        if player is not None:
+            owner = k.controllers.get(actor)
+            if actor in k.sides:
+                owners = {k.controllers.get(p) for p in k.sides[actor]}
+                allowed = player in owners
+            else:
+                allowed = owner == player
+            if not allowed:
+                raise Rejected(f"player {player!r} does not control {actor} (it is played by {owner or 'another player'})")
+        seq = k.sequence
+        if seq.finished:
+            raise Rejected("the game is over")
+        name = type(cmd).__name__
+        spec = self.sequence_index.specs.get(seq.current) if (self.sequence_index and seq.current) else None
+        title = spec.title if spec else (seq.current or "none")
+        if not entry.anytime and (spec is None or name not in spec.commands):
+            legal = ", ".join(self.legal_commands()) or "none"
+            raise Rejected(f"{name} is not allowed now: the current step is {title!r} (allowed now: {legal})")
+        if name == "FinishStep" or not entry.anytime:
+            if not seq.waiting:
+                raise Rejected(f"nobody decides in {title!r}; it runs by itself")
+            if actor not in seq.pending and k.side_of(actor) not in seq.pending:
+                waiting = ", ".join(seq.pending)
+                raise Rejected(f"{actor} has nothing (more) to decide in {title!r} (waiting for: {waiting})")
+
+    def _run(self, decide: Callable[[Context], None], actor: str) -> list[EventRecord]:
+        """Decide inside a context, then store everything it emitted in one transaction.
+
+        If anything fails the state is rebuilt from the store, so nothing of the failed
+        command remains anywhere."""
+        ctx = Context(self, actor=actor)
+        try:
+            decide(ctx)
+            if not ctx.records:
+                return []
+            last = ctx.records[-1]
+            snapshots = [(seq, self.plugins_hash, js) for seq, js in ctx.snapshots]
+            if last.seq - self._last_snapshot_seq >= self.snapshot_every and (
+                not snapshots or snapshots[-1][0] != last.seq
+            ):
+                snapshots.append((last.seq, self.plugins_hash, self.state.to_json()))
+            self.store.append(
+                [
+                    (r.seq, r.type, r.version, r.actor, r.turn, r.impulse, r.step, r.cmd,
+                     canonical_json(r.data), r.hash)
+                    for r in ctx.records
+                ],
+                snapshots,
+            )
+        except BaseException:
+            self._rebuild()
+            raise
+        self._last_hash = last.hash
+        if snapshots:
+            self._last_snapshot_seq = snapshots[-1][0]
+        for listener in list(self.listeners):
+            listener(self, ctx.records)
+        return ctx.records
+
+    # ------------------------------------------------------------ branching
+    def fork(self, seq: int, path: str | Path) -> "Game":
+        """A new save holding this game's first ``seq`` events; the original is untouched."""
+        last, _ = self.store.last()
+        if not 0 < seq <= last:
+            raise WifError(f"cannot fork at seq {seq}: the game has events 1..{last}")
+        path = Path(path)
+        if path.exists():
+            raise SaveFileError(f"{path}: a file of that name exists already; choose another save name")
+        meta = self.store.all_meta()
+        meta.pop("schema_version", None)
+        meta.pop("created_at", None)
+        meta["forked_from"] = {"path": str(self.path), "seq": seq}
+        new_store = EventStore.create(path, meta)
+        try:
+            batch: list[tuple] = []
+            for row in self.store.rows(1, seq):
+                batch.append(row)
+                if len(batch) >= 10000:
+                    new_store.append(batch)
+                    batch = []
+            snaps = [(s, h, js) for s, h, js in self.store.snapshots() if s <= seq]
+            new_store.append(batch, snaps)
+        finally:
+            new_store.close()
+        return Game.open(path, snapshot_every=self.snapshot_every)
+
+
+def _controllers(sides: dict[str, list[str]], players: dict[str, list[str]] | None) -> dict[str, str]:
+    powers = [p for ps in sides.values() for p in ps]
+    if not players:
+        return {p: SOLO for p in powers}
+    out: dict[str, str] = {}
+    for player, controlled in players.items():
+        for power in controlled:
+            if power not in powers:
+                raise WifError(f"player {player!r} is given {power!r}, which is not a power of this scenario")
+            if power in out:
+                raise WifError(f"{power} is given to both {out[power]!r} and {player!r}")
+            out[power] = player
+    missing = [p for p in powers if p not in out]
+    if missing:
+        raise WifError(f"no player controls {', '.join(missing)}")
+    return out
+
+
+def _compare_plugin_sets(recorded: dict[str, dict], available: dict[str, PluginInfo]) -> list[str]:
+    from .builtin import KERNEL_VERSION
+    from .plugins import KERNEL_PLUGIN_ID, kernel_hash
+
+    problems = []
+    for plugin_id, rec in recorded.items():
+        if plugin_id == KERNEL_PLUGIN_ID:
+            if rec.get("version") != KERNEL_VERSION:
+                problems.append(f"kernel version {rec.get('version')} recorded, this build is {KERNEL_VERSION}")
+            elif rec.get("hash") != kernel_hash():
+                problems.append("the kernel's built-in rules changed since this game was recorded")
+            continue
+        info = available.get(plugin_id)
+        if info is None:
+            problems.append(f"plugin {plugin_id!r} (version {rec.get('version')}) is missing")
+        elif info.manifest.version != rec.get("version"):
+            problems.append(f"plugin {plugin_id!r} is version {info.manifest.version}, the game used {rec.get('version')}")
+        elif info.content_hash != rec.get("hash"):
+            problems.append(f"plugin {plugin_id!r} {info.manifest.version} has changed (content hash {info.content_hash}, the game used {rec.get('hash')})")
+    return problems
+
+
+def _first_event_sequence(store: EventStore) -> str | None:
+    for rec in store.records(1, 1):
+        if rec.type == "GameStarted":
+            return rec.data.get("sequence")
+    return None
+
+
+def _seq_in(text: str) -> int | None:
+    import re
+
+    m = re.search(r"seq (\d+)", text)
+    return int(m.group(1)) if m else None

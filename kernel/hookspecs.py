@@ -1,0 +1,115 @@
+"""The hooks a plugin may implement.  Each docstring is the hook's contract.
+
+Registration hooks receive a ``register`` callback (the habit of datasette and llm) so one
+plugin can contribute zero or many things; the kernel calls each implementation on its
+own so it always knows which plugin registered what (errors then name the plugin).
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("wif")
+hookimpl = pluggy.HookimplMarker("wif")
+
+
+@hookspec
+def register_state(register):
+    """Contribute a section of game state: ``register(name, ModelClass)``.
+
+    The model is a pydantic model with defaults for every field; reducers mutate it in
+    place.  Section names are namespaced by convention (``"skirmish.board"``).
+    """
+
+
+@hookspec
+def register_events(register):
+    """Contribute event types: ``register(ModelClass, version=1)``.
+
+    The event type's name is the class name (a past-tense fact: ``CounterMoved``).  Its
+    ``data`` is validated against the model when appended and when verified.
+    """
+
+
+@hookspec
+def register_reducers(register):
+    """Contribute reducers: ``register("EventType", fn)`` with ``fn(state, event) -> None``.
+
+    A reducer mutates ``state`` in place from ``event.data`` (a plain dict).  It must not
+    do I/O, roll dice, read the clock or emit events.  One reducer per event type.
+    """
+
+
+@hookspec
+def register_upcasters(register):
+    """Contribute upcasters: ``register("EventType", from_version, fn)``, ``fn(data) -> data``.
+
+    Called while reading an event stored with an older schema version, one version step
+    at a time, before the reducer sees it.
+    """
+
+
+@hookspec
+def register_commands(register):
+    """Contribute commands: ``register(ModelClass, handler, anytime=False)``.
+
+    The command type's name is the class name (an imperative: ``MoveCounter``); the
+    model subclasses ``kernel.commands.Command``.  ``handler(ctx, command)`` raises
+    ``Rejected(reason)`` before emitting anything if the command is illegal, otherwise
+    emits events through ``ctx.emit`` and rolls dice through ``ctx.roll``.  A command is
+    legal only in steps whose ``commands`` list names it, unless ``anytime`` is true.
+    """
+
+
+@hookspec
+def register_sequences(register):
+    """Contribute sequence-of-play trees: ``register(name, StepSpec)``."""
+
+
+@hookspec
+def register_scenarios(register):
+    """Contribute scenarios: ``register(ScenarioSpec)``."""
+
+
+@hookspec
+def register_step_rules(register):
+    """Contribute the rule for automatic steps: ``register("full.step.id", fn)``.
+
+    ``fn(ctx, step_id)`` runs when the engine enters that automatic step and emits the
+    step's events.  An automatic step nobody registered is skipped with the recorded
+    reason "no rule yet".
+    """
+
+
+@hookspec(firstresult=True)
+def skip_step(state, step_id, spec):
+    """Return a reason (str) to skip this step now, or None.  First answer wins."""
+
+
+@hookspec(firstresult=True)
+def repeat_step(ctx, step_id, spec):
+    """A looping container has finished its last child: return True to run it again.
+
+    May roll dice through ``ctx`` (e.g. an end-of-turn roll).  None or False ends the loop.
+    """
+
+
+@hookspec(firstresult=True)
+def resolve_deciders(state, step_id, spec, kind):
+    """Return the list of powers that must decide in a step whose decider is ``rule:<name>``."""
+
+
+@hookspec
+def player_view(state, player, view):
+    """Filter what ``player`` may see: ``view`` is the JSON-ready state dict; mutate it."""
+
+
+@hookspec
+def event_view(event, player, view):
+    """Filter an event as ``player`` may see it: mutate ``view`` (a dict); set
+    ``view["hidden"] = True`` to withhold it entirely."""
+
+
+@hookspec(firstresult=True)
+def describe_event(event, state):
+    """Return a one-line description a player understands, or None."""

@@ -1,0 +1,96 @@
+"""Game state: the kernel's own section plus one section per plugin that registers one.
+
+State is only ever written by reducers.  It serializes to canonical JSON through pydantic
+(never pickle) for snapshots, views and comparisons.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .events import canonical_json
+
+
+class DigressionFrame(BaseModel):
+    """Where to return when a pushed sub-machine or digression ends."""
+
+    step: str  # full id of the pushed subtree
+    resume: str | None  # the step that was interrupted
+    waiting: bool  # the interrupted step was waiting for decisions: resume waiting
+    pending: list[str] = Field(default_factory=list)
+    done: list[str] = Field(default_factory=list)
+
+
+class SequenceState(BaseModel):
+    tree: str = ""
+    current: str | None = None  # full id of the step the game is at
+    waiting: bool = False  # the current step waits for decisions
+    pending: list[str] = Field(default_factory=list)  # powers or sides still to decide
+    done: list[str] = Field(default_factory=list)
+    stack: list[DigressionFrame] = Field(default_factory=list)
+    repeats: dict[str, int] = Field(default_factory=dict)
+    finished: bool = False
+
+
+class KernelState(BaseModel):
+    scenario: str = ""
+    seed: int = 0
+    seq: int = 0
+    turn: int = 0
+    impulse: int = 0
+    step: str = ""
+    sides: dict[str, list[str]] = Field(default_factory=dict)  # side -> powers
+    controllers: dict[str, str] = Field(default_factory=dict)  # power -> player
+    active_side: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    sequence: SequenceState = Field(default_factory=SequenceState)
+    dice_rolled: int = 0
+    last_roll: dict[str, Any] | None = None
+
+    def side_of(self, power: str) -> str | None:
+        for side, powers in self.sides.items():
+            if power in powers:
+                return side
+        return None
+
+    def powers(self) -> list[str]:
+        return [p for powers in self.sides.values() for p in powers]
+
+
+class GameState:
+    """The whole state of one game: ``state.kernel`` and ``state[section]``."""
+
+    __slots__ = ("kernel", "sections")
+
+    def __init__(self, kernel: KernelState, sections: dict[str, BaseModel]):
+        self.kernel = kernel
+        self.sections = sections
+
+    @classmethod
+    def empty(cls, section_models: dict[str, type[BaseModel]]) -> "GameState":
+        return cls(KernelState(), {name: model() for name, model in section_models.items()})
+
+    def __getitem__(self, name: str) -> Any:
+        return self.sections[name]
+
+    def to_dict(self) -> dict:
+        return {
+            "kernel": self.kernel.model_dump(mode="json"),
+            "sections": {name: section.model_dump(mode="json") for name, section in self.sections.items()},
+        }
+
+    def to_json(self) -> str:
+        return canonical_json(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes, section_models: dict[str, type[BaseModel]]) -> "GameState":
+        raw = json.loads(text)
+        sections = {}
+        stored = raw.get("sections", {})
+        for name, model in section_models.items():
+            # A section a newer plugin added starts from its defaults.
+            sections[name] = model.model_validate(stored[name]) if name in stored else model()
+        return cls(KernelState.model_validate(raw["kernel"]), sections)
