@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 NO_RULE_YET = "no rule yet"
+_ENGINE_EVENTS = {"StepStarted", "StepSkipped", "DigressionStarted", "DigressionEnded", "SequenceFinished", "ActiveSideSet"}
 
 
 # ---------------------------------------------------------------- the tree, indexed
@@ -142,6 +143,8 @@ class Context:
     # ------------------------------------------------------------ emitting
     def emit(self, data: EventData, actor: str | None = None) -> EventRecord:
         type_ = type(data).__name__
+        if actor is None and type_ in _ENGINE_EVENTS:
+            actor = "system"
         entry = self.host.events.get(type_)
         if entry is None or entry.model is not type(data):
             raise EventDataError(f"event type {type_} is not registered by any plugin of this game")
@@ -237,7 +240,11 @@ class Context:
             self.emit(builtin.StepStarted(step=step, title=spec.title, level=spec.level, counter=spec.counter,
                                           snapshot=spec.snapshot))
             depth = len(self.state.kernel.sequence.stack)
-            rule[0](self, step)
+            actor, self.actor = self.actor, "system"  # an automatic step is nobody's decision
+            try:
+                rule[0](self, step)
+            finally:
+                self.actor = actor
             if len(self.state.kernel.sequence.stack) > depth or self.state.kernel.sequence.finished:
                 return  # the rule pushed a digression (or ended the game): wait for it
             return self.advance_from(step)

@@ -176,8 +176,14 @@ def discover(extra_dirs: list[Path] | None = None) -> Discovery:
 
 def import_plugin(info: PluginInfo):
     """Import a plugin's module (fresh if it is not loaded yet)."""
-    if info.module_name in sys.modules:
-        return sys.modules[info.module_name]
+    loaded = sys.modules.get(info.module_name)
+    if loaded is not None:
+        where = getattr(loaded, "__file__", None)
+        # Two folders may hold plugins of the same id (tests, a mod being developed):
+        # reuse the loaded module only if it came from this plugin's folder.
+        if where is None or Path(where).resolve().parent == info.folder.resolve():
+            return loaded
+        del sys.modules[info.module_name]
     if info.origin == "folder":
         init = info.folder / "__init__.py"
         spec = importlib.util.spec_from_file_location(

@@ -1,0 +1,288 @@
+"""The ``wif`` command line.  Command and option names are a contract: tools script them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from kernel.errors import WifError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SCENARIO = "barbarossa"
+
+
+def _print_json(value) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _parse_options(pairs: list[str]) -> dict:
+    options = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise WifError(f"--option expects KEY=VALUE, got {pair!r}")
+        key, value = pair.split("=", 1)
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def _parse_players(pairs: list[str]) -> dict[str, list[str]] | None:
+    if not pairs:
+        return None
+    players = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise WifError(f"--player expects NAME=POWER,POWER…, got {pair!r}")
+        name, powers = pair.split("=", 1)
+        players[name] = [p for p in powers.split(",") if p]
+    return players
+
+
+# ---------------------------------------------------------------- commands
+def cmd_new(args) -> int:
+    from kernel.game import Game
+
+    options = _parse_options(args.option)
+    options["rules_preset"] = args.rules
+    game = Game.new(args.scenario, args.save, seed=args.seed, options=options,
+                    players=_parse_players(args.player))
+    k = game.state.kernel
+    print(f"{args.save}: new game of {args.scenario}, seed {k.seed}, {k.seq} events; now at {k.step or '-'}")
+    game.close()
+    return 0
+
+
+def cmd_submit(args) -> int:
+    from kernel.game import Game
+
+    try:
+        command = json.loads(args.command)
+    except json.JSONDecodeError as exc:
+        print(f"rejected: the command is not valid JSON ({exc})", file=sys.stderr)
+        return 1
+    with Game.open(args.path) as game:
+        outcome = game.submit(command, player=args.player)
+    if outcome.accepted:
+        _print_json([e.as_dict() for e in outcome.events])
+        return 0
+    print(f"rejected: {outcome.reason}", file=sys.stderr)
+    return 1
+
+
+def cmd_log(args) -> int:
+    from kernel.game import Game
+
+    with Game.open(args.path, read_only=True) as game:
+        records = game.history(args.from_seq, args.to_seq, player=args.player)
+        if args.json:
+            _print_json([r.as_dict() for r in records])
+        else:
+            for r in records:
+                where = f"T{r.turn}.{r.impulse}" if r.turn else "setup"
+                print(f"{r.seq:>7} {where:<7} {game.describe(r)}")
+    return 0
+
+
+def cmd_state(args) -> int:
+    from kernel.game import Game
+
+    with Game.open(args.path, read_only=True) as game:
+        if args.at is not None:
+            game.state = game.state_at(args.at)
+        view = game.view(args.player)
+        if args.json:
+            _print_json(view)
+        else:
+            k = view["kernel"]
+            seq = k["sequence"]
+            print(f"{args.path}: {k['scenario']}, event {k['seq']}, turn {k['turn']} impulse {k['impulse']}")
+            print(f"  step: {seq['current']}{' (game over)' if seq['finished'] else ''}")
+            if seq["pending"]:
+                print(f"  waiting for: {', '.join(seq['pending'])}")
+            print(f"  active side: {k['active_side']}")
+            for name, section in view["sections"].items():
+                print(f"  [{name}] {json.dumps(section, ensure_ascii=False)[:400]}")
+            for problem in game.problems:
+                print(f"  read-only: {problem}")
+    return 0
+
+
+def cmd_verify(args) -> int:
+    from kernel.verify import verify
+
+    report = verify(args.path)
+    if report.ok:
+        print(f"{args.path}: OK ({report.events} events, {report.snapshots_checked} snapshots checked)")
+        return 0
+    where = f" (first bad seq {report.first_bad_seq})" if report.first_bad_seq else ""
+    print(f"{args.path}: FAILED{where}", file=sys.stderr)
+    for problem in report.problems:
+        print(f"  {problem}", file=sys.stderr)
+    return 1
+
+
+def cmd_fork(args) -> int:
+    from kernel.game import Game
+
+    with Game.open(args.path, read_only=True) as game:
+        forked = game.fork(args.seq, args.newpath)
+        print(f"{args.newpath}: forked from {args.path} at seq {args.seq} ({forked.state.kernel.seq} events)")
+        forked.close()
+    return 0
+
+
+def cmd_plugins(args) -> int:
+    from kernel.plugins import discover
+
+    found = discover()
+    rows = [
+        {"id": i.id, "name": i.manifest.name, "version": i.manifest.version, "kind": i.manifest.kind,
+         "origin": i.origin, "module": i.module_name, "requires": i.manifest.requires,
+         "conflicts": i.manifest.conflicts, "affects_state": i.manifest.affects_state, "hash": i.content_hash}
+        for i in sorted(found.plugins.values(), key=lambda i: (i.manifest.kind, i.id))
+    ]
+    if args.json:
+        _print_json({"plugins": rows, "errors": found.errors})
+    else:
+        for r in rows:
+            req = f" requires {','.join(r['requires'])}" if r["requires"] else ""
+            print(f"{r['id']:<24} {r['version']:<8} {r['kind']:<13} {r['origin']:<11}{req}")
+        for err in found.errors:
+            print(f"error: {err}", file=sys.stderr)
+    return 0
+
+
+def cmd_schema(args) -> int:
+    from kernel.plugins import PluginHost, discover
+
+    found = discover()
+    host = PluginHost(list(found.plugins.values()))
+    schema = {
+        "commands": {n: e.model.model_json_schema() | {"x-plugin": e.plugin} for n, e in sorted(host.commands.items())},
+        "events": {
+            n: e.model.model_json_schema() | {"x-plugin": e.plugin, "x-version": e.version}
+            for n, e in sorted(host.events.items())
+        },
+    }
+    if args.json:
+        _print_json(schema)
+    else:
+        for kind in ("commands", "events"):
+            print(f"{kind}:")
+            for name, s in schema[kind].items():
+                fields = ", ".join(s.get("properties", {}))
+                print(f"  {name:<24} [{s['x-plugin']}] {fields}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    sys.path.insert(0, str(REPO_ROOT / "tools"))
+    import bench_kernel
+
+    result = bench_kernel.run(events=args.events, keep=args.keep)
+    if args.json:
+        _print_json(result)
+    else:
+        bench_kernel.print_table(result)
+    return 0
+
+
+def cmd_play(args) -> int:
+    from app import play
+
+    return play.main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="wif", description="World in Flames, computer edition")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("new", help="start a new game in a new save file")
+    p.add_argument("scenario")
+    p.add_argument("--save", required=True, help="path of the new save (*.wif)")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--rules", default="none", help="optional-rule preset (none until optional rules exist)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="scenario option (JSON value)")
+    p.add_argument("--player", action="append", metavar="NAME=POWER,…", help="who plays which powers")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("submit", help="submit one command (JSON) to a game")
+    p.add_argument("path")
+    p.add_argument("command", help='e.g. \'{"type": "FinishStep", "actor": "red"}\'')
+    p.add_argument("--as", dest="player", default="solo", help="the player submitting (default: solo)")
+    p.set_defaults(func=cmd_submit)
+
+    p = sub.add_parser("log", help="print a game's events")
+    p.add_argument("path")
+    p.add_argument("--from", dest="from_seq", type=int, default=1)
+    p.add_argument("--to", dest="to_seq", type=int)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--as", dest="player", help="show only what this player may see")
+    p.set_defaults(func=cmd_log)
+
+    p = sub.add_parser("state", help="print a game's state")
+    p.add_argument("path")
+    p.add_argument("--at", type=int, help="the state after this event seq")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--as", dest="player", help="show only what this player may see")
+    p.set_defaults(func=cmd_state)
+
+    p = sub.add_parser("verify", help="check a save's hash chain, snapshots and plugin set")
+    p.add_argument("path")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("fork", help="copy a game's first SEQ events into a new save")
+    p.add_argument("path")
+    p.add_argument("seq", type=int)
+    p.add_argument("newpath")
+    p.set_defaults(func=cmd_fork)
+
+    p = sub.add_parser("plugins", help="list the installed plugins")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_plugins)
+
+    p = sub.add_parser("schema", help="JSON schema of every registered command and event")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("bench", help="benchmarks")
+    p.add_argument("what", choices=["kernel"])
+    p.add_argument("--events", type=int, default=300_000)
+    p.add_argument("--keep", help="keep the benchmark save at this path")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("play", help="open the game window")
+    p.add_argument("save", nargs="?", help="a save to open (default: a new game)")
+    p.add_argument("--scenario", default=DEFAULT_SCENARIO)
+    p.add_argument("--dev", action="store_true", help="hot reload plugins when their files change")
+    p.add_argument("--frames", type=int, help="quit after this many frames (tests, screenshots)")
+    p.add_argument("--screenshot", help="save the last frame to this PNG")
+    p.set_defaults(func=cmd_play)
+
+    try:
+        from app.cli_map import add_map_commands
+    except ImportError:
+        pass
+    else:
+        add_map_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except WifError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

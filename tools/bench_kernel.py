@@ -1,0 +1,177 @@
+"""Kernel benchmark: a synthetic skirmish game written through ``submit``.
+
+    wif bench kernel [--events N] [--json]
+
+Figures: append rate and p95 commit latency per command, full replay rate, raw read + JSON
+decode of the same rows and the replay/raw ratio, ``state_at(random seq)`` p50/p95, bytes
+per event on disk, peak RSS.  Targets (issue 2): replay >= 200k events/s, ratio <= 2.0,
+seek p95 <= 50 ms, commit p95 <= 2 ms, <= 250 bytes/event.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from kernel.engine import fold_rows
+from kernel.game import Game
+from kernel.state import GameState
+
+
+def _p(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def _commands(game: Game, rng: random.Random):
+    """Plausible play: each pending power shuffles its counters, attacks now and then."""
+    from plugins.scenarios.skirmish import board, neighbours
+
+    while True:
+        k = game.state.kernel
+        seq = k.sequence
+        if seq.finished:
+            return
+        pending = seq.pending
+        if not pending:
+            raise RuntimeError(f"benchmark game stuck at {seq.current}")
+        who = pending[0]
+        powers = k.sides.get(who, [who])
+        step = seq.current or ""
+        counters = board(game.state).counters
+        if step.endswith("movement") and rng.random() < 0.995:
+            own = [(cid, c) for cid, c in counters.items() if c.power in powers]
+            occupied = {c.hex for c in counters.values()}
+            rng.shuffle(own)
+            for cid, c in own:
+                free = [h for h in neighbours(*c.hex) if h not in occupied]
+                if free:
+                    yield {"type": "MoveCounter", "actor": c.power, "counter": cid, "to": list(rng.choice(free))}
+                    break
+            else:
+                yield {"type": "FinishStep", "actor": who}
+        elif step.endswith("retreat"):
+            cid = board(game.state).retreating
+            c = counters[cid]
+            occupied = {x.hex for x in counters.values()}
+            free = [h for h in neighbours(*c.hex) if h not in occupied]
+            yield {"type": "Retreat", "actor": c.power, "counter": cid, "to": list(free[0])}
+        elif step.endswith("combat") and rng.random() < 0.3:
+            attack = None
+            for cid, c in counters.items():
+                if c.power not in powers:
+                    continue
+                for did, d in counters.items():
+                    if d.power not in powers and k.side_of(d.power) != who and d.hex in neighbours(*c.hex):
+                        attack = {"type": "Attack", "actor": c.power, "attacker": cid, "defender": did}
+                        break
+                if attack:
+                    break
+            yield attack or {"type": "FinishStep", "actor": who}
+        else:
+            yield {"type": "FinishStep", "actor": who if who in k.powers() else powers[0]}
+
+
+def run(events: int = 300_000, keep: str | None = None, seeks: int = 200) -> dict:
+    tmp = tempfile.TemporaryDirectory()
+    path = Path(keep) if keep else Path(tmp.name) / "bench.wif"
+    if path.exists():
+        path.unlink()
+    rng = random.Random(7)
+    game = Game.new("skirmish", path, seed=7, options={"turns": 10**9, "impulses": 4})
+    latencies: list[float] = []
+    commands = 0
+    started = time.perf_counter()
+    gen = _commands(game, rng)
+    while game.state.kernel.seq < events:
+        command = next(gen)
+        t0 = time.perf_counter()
+        outcome = game.submit(command)
+        latencies.append(time.perf_counter() - t0)
+        if not outcome.accepted:
+            raise RuntimeError(f"benchmark command rejected: {command}: {outcome.reason}")
+        commands += 1
+    write_seconds = time.perf_counter() - started
+    total = game.state.kernel.seq
+    host = game.host
+    game.close()
+
+    game = Game.open(path)
+    store = game.store
+    # Raw: read the same rows and decode their JSON, nothing else.
+    t0 = time.perf_counter()
+    n = 0
+    for row in store.rows():
+        json.loads(row[8])
+        n += 1
+    raw_seconds = time.perf_counter() - t0
+    # Replay: the same rows folded into a fresh state by the reducers.
+    t0 = time.perf_counter()
+    state = GameState.empty(host.state_models)
+    fold_rows(game.host, state, store.rows())
+    replay_seconds = time.perf_counter() - t0
+    assert state.to_json() == game.state.to_json(), "replay diverged from the live state"
+
+    seek_rng = random.Random(11)
+    seek_times = []
+    for _ in range(seeks):
+        target = seek_rng.randint(1, total)
+        t0 = time.perf_counter()
+        game.state_at(target)
+        seek_times.append(time.perf_counter() - t0)
+    game.close()
+    size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+    result = {
+        "events": total,
+        "commands": commands,
+        "append_events_per_s": round(total / write_seconds),
+        "commands_per_s": round(commands / write_seconds),
+        "commit_p50_ms": round(_p(latencies, 0.5) * 1000, 3),
+        "commit_p95_ms": round(_p(latencies, 0.95) * 1000, 3),
+        "replay_events_per_s": round(total / replay_seconds),
+        "raw_read_decode_events_per_s": round(n / raw_seconds),
+        "replay_raw_ratio": round(replay_seconds / raw_seconds, 2),
+        "seek_p50_ms": round(_p(seek_times, 0.5) * 1000, 2),
+        "seek_p95_ms": round(_p(seek_times, 0.95) * 1000, 2),
+        "bytes_per_event": round(size / total, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "seek_mean_ms": round(statistics.mean(seek_times) * 1000, 2),
+    }
+    tmp.cleanup()
+    return result
+
+
+TARGETS = {
+    "replay_events_per_s": (">=", 200_000),
+    "replay_raw_ratio": ("<=", 2.0),
+    "seek_p95_ms": ("<=", 50),
+    "commit_p95_ms": ("<=", 2),
+    "bytes_per_event": ("<=", 250),
+}
+
+
+def print_table(result: dict) -> None:
+    for key, value in result.items():
+        target = TARGETS.get(key)
+        mark = ""
+        if target:
+            op, limit = target
+            ok = value >= limit if op == ">=" else value <= limit
+            mark = f"   target {op} {limit}: {'ok' if ok else 'MISSED'}"
+        print(f"{key:<30} {value}{mark}")
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=300_000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    res = run(args.events)
+    print(json.dumps(res, indent=2)) if args.json else print_table(res)
