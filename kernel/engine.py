@@ -139,6 +139,7 @@ class Context:
         # The only dice of the game: seeded per game and per position in the log, so the
         # same command at the same point rolls the same; replay never gets here.
         self.rng = random.Random(f"{self.state.kernel.seed}:{self.first_seq}")
+        self._in_rule: list[str] = []  # automatic steps whose rule is running now
 
     # ------------------------------------------------------------ emitting
     def emit(self, data: EventData, actor: str | None = None) -> EventRecord:
@@ -211,112 +212,106 @@ class Context:
         return None
 
     # ------------------------------------------------------------ walking the tree
+    # The walk is a loop, not recursion: a whole game of automatic steps can pass in one
+    # command.  Each internal move returns the next move, or None when the walk must wait.
+    def _drive(self, move) -> None:
+        while move is not None:
+            fn, args = move
+            move = fn(*args)
+
     def start(self) -> None:
         """Enter the first step of the game's sequence."""
-        self.enter(self.index.root_id)
+        self._drive((self._enter, (self.index.root_id,)))
 
-    def enter(self, step: str, repeat: int = 0) -> None:
-        spec = self.index.specs[step]
-        reason = self.host.pm.hook.skip_step(state=self.state, step_id=step, spec=spec)
-        if reason:
-            self.emit(builtin.StepSkipped(step=step, title=spec.title, reason=str(reason)))
-            return self.advance_from(step)
-        if spec.children:
-            self.emit(
-                builtin.StepStarted(
-                    step=step, title=spec.title, level=spec.level, counter=spec.counter,
-                    repeat=repeat, snapshot=spec.snapshot,
-                )
-            )
-            children = self.index.flow_children[step]
-            if children:
-                return self.enter(children[0])
-            return self.advance_from(step)
-        if spec.decides == "system":
-            rule = self.host.step_rules.get(step)
-            if rule is None:
-                self.emit(builtin.StepSkipped(step=step, title=spec.title, reason=NO_RULE_YET))
-                return self.advance_from(step)
-            self.emit(builtin.StepStarted(step=step, title=spec.title, level=spec.level, counter=spec.counter,
-                                          snapshot=spec.snapshot))
-            depth = len(self.state.kernel.sequence.stack)
-            actor, self.actor = self.actor, "system"  # an automatic step is nobody's decision
-            try:
-                rule[0](self, step)
-            finally:
-                self.actor = actor
-            if len(self.state.kernel.sequence.stack) > depth or self.state.kernel.sequence.finished:
-                return  # the rule pushed a digression (or ended the game): wait for it
-            return self.advance_from(step)
-        if not any(c in self.host.commands for c in spec.commands):
-            self.emit(builtin.StepSkipped(step=step, title=spec.title, reason=NO_RULE_YET))
-            return self.advance_from(step)
-        deciders = self._deciders(step, spec)
-        if not deciders:
-            reason = "nobody decides here now" if deciders == [] else f"no rule says who decides ({spec.decides})"
-            self.emit(builtin.StepSkipped(step=step, title=spec.title, reason=reason))
-            return self.advance_from(step)
-        self.emit(builtin.StepStarted(step=step, title=spec.title, level=spec.level, deciders=deciders,
-                                      counter=spec.counter, snapshot=spec.snapshot))
+    def enter(self, step: str) -> None:
+        self._drive((self._enter, (self.index.resolve(step),)))
 
     def advance(self) -> None:
         """The current step is over: move on."""
         current = self.state.kernel.sequence.current
         if current is None:
             return self.start()
-        self.advance_from(current)
+        self._drive((self._advance_from, (current,)))
 
     def advance_from(self, step: str) -> None:
-        seq = self.state.kernel.sequence
-        if seq.stack and seq.stack[-1].step == step:
-            return self._end_digression()
-        nxt = self._next_in_parent(step)
-        if nxt is not None:
-            return self.enter(nxt)
-        parent = self.index.parent.get(step)
-        if parent is None:
-            self.emit(builtin.SequenceFinished(reason="the sequence of play is complete"))
-            return
-        spec = self.index.specs[parent]
-        if seq.stack and seq.stack[-1].step == parent:
-            return self._end_digression()
-        if spec.repeat and self.host.pm.hook.repeat_step(ctx=self, step_id=parent, spec=spec):
-            count = seq.repeats.get(parent, 0) + 1
-            return self.enter_container_again(parent, count)
-        return self.advance_from(parent)
-
-    def _next_in_parent(self, step: str) -> str | None:
-        return self.index.next_sibling(step)
-
-    def enter_container_again(self, step: str, count: int) -> None:
-        spec = self.index.specs[step]
-        self.emit(
-            builtin.StepStarted(
-                step=step, title=spec.title, level=spec.level, counter=spec.counter,
-                repeat=count, snapshot=spec.snapshot,
-            )
-        )
-        children = self.index.flow_children[step]
-        if children:
-            return self.enter(children[0])
-        return self.advance_from(step)
+        self._drive((self._advance_from, (step,)))
 
     def push(self, step: str) -> None:
         """Interrupt the current step with a sub-machine or digression (they nest)."""
         full = self.index.resolve(step)
         seq = self.state.kernel.sequence
         self.emit(builtin.DigressionStarted(step=full, resume=seq.current, waiting=seq.waiting))
-        self.enter(full)
-
-    def _end_digression(self) -> None:
-        frame = self.state.kernel.sequence.stack[-1]
-        self.emit(builtin.DigressionEnded(step=frame.step, resume=frame.resume))
-        if frame.waiting or frame.resume is None:
-            return  # back to a step that waits for decisions
-        return self.advance_from(frame.resume)
+        self._drive((self._enter, (full,)))
 
     def finish_game(self, reason: str) -> None:
         self.emit(builtin.SequenceFinished(reason=reason))
+
+    def _skip(self, step: str, spec: StepSpec, reason: str):
+        self.emit(builtin.StepSkipped(step=step, title=spec.title, reason=reason))
+        return (self._advance_from, (step,))
+
+    def _started(self, step: str, spec: StepSpec, deciders=(), repeat: int = 0) -> None:
+        self.emit(builtin.StepStarted(step=step, title=spec.title, level=spec.level, deciders=list(deciders),
+                                      counter=spec.counter, repeat=repeat, snapshot=spec.snapshot))
+
+    def _enter(self, step: str, repeat: int = 0):
+        spec = self.index.specs[step]
+        reason = self.host.pm.hook.skip_step(state=self.state, step_id=step, spec=spec)
+        if reason:
+            return self._skip(step, spec, str(reason))
+        if spec.children:
+            self._started(step, spec, repeat=repeat)
+            children = self.index.flow_children[step]
+            return (self._enter, (children[0],)) if children else (self._advance_from, (step,))
+        if spec.decides == "system":
+            rule = self.host.step_rules.get(step)
+            if rule is None:
+                return self._skip(step, spec, NO_RULE_YET)
+            self._started(step, spec)
+            depth = len(self.state.kernel.sequence.stack)
+            actor, self.actor = self.actor, "system"  # an automatic step is nobody's decision
+            self._in_rule.append(step)
+            try:
+                rule[0](self, step)
+            finally:
+                self._in_rule.pop()
+                self.actor = actor
+            if len(self.state.kernel.sequence.stack) > depth or self.state.kernel.sequence.finished:
+                return None  # the rule pushed a digression that waits (or ended the game)
+            return (self._advance_from, (step,))
+        if not any(c in self.host.commands for c in spec.commands):
+            return self._skip(step, spec, NO_RULE_YET)
+        deciders = self._deciders(step, spec)
+        if not deciders:
+            reason = "nobody decides here now" if deciders == [] else f"no rule says who decides ({spec.decides})"
+            return self._skip(step, spec, reason)
+        self._started(step, spec, deciders=deciders)
+        return None  # wait for the done set
+
+    def _advance_from(self, step: str):
+        seq = self.state.kernel.sequence
+        if seq.stack and seq.stack[-1].step == step:
+            return self._end_digression()
+        nxt = self.index.next_sibling(step)
+        if nxt is not None:
+            return (self._enter, (nxt,))
+        parent = self.index.parent.get(step)
+        if parent is None:
+            self.emit(builtin.SequenceFinished(reason="the sequence of play is complete"))
+            return None
+        if seq.stack and seq.stack[-1].step == parent:
+            return self._end_digression()
+        spec = self.index.specs[parent]
+        if spec.repeat and self.host.pm.hook.repeat_step(ctx=self, step_id=parent, spec=spec):
+            return (self._enter, (parent, seq.repeats.get(parent, 0) + 1))
+        return (self._advance_from, (parent,))
+
+    def _end_digression(self):
+        frame = self.state.kernel.sequence.stack[-1]
+        self.emit(builtin.DigressionEnded(step=frame.step, resume=frame.resume))
+        if frame.waiting or frame.resume is None or frame.resume in self._in_rule:
+            return None  # back to a step that waits, or to the rule that pushed it
+        return (self._advance_from, (frame.resume,))
 
 
 def validate_command(host: "PluginHost", raw: dict[str, Any]):

@@ -1,0 +1,153 @@
+"""The sequence-of-play engine: steps as data, done sets, loops, skips, digressions."""
+
+from kernel.game import Game
+
+
+def new_mini(mini, save, **options):
+    return Game.new("mini", save, seed=3, options=options, plugin_dirs=mini)
+
+
+def finish(game, actor):
+    out = game.submit({"type": "FinishStep", "actor": actor})
+    assert out.accepted, out.reason
+    return out
+
+
+def at(game):
+    seq = game.state.kernel.sequence
+    return seq.current, list(seq.pending)
+
+
+def to_act(game):
+    for p in ("n1", "n2", "s1"):
+        finish(game, p)
+    assert at(game)[0] == "mini.turn.act"
+
+
+def test_each_power_step_waits_for_the_whole_done_set(mini, save):
+    game = new_mini(mini, save)
+    assert at(game) == ("mini.setup", ["n1", "n2", "s1"])
+    finish(game, "n2")
+    assert at(game) == ("mini.setup", ["n1", "s1"])
+    out = game.submit({"type": "FinishStep", "actor": "n2"})
+    assert not out.accepted and "nothing (more) to decide" in out.reason
+    finish(game, "n1")
+    finish(game, "s1")
+    assert at(game)[0] == "mini.turn.act"
+    game.close()
+
+
+def test_automatic_step_rolls_dice_and_sets_the_active_side(mini, save):
+    game = new_mini(mini, save)
+    to_act(game)
+    events = game.history()
+    roll = [e for e in events if e.type == "DiceRolled"][0]
+    assert roll.actor == "system" and roll.data["purpose"] == "who acts first"
+    side = "north" if roll.data["results"][0] <= 3 else "south"
+    assert game.state.kernel.active_side == side
+    assert at(game) == ("mini.turn.act", [side])
+    game.close()
+
+
+def test_step_without_a_rule_is_skipped_with_a_recorded_reason(mini, save):
+    game = new_mini(mini, save)
+    to_act(game)
+    side = game.state.kernel.active_side
+    finish(game, "n1" if side == "north" else "s1")
+    skips = {e.data["step"]: e.data["reason"] for e in game.history() if e.type == "StepSkipped"}
+    assert skips["mini.turn.unwritten"] == "no rule yet"  # automatic, nobody registered a rule
+    assert skips["mini.turn.undecided"] == "no rule yet"  # its commands have no handler
+    assert skips["mini.turn.optional"] == "optional rule not in play"  # the skip_step hook
+    game.close()
+
+
+def test_skip_hook_lets_the_step_run_when_its_rule_is_on(mini, save):
+    game = new_mini(mini, save, optional=True)
+    to_act(game)
+    side = game.state.kernel.active_side
+    finish(game, "n1" if side == "north" else "s1")
+    assert at(game) == ("mini.turn.optional", ["n1", "n2", "s1"])
+    game.close()
+
+
+def test_side_decision_accepts_any_power_of_the_side(mini, save):
+    game = new_mini(mini, save)
+    to_act(game)
+    side = game.state.kernel.active_side
+    other_power = "s1" if side == "north" else "n1"
+    out = game.submit({"type": "Note", "actor": other_power, "text": "not my turn"})
+    assert not out.accepted and "nothing (more) to decide" in out.reason
+    power = "n2" if side == "north" else "s1"
+    assert game.submit({"type": "Note", "actor": power, "text": "go"}).accepted
+    assert game.state["mini.notes"].lines == ["go"]
+    game.close()
+
+
+def test_turn_loop_repeats_until_the_rule_says_stop_and_counts_turns(mini, save):
+    game = new_mini(mini, save, turns=3)
+    for p in ("n1", "n2", "s1"):
+        finish(game, p)
+    turns_seen = set()
+    while not game.state.kernel.sequence.finished:
+        turns_seen.add(game.state.kernel.turn)
+        current, pending = at(game)
+        power = {"north": "n1", "south": "s1"}.get(pending[0], pending[0])
+        finish(game, power)
+    assert turns_seen == {1, 2, 3}
+    starts = [e for e in game.history() if e.type == "StepStarted" and e.data["step"] == "mini.turn"]
+    assert [e.data["repeat"] for e in starts] == [0, 1, 2]
+    assert [e.turn for e in starts] == [1, 2, 3]
+    assert game.history()[-1].type == "SequenceFinished"
+    out = game.submit({"type": "FinishStep", "actor": "n1"})
+    assert not out.accepted and out.reason == "the game is over"
+    game.close()
+
+
+def test_digressions_nest_and_return_to_the_interrupted_step(mini, save):
+    game = new_mini(mini, save)
+    to_act(game)
+    side = game.state.kernel.active_side
+    actor = "n1" if side == "north" else "s1"
+    assert game.submit({"type": "Interrupt", "actor": actor, "which": "outer"}).accepted
+    assert at(game) == ("mini.digressions.outer.first", ["s1"])  # rule:victim resolved by a plugin
+    # inside the outer digression, interrupt again: the inner one nests
+    assert game.submit({"type": "Interrupt", "actor": "s1", "which": "inner"}).accepted
+    inactive_powers = ["s1"] if side == "north" else ["n1", "n2"]
+    assert at(game) == ("mini.digressions.inner", inactive_powers)
+    assert len(game.state.kernel.sequence.stack) == 2
+    for p in inactive_powers:
+        finish(game, p)
+    assert at(game) == ("mini.digressions.outer.first", ["s1"])  # back where it was interrupted
+    finish(game, "s1")
+    inactive = "south" if side == "north" else "north"
+    assert at(game) == ("mini.digressions.outer.second", [inactive])
+    finish(game, "s1" if inactive == "south" else "n1")
+    assert at(game) == ("mini.turn.act", [side])  # the interrupted phase resumes, still waiting
+    assert game.state.kernel.sequence.stack == []
+    kinds = [e.type for e in game.history() if e.type.startswith("Digression")]
+    assert kinds == ["DigressionStarted", "DigressionStarted", "DigressionEnded", "DigressionEnded"]
+    game.close()
+
+
+def test_state_after_reopen_mid_digression_is_identical(mini, save):
+    game = new_mini(mini, save)
+    to_act(game)
+    side = game.state.kernel.active_side
+    game.submit({"type": "Interrupt", "actor": "n1" if side == "north" else "s1", "which": "outer"})
+    before = game.state.to_json()
+    game.close()
+    with Game.open(save, plugin_dirs=mini) as again:
+        assert again.state.to_json() == before
+
+
+def test_wif_sequence_runs_through_with_no_rule_yet_skips(tmp_path):
+    """Barbarossa on the full WiF tree: every step present, each without a rule skipped."""
+    game = Game.new("barbarossa", tmp_path / "b.wif", seed=1)
+    skipped = [e for e in game.history() if e.type == "StepSkipped"]
+    assert skipped and all(e.data["reason"] == "no rule yet" for e in skipped)
+    titles = {e.data["title"] for e in skipped}
+    assert {"Weather", "Choose Action", "Land Combat Resolution"} <= titles
+    turns = [e for e in game.history() if e.type == "StepStarted" and e.data["step"] == "wif.turn"]
+    assert len(turns) == 5  # the scenario's length: May/June 1941 to Jan/Feb 1942
+    assert game.state.kernel.sequence.finished
+    game.close()
