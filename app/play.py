@@ -38,6 +38,15 @@ class PlaceholderWindow:
         if reloader is not None:
             reloader.listeners.append(lambda r: self.say(r.message, GOOD if r.ok else ACCENT))
 
+    def player(self) -> str:
+        """Whose eyes the window shows: the player of the first power still to decide."""
+        k = self.game.state.kernel
+        for who in k.sequence.pending:
+            power = k.sides[who][0] if who in k.sides else who
+            if power in k.controllers:
+                return k.controllers[power]
+        return next(iter(k.controllers.values()), "solo")
+
     def say(self, text: str, colour=TEXT) -> None:
         self.messages = (self.messages + [(text, colour)])[-4:]
 
@@ -77,7 +86,7 @@ class PlaceholderWindow:
         s.blit(self.font.render("Latest events", True, ACCENT), (24, y))
         y += 30
         last = k.seq
-        for rec in self.game.history(max(1, last - 11), last):
+        for rec in self.game.history(max(1, last - 11), last, player=self.player()):
             s.blit(self.font.render(f"{rec.seq:>6}  {self.game.describe(rec)}"[:110], True, TEXT), (24, y))
             y += 24
         y = SIZE[1] - 28 * len(self.messages) - 10

@@ -138,3 +138,23 @@ def test_trace_plugins_logs_hook_calls(monkeypatch, capsys, save):
     monkeypatch.setenv("WIF_TRACE_PLUGINS", "1")
     Game.new("skirmish", save, seed=1).close()
     assert "wif hook: skip_step" in capsys.readouterr().err
+
+
+def test_entry_point_plugins_are_found_outside_tests(tmp_path, monkeypatch):
+    """A mod installed with pip registers a package under the wif.plugins group."""
+    from importlib import metadata
+
+    import kernel.plugins as plugins_module
+
+    package = tmp_path / "wifmod_demo"
+    package.mkdir()
+    (package / "plugin.toml").write_text('id = "demo-mod"\nversion = "0.3.0"\nkind = "optional-rule"\n')
+    (package / "__init__.py").write_text(NOTE_RULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    point = metadata.EntryPoint(name="demo", value="wifmod_demo", group="wif.plugins")
+    monkeypatch.setattr(plugins_module.metadata, "entry_points", lambda group: [point] if group == "wif.plugins" else [])
+    assert "demo-mod" not in discover().plugins  # skipped under test, as in datasette and llm
+    monkeypatch.setenv("WIF_ENTRY_POINTS", "1")
+    info = discover().plugins["demo-mod"]
+    assert info.origin == "entry-point" and info.module_name == "wifmod_demo"
+    assert "Tallied" in PluginHost([info]).events
