@@ -180,15 +180,24 @@ def cmd_schema(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
-    sys.path.insert(0, str(REPO_ROOT / "tools"))
-    import bench_kernel
+BENCHMARKS = ("kernel", "render", "map")
 
-    result = bench_kernel.run(events=args.events, keep=args.keep)
+
+def cmd_bench(args) -> int:
+    """Each benchmark is tools/bench_<what>.py with run(**options) -> dict and print_table(dict)."""
+    import importlib
+
+    sys.path.insert(0, str(REPO_ROOT / "tools"))
+    try:
+        module = importlib.import_module(f"bench_{args.what}")
+    except ImportError as exc:
+        raise WifError(f"benchmark {args.what!r} is not available ({exc})") from exc
+    options = {k: v for k, v in (("events", args.events), ("keep", args.keep)) if v is not None}
+    result = module.run(**options)
     if args.json:
         _print_json(result)
     else:
-        bench_kernel.print_table(result)
+        module.print_table(result)
     return 0
 
 
@@ -251,8 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("bench", help="benchmarks")
-    p.add_argument("what", choices=["kernel"])
-    p.add_argument("--events", type=int, default=300_000)
+    p.add_argument("what", choices=BENCHMARKS)
+    p.add_argument("--events", type=int, help="kernel: size of the synthetic game (default 300,000)")
     p.add_argument("--keep", help="keep the benchmark save at this path")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
@@ -265,12 +274,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", help="save the last frame to this PNG")
     p.set_defaults(func=cmd_play)
 
-    try:
-        from app.cli_map import add_map_commands
-    except ImportError:
-        pass
-    else:
-        add_map_commands(sub)
+    # Sub-commands that live with their feature: app/cli_<name>.py defines add_<name>_commands.
+    import importlib
+
+    for name in ("map", "render", "replay", "rules"):
+        try:
+            module = importlib.import_module(f"app.cli_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"app.cli_{name}":
+                raise
+            continue
+        getattr(module, f"add_{name}_commands")(sub)
     return parser
 
 

@@ -113,3 +113,23 @@ def event_view(event, player, view):
 @hookspec(firstresult=True)
 def describe_event(event, state):
     """Return a one-line description a player understands, or None."""
+
+
+# ---------------------------------------------------------------- front-end contributions
+# Map views, screen layouts and map layers are plugins too (kinds "map-view", "layout",
+# "ui"); they do not affect game state and are not recorded in saves.
+
+
+@hookspec
+def register_map_views(register):
+    """Contribute named map views: ``register(view)`` with an ``app`` MapView model."""
+
+
+@hookspec
+def register_layouts(register):
+    """Contribute screen layouts: ``register(layout)`` with an ``app`` ScreenLayout model."""
+
+
+@hookspec
+def register_map_layers(register):
+    """Contribute map layers drawn by the renderer: ``register(layer)``."""

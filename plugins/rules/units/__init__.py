@@ -1,0 +1,147 @@
+"""Unit counters: the state every land, air and naval rule works on.
+
+A unit is one counter.  Where the seeds speak of a unit being "flipped" or "face-down"
+(disorganized land units, air units that have flown) the counter's ``face_up`` is False.
+Rules plugins change units only through the events registered here, so the renderer, the
+replay viewer and every rule see one model.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from kernel.events import EventData
+from kernel.hookspecs import hookimpl
+
+Branch = Literal["land", "air", "naval"]
+
+
+class Unit(BaseModel):
+    id: str
+    power: str  # the major power that controls it (e.g. "germany")
+    nationality: str = ""  # whose counter it is, if not the controller's (e.g. "romania")
+    branch: Branch
+    type: str  # unit type id from the scenario's counter data (e.g. "inf", "arm", "ftr")
+    name: str = ""
+    factors: dict[str, int] = Field(default_factory=dict)  # e.g. {"combat": 4, "move": 3}
+    hex: tuple[int, int] | None = None
+    where: str = "map"  # "map", "force-pool", "reserve", "eliminated", …
+    face_up: bool = True
+
+    @property
+    def on_map(self) -> bool:
+        return self.where == "map" and self.hex is not None
+
+
+class Units(BaseModel):
+    units: dict[str, Unit] = Field(default_factory=dict)
+    # hex -> unit ids, kept by the reducers so "who is in this hex" is a dict look-up
+    at_hex: dict[str, list[str]] = Field(default_factory=dict)
+
+    def in_hex(self, hex_: tuple[int, int]) -> list[Unit]:
+        return [self.units[u] for u in self.at_hex.get(hex_key(hex_), [])]
+
+
+def hex_key(hex_: tuple[int, int]) -> str:
+    return f"{hex_[0]},{hex_[1]}"
+
+
+def units(state) -> Units:
+    return state["units"]
+
+
+# ---------------------------------------------------------------- events
+class UnitCreated(EventData):
+    unit: Unit
+
+
+class UnitMoved(EventData):
+    unit: str
+    to_hex: tuple[int, int] | None
+    to_where: str = "map"
+
+
+class UnitFlipped(EventData):
+    unit: str
+    face_up: bool
+
+
+class UnitFactorsChanged(EventData):
+    unit: str
+    factors: dict[str, int]
+
+
+def _place(u: Units, unit_id: str) -> None:
+    unit = u.units[unit_id]
+    if unit.on_map:
+        u.at_hex.setdefault(hex_key(unit.hex), []).append(unit_id)
+
+
+def _lift(u: Units, unit_id: str) -> None:
+    unit = u.units[unit_id]
+    if unit.on_map:
+        key = hex_key(unit.hex)
+        stack = u.at_hex[key]
+        stack.remove(unit_id)
+        if not stack:
+            del u.at_hex[key]
+
+
+def _created(state, event):
+    u = units(state)
+    unit = Unit.model_validate(event.data["unit"])
+    u.units[unit.id] = unit
+    _place(u, unit.id)
+
+
+def _moved(state, event):
+    u = units(state)
+    d = event.data
+    _lift(u, d["unit"])
+    unit = u.units[d["unit"]]
+    unit.hex = tuple(d["to_hex"]) if d["to_hex"] is not None else None
+    unit.where = d["to_where"]
+    _place(u, d["unit"])
+
+
+def _flipped(state, event):
+    units(state).units[event.data["unit"]].face_up = event.data["face_up"]
+
+
+def _factors(state, event):
+    units(state).units[event.data["unit"]].factors.update(event.data["factors"])
+
+
+@hookimpl
+def register_state(register):
+    register("units", Units)
+
+
+@hookimpl
+def register_events(register):
+    for model in (UnitCreated, UnitMoved, UnitFlipped, UnitFactorsChanged):
+        register(model)
+
+
+@hookimpl
+def register_reducers(register):
+    register("UnitCreated", _created)
+    register("UnitMoved", _moved)
+    register("UnitFlipped", _flipped)
+    register("UnitFactorsChanged", _factors)
+
+
+@hookimpl
+def describe_event(event, state):
+    d = event.data
+    if event.type == "UnitMoved":
+        unit = units(state).units.get(d["unit"])
+        name = (unit.name or unit.type) if unit else d["unit"]
+        dest = tuple(d["to_hex"]) if d["to_hex"] is not None else d["to_where"]
+        return f"{event.actor}: {name} moves to {dest}"
+    if event.type == "UnitCreated":
+        unit = d["unit"]
+        return f"{unit['power']}: {unit.get('name') or unit['type']} enters play"
+    return None
