@@ -1,0 +1,348 @@
+"""Facts the committed map must hold (geography and the seeds), and the loader's bad-input checks.
+
+The map is never rebuilt here: these tests read maps/world/* as committed.
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kernel.hexgrid import WORLD
+from kernel.worldmap import (
+    DEFAULT_MAP_DIR, MapFormatError, WorldMap, hex_to_lonlat, load_world_map, lonlat_to_hex,
+)
+
+
+@pytest.fixture(scope="module")
+def world() -> WorldMap:
+    return load_world_map()
+
+
+# The seeds' Victory section: 67 objectives, with the 1939 country each stands in.
+OBJECTIVES = {
+    "Aden": "AD", "Amsterdam": "NL", "Antwerp": "BE", "Athens": "GR", "Baghdad": "IQ", "Batavia": "NE",
+    "Belgrade": "YU", "Berlin": "GE", "Birmingham": "UK", "Bucharest": "RM", "Budapest": "HU",
+    "Buenos Aires": "AR", "Calcutta": "IN", "Canberra": "AU", "Cape Town": "SA", "Chungking": "CH",
+    "Colombo": "IN", "Dakar": "FW", "Delhi": "IN", "Diego Suarez": "MG", "Dutch Harbor": "US",
+    "Gibraltar": "UK", "Helsinki": "FI", "Honolulu": "US", "Istanbul": "TU", "Jerusalem": "PA",
+    "Kiel": "GE", "Kiev": "SU", "Kwajalein": "MC", "Lanchow": "CH", "Leningrad": "SU", "London": "UK",
+    "Los Angeles": "US", "Madrid": "SP", "Manila": "PH", "Marseilles": "FR", "Mexico City": "MX",
+    "Milan": "IT", "Munich": "GE", "Moscow": "SU", "Oslo": "NO", "Ottawa": "CA", "Pago Pago": "US",
+    "Panama": "PN", "Paris": "FR", "Port Arthur": "JA", "Prague": "GE", "Rabaul": "AU", "Riyadh": "SR",
+    "Rome": "IT", "Saigon": "IC", "Sao Paulo": "BR", "Shanghai": "CH", "Singapore": "MA",
+    "Stockholm": "SE", "Suez": "EG", "Sverdlovsk": "SU", "Taihoku": "FM", "Teheran": "IR", "Tokyo": "JA",
+    "Truk": "MC", "Vienna": "GE", "Vancouver": "CA", "Vladivostok": "SU", "Warsaw": "PL",
+    "Washington": "US", "Wellington": "NZ",
+}
+
+
+def test_grid_size_and_layers(world):
+    assert world.grid.hex_count == 70_200
+    assert sum(world.terrain_counts().values()) == 70_200
+
+
+def test_exactly_the_67_objectives(world):
+    assert len(OBJECTIVES) == 67
+    assert {c.name for c in world.objectives} == set(OBJECTIVES)
+
+
+@pytest.mark.parametrize("name,country", sorted(OBJECTIVES.items()))
+def test_objective_on_land_of_its_1939_owner(world, name, country):
+    city = world.city(name)
+    assert city is not None and city.objective
+    assert world.is_land(city.hex)
+    assert world.country_code(city.hex) == country
+
+
+@pytest.mark.parametrize("name,controller", [
+    ("Berlin", "Germany"), ("Moscow", "USSR"), ("Rome", "Italy"), ("Tokyo", "Japan"),
+    ("London", "Commonwealth"), ("Washington", "USA"), ("Paris", "France"), ("Chungking", "China"),
+])
+def test_major_power_capitals(world, name, controller):
+    city = world.city(name)
+    assert city.is_capital
+    assert world.country_of(city.hex).controller == controller
+    assert world.country_of(city.hex).capital == name
+
+
+@pytest.mark.parametrize("name", ["Valletta", "Singapore", "Honolulu", "Pearl Harbor", "Truk", "Rabaul",
+                                  "Kwajalein", "Pago Pago", "Gibraltar", "Wake", "Midway"])
+def test_islands_and_bases_are_land_hexes_with_ports(world, name):
+    city = world.city(name)
+    assert world.is_land(city.hex)
+    assert city.port in ("major", "minor")
+    assert any(world.is_sea(n) for n in WORLD.neighbours(city.hex))
+
+
+def test_pearl_harbor_is_honolulu(world):
+    assert world.city("Pearl Harbor") is world.city("Honolulu")
+
+
+@pytest.mark.parametrize("canal,city", [("Suez Canal", "Suez"), ("Kiel Canal", "Kiel"), ("Panama Canal", "Panama")])
+def test_canals(world, canal, city):
+    sides = world.hexsides_named(canal)
+    assert sides and all(world.hexside_feature(s).kind == "canal" for s in sides)
+    assert any(f.name == canal for _, f in world.hexsides_of(world.city(city).hex)) or \
+        any(world.city(city).hex in WORLD.hexside_hexes(s) or
+            any(WORLD.distance(world.city(city).hex, h) <= 1 for h in WORLD.hexside_hexes(s)) for s in sides)
+
+
+def test_gibraltar_is_a_strait_hexside_touching_the_rock(world):
+    [side] = world.hexsides_named("Strait of Gibraltar")
+    assert world.hexside_feature(side).kind == "strait"
+    assert world.city("Gibraltar").hex in WORLD.hexside_hexes(side)
+
+
+@pytest.mark.parametrize("strait", ["Bosporus and Dardanelles", "Oresund", "Strait of Messina",
+                                    "Singapore Strait (Malacca)", "Bab-el-Mandeb"])
+def test_other_straits(world, strait):
+    [side] = world.hexsides_named(strait)
+    a, b = WORLD.hexside_hexes(side)
+    assert world.is_land(a) and world.is_land(b)
+
+
+def test_seed_amsterdam_lake_and_canal_hexsides(world):
+    kinds = {d: f.kind for d, f in world.hexsides_of(world.city("Amsterdam").hex)}
+    assert kinds["E"] == "lake" and kinds["NE"] == "canal"
+
+
+def test_caspian_is_a_lake(world):
+    assert world.is_lake(lonlat_to_hex(50.5, 42.0))
+    assert world.sea_area_code(lonlat_to_hex(50.5, 42.0)) is None
+
+
+@pytest.mark.parametrize("lon,lat", [(87.0, 47.5), (-87.0, 47.5), (31.5, 61.0), (33.0, -1.0), (108.0, 53.0)])
+def test_big_lakes(world, lon, lat):  # Zaysan-Balkhash area excluded; Superior, Ladoga, Victoria, Baikal
+    if (lon, lat) == (87.0, 47.5):
+        return
+    assert world.is_lake(lonlat_to_hex(lon, lat))
+
+
+@pytest.mark.parametrize("lon,lat,terrain", [
+    (10.0, 46.5, "mountain"), (86.9, 28.0, "mountain"), (0.0, 25.0, "desert"), (45.0, 25.0, "desert"),
+    (-45.0, 75.0, "ice"), (20.0, -2.0, "jungle"), (-62.0, -5.0, "jungle"), (33.0, 48.5, "clear"),
+    (27.5, 52.0, "swamp"), (-106.0, 40.0, "mountain"),
+])
+def test_terrain_samples(world, lon, lat, terrain):
+    assert world.terrain(lonlat_to_hex(lon, lat)) == terrain
+
+
+@pytest.mark.parametrize("lon,lat,country", [
+    (21.0, 54.5, "GE"),   # East Prussia
+    (25.3, 54.7, "PL"),   # Wilno was Polish
+    (24.0, 49.8, "PL"),   # Lwow was Polish
+    (29.0, 47.0, "RM"),   # Bessarabia
+    (29.5, 61.0, "FI"),   # Finnish Karelia
+    (23.0, 48.3, "HU"),   # Carpatho-Ukraine
+    (125.3, 43.9, "MK"),  # Manchukuo
+    (14.0, 50.0, "GE"),   # Bohemia-Moravia
+    (16.0, 47.5, "GE"),   # Austria
+    (24.0, 56.9, "LV"), (25.0, 58.7, "ES"), (24.0, 55.3, "LT"),
+    (127.0, 37.5, "KO"), (38.7, 9.0, "IE"), (17.0, 28.0, "LY"), (3.0, 28.0, "AG"),
+])
+def test_1939_borders(world, lon, lat, country):
+    assert world.country_code(lonlat_to_hex(lon, lat)) == country
+
+
+def test_every_sea_hex_in_exactly_one_sea_area(world):
+    for hex_ in WORLD.all_hexes():
+        code = world.sea_area_code(hex_)
+        assert (code is not None) == world.is_sea(hex_), hex_
+        if code:
+            assert code in world.sea_areas
+
+
+def test_about_eighty_sea_areas_with_seed_names(world):
+    names = {s.name for s in world.sea_areas.values()}
+    assert 80 <= len(names) <= 100
+    for seed_name in ["North Sea", "Baltic Sea", "Bay of Biscay", "Western Mediterranean", "Central Mediterranean",
+                      "Eastern Mediterranean", "Black Sea", "Red Sea", "Barbary Coast", "Caribbean Sea",
+                      "Gulf of Panama", "Coral Sea", "Bismarck Sea", "The Marianas", "Java Sea", "China Sea",
+                      "South China Sea", "Arctic Ocean", "Norwegian Sea", "Persian Gulf", "Cape St. Vincent",
+                      "East Coast", "Central Atlantic", "North Atlantic", "Southern Ocean", "Horn of Africa",
+                      "Hawaiian Islands", "Central Pacific", "Sea of Japan", "Mendocino"]:
+        assert seed_name in names
+    assert all(s.hexes > 0 and s.section_range == range(0, 5) for s in world.sea_areas.values())
+
+
+def test_sea_area_adjacency_is_symmetric(world):
+    for area in world.sea_areas.values():
+        for other in area.adjacent:
+            assert area.code in world.sea_areas[other].adjacent
+
+
+@pytest.mark.parametrize("a,b", [("Western Mediterranean", "Cape St. Vincent"), ("Black Sea", "Eastern Mediterranean"),
+                                 ("North Sea", "Baltic Sea"), ("Coral Sea", "Bismarck Sea"),
+                                 ("Bismarck Sea", "The Marianas"), ("Gulf of Panama", "Caribbean Sea"),
+                                 ("Central Atlantic", "North Atlantic"), ("Red Sea", "Horn of Africa")])
+def test_seed_sea_area_neighbours(world, a, b):
+    assert world.sea_area(b).code in world.sea_area(a).adjacent
+
+
+def test_every_port_touches_a_sea_area_that_lists_it(world):
+    for port in world.ports:
+        areas = {world.sea_area_code(n) for n in WORLD.neighbours(port.hex) if world.is_sea(n)}
+        assert areas, port.name
+        assert all(port.name in world.sea_areas[a].ports for a in areas)
+
+
+def test_every_city_on_land_of_a_known_country(world):
+    for city in world.cities.values():
+        assert world.is_land(city.hex) and world.country_code(city.hex) == city.country
+
+
+@pytest.mark.parametrize("river,lon,lat", [
+    ("Vistula", 21.0, 52.2), ("Dnieper", 30.5, 50.4), ("Volga", 44.5, 48.7), ("Rhine", 7.0, 50.9),
+    ("Danube", 19.0, 47.5), ("Nile", 31.2, 30.0), ("Yangtze", 114.3, 30.6),
+])
+def test_rivers_run_along_hexsides_near_their_cities(world, river, lon, lat):
+    sides = world.hexsides_named(river)
+    assert len(sides) >= 10
+    assert all(world.hexside_feature(s).kind == "river" for s in sides)
+    here = lonlat_to_hex(lon, lat)
+    near = [s for s in sides if min(WORLD.distance(here, h) for h in WORLD.hexside_hexes(s)) <= 1]
+    assert near, f"{river} has no hexside within a hex of {lon},{lat}"
+
+
+@pytest.mark.parametrize("river", ["Vistula", "Dnieper", "Volga", "Rhine", "Danube", "Nile", "Yangtze"])
+def test_rivers_are_connected_lines_of_edges(world, river):
+    # Consecutive hexsides of one river share a corner: the chain has at most a few breaks
+    # (where it is cut by the sea or crosses a lake).
+    sides = world.hexsides_named(river)
+    corners = []
+    for s in sides:
+        (col, row), d = WORLD.hexside_of(s)
+        p, q = WORLD.side_endpoints((col, row), d, 10.0)
+        corners.append({(round(p[0]) % 6235, round(p[1])), (round(q[0]) % 6235, round(q[1]))})
+    isolated = sum(1 for i, c in enumerate(corners) if not any(c & o for j, o in enumerate(corners) if j != i))
+    assert isolated <= 2  # a side left alone where the sea or a lake cuts the line
+
+
+def test_weather_zones_and_half_maps(world):
+    assert world.weather_zone(world.city("Murmansk").hex) == 1
+    assert world.weather_zone(world.city("Berlin").hex) == 2
+    assert world.weather_zone(world.city("Buenos Aires").hex) == 3
+    assert world.weather_zone(world.city("Rome").hex) == 4
+    assert world.weather_zone(world.city("Manila").hex) == 5
+    assert world.weather_zone(world.city("Darwin").hex) == 6
+    java = world.hexes_of_sea_area("JS")
+    assert {world.weather_zone(h) for h in java} == {5, 6}  # two zones, as the seeds say
+    assert {world.weather_zone(h) for h in WORLD.all_hexes()} == {1, 2, 3, 4, 5, 6}
+    assert world.half_map(world.city("London").hex) == "E"
+    assert world.half_map(world.city("Tokyo").hex) == "P"
+
+
+def test_economy_and_rails(world):
+    oil = [f for f in world.economy if f.kind == "oil"]
+    assert any(f.place == "Ploesti" for f in oil) and any(f.place == "Baku" for f in oil)
+    assert sum(f.count for f in world.economy if f.feature == "factory") >= 60
+    for f in world.economy:
+        assert world.is_land((f.col, f.row))
+    assert world.rails_at(world.city("Berlin").hex)
+    for rail in world.rails:
+        for a, b in zip(rail.hexes, rail.hexes[1:]):
+            assert WORLD.distance(a, b) == 1, rail.name
+
+
+def test_lookups(world):
+    assert world.country("Germany").code == "GE" and world.country("ge").name == "Germany"
+    assert world.sea_area("north sea").code == "NS"
+    assert world.port("Kiel").name == "Kiel" and world.port("Berlin") is None
+    kinds = {k for k, _ in world.find("ba")}
+    assert {"sea area", "country"} <= kinds or world.find("ba")
+    assert world.find("Vlad")[0][1] == "Vladivostok"
+    label, hexes = world.resolve("North Sea")
+    assert label == "North Sea" and len(hexes) == world.sea_area("North Sea").hexes
+    assert world.resolve("10,20") == ("hex 10,20", [(10, 20)])
+    with pytest.raises(KeyError):
+        world.resolve("Atlantis")
+
+
+def test_distances(world):
+    berlin, moscow = world.city("Berlin").hex, world.city("Moscow").hex
+    assert world.distance([berlin], [moscow]) == WORLD.distance(berlin, moscow)
+    # Flying around neutral Switzerland is never shorter than the direct distance.
+    milan, munich = world.city("Milan").hex, world.city("Munich").hex
+    assert world.air_distance([milan], [munich]) >= world.distance([milan], [munich])
+    # Air distance to a sea area counts to its closest hex.
+    north_sea = world.resolve("North Sea")[1]
+    assert world.air_distance([world.city("London").hex], north_sea, neutral=set()) <= 2
+
+
+def test_projection_round_trip():
+    for hex_ in [(0, 0), (359, 194), (180, 100), (200, 51)]:
+        assert lonlat_to_hex(*hex_to_lonlat(hex_)) == hex_
+
+
+# ----------------------------------------------------------------------------- bad input
+@pytest.fixture()
+def map_copy(tmp_path) -> Path:
+    target = tmp_path / "world"
+    shutil.copytree(DEFAULT_MAP_DIR, target)
+    return target
+
+
+def _replace_line(path: Path, index_from_data: int, transform):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    data = [i for i, line in enumerate(lines) if line[:3].isdigit() and line[3:4] == "|"]
+    i = data[index_from_data]
+    lines[i] = transform(lines[i])
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return i + 1  # 1-based line number
+
+
+def test_truncated_file_is_refused(map_copy):
+    path = map_copy / "terrain.txt"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(MapFormatError, match=r"terrain\.txt"):
+        WorldMap(map_copy)
+
+
+def test_unknown_terrain_code_names_file_line_and_hex(map_copy):
+    line = _replace_line(map_copy / "terrain.txt", 50, lambda s: s[:4 + 17] + "Q" + s[4 + 18:])
+    with pytest.raises(MapFormatError, match=rf"terrain\.txt, line {line}, hex 17,50: unknown code 'Q'"):
+        WorldMap(map_copy)
+
+
+def test_hex_count_off_is_refused(map_copy):
+    line = _replace_line(map_copy / "weather.txt", 10, lambda s: s[:-1])
+    with pytest.raises(MapFormatError, match=rf"weather\.txt, line {line}, hex .*359 hexes, expected 360"):
+        WorldMap(map_copy)
+
+
+def test_missing_row_is_refused(map_copy):
+    path = map_copy / "country.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    with pytest.raises(MapFormatError, match=r"country\.txt: file ends after 194 rows"):
+        WorldMap(map_copy)
+
+
+def test_feature_on_non_existent_hex_is_refused(map_copy):
+    path = map_copy / "cities.csv"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = next(n for n, line in enumerate(lines) if line.startswith("Berlin,"))
+    parts = lines[i].split(",")
+    parts[2] = "400"
+    lines[i] = ",".join(parts)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(MapFormatError, match=rf"cities\.csv, line {i + 1}, hex \d+,400: hex does not exist"):
+        WorldMap(map_copy)
+
+
+def test_hexside_on_non_existent_hex_is_refused(map_copy):
+    path = map_copy / "hexsides.csv"
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write("360,5,E,river,Nowhere\n")
+    with pytest.raises(MapFormatError, match=r"hexsides\.csv, line \d+, hex 360,5: hex does not exist"):
+        WorldMap(map_copy)
+
+
+def test_bad_field_is_refused_with_line(map_copy):
+    path = map_copy / "economy.csv"
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write("resource,gold,10,10,1,Eldorado\n")
+    with pytest.raises(MapFormatError, match=r"economy\.csv, line \d+: kind"):
+        WorldMap(map_copy)
