@@ -219,9 +219,22 @@ class Context:
             fn, args = move
             move = fn(*args)
 
-    def start(self) -> None:
-        """Enter the first step of the game's sequence."""
-        self._drive((self._enter, (self.index.root_id,)))
+    def start(self, at: str | None = None) -> None:
+        """Enter the first step of the game's sequence, or the step ``at``.
+
+        Starting inside the tree enters the containers on the way down (so their counters
+        and snapshots apply) without running their earlier children."""
+        if at is None:
+            return self._drive((self._enter, (self.index.root_id,)))
+        target = self.index.resolve(at)
+        chain = []
+        step = self.index.parent.get(target)
+        while step is not None:
+            chain.append(step)
+            step = self.index.parent.get(step)
+        for container in reversed(chain):
+            self._started(container, self.index.specs[container])
+        self._drive((self._enter, (target,)))
 
     def enter(self, step: str) -> None:
         self._drive((self._enter, (self.index.resolve(step),)))

@@ -101,7 +101,8 @@ class Game:
                                  sequence=spec.sequence, options=options or {}))
             if spec.setup is not None:
                 spec.setup(ctx)
-            ctx.start()
+            start_at = spec.start_at(options or {}) if callable(spec.start_at) else spec.start_at
+            ctx.start(at=start_at)
 
         game._run(begin, actor="system")
         return game

@@ -256,6 +256,9 @@ class ScenarioSpec:
     sides: dict[str, list[str]]
     sequence: str
     setup: Callable | None = None  # setup(ctx) emits the starting position
+    # The step play begins at (a full or root-relative id), e.g. a scenario that starts
+    # mid-war skips the New Game stage's steps; a callable gets the game's options.
+    start_at: str | Callable[[dict], str | None] | None = None
     description: str = ""
     plugin: str = ""
 

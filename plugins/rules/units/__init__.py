@@ -25,7 +25,13 @@ class Unit(BaseModel):
     branch: Branch
     type: str  # unit type id from the scenario's counter data (e.g. "inf", "arm", "ftr")
     name: str = ""
-    factors: dict[str, int] = Field(default_factory=dict)  # e.g. {"combat": 4, "move": 3}
+    # Factor keys the rules read.  Land: "combat", "move".  Air: "air" (air-to-air),
+    # "tactical", "strategic", "naval", "range".  Naval: "attack", "aa", "defense", "speed",
+    # "range".  A scenario's counter data may add more; rules ignore keys they do not know.
+    factors: dict[str, int] = Field(default_factory=dict)
+    size: str = ""  # land: "army" (corps/army counter), "division"; air/naval: class
+    year: int = 0  # the year printed on the counter
+    flags: list[str] = Field(default_factory=list)  # e.g. "elite", "mountain", "ski", "engineer"
     hex: tuple[int, int] | None = None
     where: str = "map"  # "map", "force-pool", "reserve", "eliminated", …
     face_up: bool = True

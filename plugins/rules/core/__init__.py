@@ -1,0 +1,255 @@
+"""Shared World in Flames state and the questions every rule asks of it.
+
+The state model lives here so that rule plugins can depend on it without depending on
+each other: the procedures that change it (initiative, weather, action choice, combat…)
+are in their own plugins and emit the events defined here.
+
+Conventions used by every WiF plugin:
+- sides are "axis" and "allies"; powers are lower-case major-power ids ("germany", "ussr");
+- the active side of the kernel (``state.kernel.active_side``) is the phasing side;
+- hexes are ``(col, row)`` on the world map; in state dicts they are keyed "col,row";
+- countries are the map's 2-letter codes (maps/world/countries.csv).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Iterable
+
+from pydantic import BaseModel, Field
+
+from kernel.events import EventData
+from kernel.hookspecs import hookimpl
+
+ACTIONS = ("pass", "naval", "air", "land", "combined")  # Action Choice (see RAC 10)
+WEATHER = ("fine", "rain", "snow", "storm", "blizzard")  # Weather Report
+
+
+@cache
+def world_map():
+    """The world map, loaded once per process (it is read-only)."""
+    from kernel.worldmap import WorldMap
+
+    return WorldMap()
+
+
+def hex_key(hex_) -> str:
+    return f"{hex_[0]},{hex_[1]}"
+
+
+def key_hex(key: str) -> tuple[int, int]:
+    col, row = key.split(",")
+    return int(col), int(row)
+
+
+# ---------------------------------------------------------------- state
+class PowerImpulse(BaseModel):
+    """What a major power chose this impulse and how much of it it has used."""
+
+    action: str | None = None
+    used: dict[str, int] = Field(default_factory=dict)  # activity kind -> count used
+
+
+class World(BaseModel):
+    # country code -> major power controlling it (absent: neutral)
+    countries: dict[str, str] = Field(default_factory=dict)
+    # hexes whose control differs from their country's controller: "col,row" -> power
+    hex_control: dict[str, str] = Field(default_factory=dict)
+    at_war: list[tuple[str, str]] = Field(default_factory=list)  # sorted pairs of powers
+    weather: dict[str, str] = Field(default_factory=dict)  # weather zone id -> weather
+    initiative: str | None = None  # the side holding the initiative this turn
+    impulses: dict[str, PowerImpulse] = Field(default_factory=dict)  # power -> this impulse
+    last_turn: int = 0  # the scenario's final turn (0: open-ended)
+
+
+def world(state) -> World:
+    return state["core.world"]
+
+
+# ---------------------------------------------------------------- queries
+def side_of(state, power: str) -> str | None:
+    return state.kernel.side_of(power)
+
+
+def powers_of_side(state, side: str) -> list[str]:
+    return list(state.kernel.sides.get(side, []))
+
+
+def enemies(state, power_a: str, power_b: str) -> bool:
+    """At war with each other (Declaring War; in scenarios, the starting state)."""
+    pair = tuple(sorted((power_a, power_b)))
+    return pair in {tuple(p) for p in world(state).at_war}
+
+
+def country_controller(state, country: str | None) -> str | None:
+    return world(state).countries.get(country) if country else None
+
+
+def hex_controller(state, hex_) -> str | None:
+    """The power controlling a land hex: its own control marker, else its country's."""
+    w = world(state)
+    key = hex_key(hex_)
+    if key in w.hex_control:
+        return w.hex_control[key]
+    return w.countries.get(world_map().country_code(tuple(hex_)))
+
+
+def weather_in(state, hex_) -> str:
+    zone = world_map().weather_zone(tuple(hex_))
+    return world(state).weather.get(str(zone), "fine")
+
+
+def action_of(state, power: str) -> str | None:
+    entry = world(state).impulses.get(power)
+    return entry.action if entry else None
+
+
+def used(state, power: str, kind: str) -> int:
+    entry = world(state).impulses.get(power)
+    return entry.used.get(kind, 0) if entry else 0
+
+
+# ---------------------------------------------------------------- events
+class CountryControlSet(EventData):
+    country: str
+    power: str | None
+
+
+class HexControlChanged(EventData):
+    hex: tuple[int, int]
+    power: str | None  # None: back to its country's controller
+
+
+class WarDeclared(EventData):
+    powers: tuple[str, str]
+
+
+class WeatherSet(EventData):
+    weather: dict[str, str]  # zone id -> weather
+    roll: int | None = None
+
+
+class InitiativeSet(EventData):
+    side: str
+
+
+class ActionChosen(EventData):
+    power: str
+    action: str
+
+
+class ActivityUsed(EventData):
+    power: str
+    kind: str  # e.g. "land-move", "rail-move", "attack", "air-mission", "air-rebase"
+    count: int = 1
+
+
+class ImpulseReset(EventData):
+    """A new impulse: every power's action and activities are cleared."""
+
+
+class LastTurnSet(EventData):
+    turn: int
+
+
+def _country(state, event):
+    d = event.data
+    if d["power"] is None:
+        world(state).countries.pop(d["country"], None)
+    else:
+        world(state).countries[d["country"]] = d["power"]
+
+
+def _hex(state, event):
+    d = event.data
+    key = hex_key(d["hex"])
+    w = world(state)
+    country_owner = w.countries.get(world_map().country_code(tuple(d["hex"])))
+    if d["power"] is None or d["power"] == country_owner:
+        w.hex_control.pop(key, None)
+    else:
+        w.hex_control[key] = d["power"]
+
+
+def _war(state, event):
+    pair = tuple(sorted(event.data["powers"]))
+    w = world(state)
+    if pair not in {tuple(p) for p in w.at_war}:
+        w.at_war.append(pair)
+
+
+def _weather(state, event):
+    world(state).weather.update(event.data["weather"])
+
+
+def _initiative(state, event):
+    world(state).initiative = event.data["side"]
+
+
+def _action(state, event):
+    d = event.data
+    world(state).impulses.setdefault(d["power"], PowerImpulse()).action = d["action"]
+
+
+def _activity(state, event):
+    d = event.data
+    entry = world(state).impulses.setdefault(d["power"], PowerImpulse())
+    entry.used[d["kind"]] = entry.used.get(d["kind"], 0) + d["count"]
+
+
+def _impulse_reset(state, event):
+    world(state).impulses.clear()
+
+
+def _last_turn(state, event):
+    world(state).last_turn = event.data["turn"]
+
+
+EVENTS = (CountryControlSet, HexControlChanged, WarDeclared, WeatherSet, InitiativeSet, ActionChosen,
+          ActivityUsed, ImpulseReset, LastTurnSet)
+
+
+@hookimpl
+def register_state(register):
+    register("core.world", World)
+
+
+@hookimpl
+def register_events(register):
+    for model in EVENTS:
+        register(model)
+
+
+@hookimpl
+def register_reducers(register):
+    register("CountryControlSet", _country)
+    register("HexControlChanged", _hex)
+    register("WarDeclared", _war)
+    register("WeatherSet", _weather)
+    register("InitiativeSet", _initiative)
+    register("ActionChosen", _action)
+    register("ActivityUsed", _activity)
+    register("ImpulseReset", _impulse_reset)
+    register("LastTurnSet", _last_turn)
+
+
+@hookimpl
+def describe_event(event, state):
+    d = event.data
+    if event.type == "ActionChosen":
+        return f"{d['power']} chooses a {d['action'].capitalize()} action"
+    if event.type == "WeatherSet":
+        roll = f" (roll {d['roll']})" if d.get("roll") is not None else ""
+        return "Weather" + roll + ": " + ", ".join(f"zone {z} {w}" for z, w in sorted(d["weather"].items()))
+    if event.type == "InitiativeSet":
+        return f"The {d['side']} side has the initiative"
+    if event.type == "HexControlChanged":
+        return f"{d['power'] or 'its owner'} takes control of hex {tuple(d['hex'])}"
+    if event.type == "WarDeclared":
+        return f"{d['powers'][0]} and {d['powers'][1]} are at war"
+    return None
+
+
+def emit_all(ctx, models: Iterable[EventData]) -> None:
+    for model in models:
+        ctx.emit(model)

@@ -1,0 +1,42 @@
+"""Core WiF state: control of countries and hexes, war, weather, actions — built in the lab."""
+
+from kernel.game import Game
+from plugins.rules import core
+
+
+def test_lab_builds_a_situation_from_options_and_replays_it(save):
+    options = {
+        "units": [{"id": "g1", "power": "germany", "branch": "land", "type": "inf",
+                   "factors": {"combat": 4, "move": 3}, "hex": [200, 40]}],
+        "hex_control": {"200,40": "germany"},
+        "weather": {"3": "rain"},
+        "actions": {"germany": "land"},
+        "start_at": "turn.impulse.land.movement.land-movement",
+    }
+    game = Game.new("lab", save, seed=1, options=options)
+    state = game.state
+    assert core.enemies(state, "ussr", "germany")
+    assert core.hex_controller(state, (200, 40)) == "germany"
+    assert core.action_of(state, "germany") == "land"
+    assert core.world(state).weather["3"] == "rain"
+    assert state["units"].in_hex((200, 40))[0].id == "g1"
+    assert state.kernel.active_side == "axis"
+    assert state.kernel.turn == 1 and state.kernel.impulse == 1
+    before = state.to_json()
+    game.close()
+    with Game.open(save) as again:
+        assert again.state.to_json() == before
+
+
+def test_hex_control_marker_disappears_when_the_owner_takes_it_back(save):
+    game = Game.new("lab", save, seed=1, options={"hex_control": {"200,40": "germany"}})
+    from plugins.rules.core import HexControlChanged
+
+    owner = core.country_controller(game.state, core.world_map().country_code((200, 40)))
+
+    def retake(ctx):
+        ctx.emit(HexControlChanged(hex=(200, 40), power=owner))
+
+    game._run(retake, actor="system")
+    assert "200,40" not in core.world(game.state).hex_control
+    game.close()
