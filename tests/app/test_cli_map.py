@@ -1,0 +1,96 @@
+"""`wif map` sub-commands, driven through a small argparse like app/cli.py's."""
+
+import argparse
+import json
+import shutil
+
+import pytest
+
+from app.cli_map import add_map_commands
+from kernel.worldmap import DEFAULT_MAP_DIR
+
+
+def run(capsys, *argv):
+    map_dir = []
+    if argv and argv[0] == "--map-dir":
+        map_dir, argv = list(argv[:2]), argv[2:]
+    parser = argparse.ArgumentParser(prog="wif")
+    add_map_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["map", *map_dir, *argv])
+    code = args.func(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_info_json(capsys):
+    code, out, _ = run(capsys, "info", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["hexes"] == 70_200 and data["objectives"] == 67
+    assert sum(data["terrain"].values()) == 70_200
+    assert data["sea_areas"] >= 80
+
+
+def test_info_text(capsys):
+    code, out, _ = run(capsys, "info")
+    assert code == 0 and "360 x 195" in out and "Objectives: 67" in out
+
+
+def test_hex_by_city_name(capsys):
+    code, out, _ = run(capsys, "hex", "Berlin", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["country"]["name"] == "Germany" and data["city"]["kind"] == "capital"
+    assert data["weather_zone"] == 2 and data["half_map"] == "E"
+
+
+def test_hex_by_coordinates_text(capsys):
+    _, out, _ = run(capsys, "hex", "Kiel", "--json")
+    col, row = json.loads(out)["hex"]
+    code, out, _ = run(capsys, "hex", f"{col},{row}")
+    assert code == 0 and "Kiel" in out and "canal" in out
+
+
+def test_hex_by_sea_area(capsys):
+    code, out, _ = run(capsys, "hex", "North Sea", "--json")
+    data = json.loads(out)
+    assert code == 0 and "Baltic Sea" in data["sea_area"]["adjacent"]
+
+
+def test_hex_unknown_place(capsys):
+    code, _, err = run(capsys, "hex", "Atlantis")
+    assert code == 2 and "Atlantis" in err
+
+
+def test_hex_row_out_of_range(capsys):
+    code, _, err = run(capsys, "hex", "10,500")
+    assert code == 2 and "row" in err
+
+
+def test_find(capsys):
+    code, out, _ = run(capsys, "find", "Vlad", "--json")
+    assert code == 0 and json.loads(out)["matches"][0] == {"kind": "port", "name": "Vladivostok"}
+    code, out, _ = run(capsys, "find", "mediterr")
+    assert code == 0 and "Western Mediterranean" in out
+    code, _, _ = run(capsys, "find", "zzzz")
+    assert code == 1
+
+
+def test_distance_and_air(capsys):
+    code, out, _ = run(capsys, "distance", "Berlin", "Moscow", "--air", "--json")
+    data = json.loads(out)
+    assert code == 0 and 15 <= data["hexes"] <= 30
+    assert data["air"] >= data["hexes"]
+
+
+def test_distance_to_sea_area_counts_closest_hex(capsys):
+    code, out, _ = run(capsys, "distance", "London", "North Sea", "--json")
+    assert code == 0 and json.loads(out)["hexes"] <= 2
+
+
+def test_bad_map_reported(capsys, tmp_path):
+    target = tmp_path / "world"
+    shutil.copytree(DEFAULT_MAP_DIR, target)
+    (target / "sea_area.txt").write_text("# nothing\n", encoding="utf-8")
+    code, _, err = run(capsys, "--map-dir", str(target), "info")
+    assert code == 2 and "sea_area.txt" in err
