@@ -435,7 +435,7 @@ class Builder:
                 owners = sorted(self.country[n[1]][n[0]] for n in WORLD.neighbours(h)
                                 if self.country[n[1]][n[0]] != "..")
                 if owners:
-                    self.country[h[1]][h[0]] = max(set(owners), key=owners.count)
+                    self.country[h[1]][h[0]] = max(sorted(set(owners)), key=owners.count)
         self.note(f"{len(orphans)} enclosed water hexes with no sea-area seed became lake")
         progress(f"sea areas grown from seeds ({len(table)} areas)")
 
