@@ -133,3 +133,11 @@ def register_layouts(register):
 @hookspec
 def register_map_layers(register):
     """Contribute map layers drawn by the renderer: ``register(layer)``."""
+
+
+@hookspec
+def event_hexes(event, state):
+    """Return the map hexes an event touched (list of (col, row)), or None.
+
+    The replay viewer highlights them and centres the map on them; ``state`` is the state
+    just before the event."""
