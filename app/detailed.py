@@ -1,0 +1,434 @@
+"""The detailed map (seeds, "Detailed Map"): zoom 1-8, the world wrapping east-west with no
+seam, scrolling clamped north-south, layers, counters, hover and selection.
+
+Drawing is two passes.  The static layers (terrain, hexsides, rails, labels, weather zones,
+weather, hex control) are baked into chunk surfaces: a block of ``chunk_cols`` x
+``chunk_rows`` hexes per zoom level, built on first sight and kept in an LRU cache, so a
+frame is a dozen or two ``blits``.  Counters, the hover outline and the selection are drawn
+on top every frame with ``fblits``.  When state changes only the chunks holding changed
+hexes are thrown away (``invalidate_hexes``).
+
+Positions: ``centre`` is the view's middle in hex units (fx = pixel x / w, fy = row of
+the centre line), the same at every zoom, so zooming keeps places where they are.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import pygame
+
+from kernel.hexgrid import Hex
+
+from . import mapstyle
+from .counters import CounterArt, stack_order
+from .mapmodel import MapModel
+from .stamps import Stamps, hex_corners
+
+STATIC_LAYERS = ("terrain", "hexsides", "rail", "labels", "weather_zones", "weather", "control")
+ALL_LAYERS = STATIC_LAYERS + ("units",)
+DEFAULT_LAYERS = {"terrain": True, "hexsides": True, "rail": True, "labels": True, "weather_zones": False,
+                  "weather": False, "control": False, "units": True}
+CHUNK_CACHE_SIZE = 400
+_FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
+
+
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    key = (size, bold)
+    if key not in _FONTS:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        f = pygame.font.Font(None, size)
+        f.set_bold(bold)
+        _FONTS[key] = f
+    return _FONTS[key]
+
+
+@dataclass
+class Selection:
+    """What the player clicked: a hex and possibly units in it.  Rule plugins read it
+    (move previews, combat targets) through the window's selection listeners."""
+
+    hex: Hex | None = None
+    units: list[str] = field(default_factory=list)
+
+
+class DetailedMap:
+    def __init__(self, model: MapModel, size: tuple[int, int] = (1024, 768), zoom: int = 5,
+                 centre: Hex = (217, 48)):
+        self.model = model
+        self.grid = model.grid
+        self.size = size
+        self.zoom = max(1, min(8, zoom))
+        self.layers = dict(DEFAULT_LAYERS)
+        self.unit_resolution = "high"
+        self.fx, self.fy = 0.0, 0.0
+        self.center_on(centre)
+        self.counters = CounterArt(model)
+        self._stamps: dict[int, Stamps] = {}
+        self._chunks: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self.chunks_built = 0
+        self.hover: Hex | None = None
+        self.selection = Selection()
+        self._controller_grid: list[list[str]] | None = None
+        self._stack_seq = -1
+        self._stacks: list[tuple[Hex, list]] = []
+        self._static_side_data()
+
+    # ------------------------------------------------------------------ geometry
+    @property
+    def geometry(self) -> mapstyle.ZoomGeometry:
+        return mapstyle.ZOOMS[self.zoom]
+
+    def world_size(self) -> tuple[int, int]:
+        g = self.geometry
+        return (self.grid.cols * g.w, (self.grid.rows - 1) * g.h + 2 * g.top)
+
+    def hex_centre_world(self, hex_: Hex) -> tuple[int, int]:
+        g = self.geometry
+        col, row = hex_
+        return (col * g.w + g.half_w * (row & 1), row * g.h + g.top)
+
+    def view_origin(self) -> tuple[float, float]:
+        """World pixel at the surface's top-left corner (x not folded)."""
+        g = self.geometry
+        return (self.fx * g.w - self.size[0] / 2, self.fy * g.h + g.top - self.size[1] / 2)
+
+    def screen_to_hex(self, pos: tuple[int, int]) -> Hex | None:
+        g = self.geometry
+        ox, oy = self.view_origin()
+        wx, wy = pos[0] + ox, pos[1] + oy - g.top
+        # Undo the integer stretch, then ask the grid (regular hex of radius 1).
+        found = self.grid.pixel_to_hex(wx / g.w * math.sqrt(3), wy / g.h * 1.5, 1.0)
+        return found
+
+    def hex_to_screen(self, hex_: Hex) -> tuple[int, int]:
+        """Screen position of a hex centre, choosing the copy of the world nearest the view."""
+        ox, oy = self.view_origin()
+        x, y = self.hex_centre_world(hex_)
+        ww = self.world_size()[0]
+        sx = (x - ox) % ww
+        if sx > ww - self.geometry.w * 2:
+            sx -= ww
+        return (int(round(sx)), int(round(y - oy)))
+
+    @property
+    def centre_hex(self) -> Hex:
+        return self.screen_to_hex((self.size[0] // 2, self.size[1] // 2)) or (int(self.fx) % self.grid.cols, 0)
+
+    # ------------------------------------------------------------------ moving the view
+    def _clamp(self) -> None:
+        g = self.geometry
+        self.fx %= self.grid.cols
+        half_rows = (self.size[1] / 2) / g.h
+        low, high = half_rows - g.top / g.h, (self.grid.rows - 1) + g.top / g.h - half_rows
+        if low > high:  # the whole height fits: keep the world centred
+            self.fy = (self.grid.rows - 1) / 2
+        else:
+            self.fy = min(max(self.fy, low), high)
+
+    def center_on(self, hex_: Hex) -> None:
+        col, row = self.grid.normalize(hex_)
+        self.fx = col + 0.5 * (row & 1)  # a centre's pixel x is col*w (+w/2 on odd rows)
+        self.fy = float(row)
+        self._clamp()
+
+    def scroll_pixels(self, dx: float, dy: float) -> None:
+        g = self.geometry
+        self.fx += dx / g.w
+        self.fy += dy / g.h
+        self._clamp()
+
+    def scroll_hexes(self, dcol: int, drow: int) -> None:
+        """Arrow keys: one hex in that direction (seeds, Detailed Map: Scrolling)."""
+        self.fx += dcol
+        self.fy += drow
+        self._clamp()
+
+    def scroll_pages(self, dx: int, dy: int) -> None:
+        """Ctrl+arrow: one page."""
+        self.scroll_pixels(dx * self.size[0], dy * self.size[1])
+
+    def set_zoom(self, zoom: int, anchor: tuple[int, int] | None = None) -> None:
+        """Change zoom keeping the point under ``anchor`` (the cursor) where it is."""
+        zoom = max(1, min(8, zoom))
+        if zoom == self.zoom:
+            return
+        if anchor is None:
+            anchor = (self.size[0] // 2, self.size[1] // 2)
+        g = self.geometry
+        ox, oy = self.view_origin()
+        ax, ay = (anchor[0] + ox) / g.w, (anchor[1] + oy - g.top) / g.h  # hex units
+        self.zoom = zoom
+        g = self.geometry
+        self.fx = ax - (anchor[0] - self.size[0] / 2) / g.w
+        self.fy = ay - (anchor[1] - self.size[1] / 2) / g.h
+        self._clamp()
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = (max(1, size[0]), max(1, size[1]))
+        self._clamp()
+
+    # ------------------------------------------------------------------ chunk cache
+    def stamps(self, zoom: int | None = None) -> Stamps:
+        zoom = zoom or self.zoom
+        if zoom not in self._stamps:
+            self._stamps[zoom] = Stamps(mapstyle.ZOOMS[zoom])
+        return self._stamps[zoom]
+
+    def _static_key(self) -> tuple:
+        return tuple(self.layers[name] for name in STATIC_LAYERS)
+
+    def invalidate(self) -> None:
+        """Forget every chunk (weather changed, a reload, a new map)."""
+        self._chunks.clear()
+        self._controller_grid = None
+
+    def invalidate_hexes(self, hexes) -> None:
+        """Forget the chunks holding these hexes (and their neighbours' overlap)."""
+        self._controller_grid = None
+        doomed = set()
+        for col, row in hexes:
+            for zoom, g in mapstyle.ZOOMS.items():
+                ci = (col // g.chunk_cols)
+                x, y = col * g.w + g.half_w * (row & 1), row * g.h + g.top
+                ch = g.chunk_rows * g.h
+                for dx in (-g.w, 0, g.w):
+                    for dy in (-g.h, 0, g.h):
+                        ci = ((x + dx) // (g.chunk_cols * g.w)) % (self.grid.cols // g.chunk_cols)
+                        doomed.add((zoom, ci, (y + dy) // ch))
+        for key in [k for k in self._chunks if (k[0], k[2], k[3]) in doomed]:
+            del self._chunks[key]
+
+    def chunk(self, zoom: int, ci: int, cj: int) -> pygame.Surface:
+        key = (zoom, self._static_key(), ci, cj)
+        found = self._chunks.get(key)
+        if found is not None:
+            self._chunks.move_to_end(key)
+            return found
+        found = self._build_chunk(zoom, ci, cj)
+        self._chunks[key] = found
+        if len(self._chunks) > CHUNK_CACHE_SIZE:
+            self._chunks.popitem(last=False)
+        return found
+
+    def _static_side_data(self) -> None:
+        w = self.model.world
+        self._side_features = w.hexside_features()
+        self._rail_links: dict[Hex, list[Hex]] = {}
+        for line in w.rails:
+            for a, b in zip(line.hexes, line.hexes[1:]):
+                self._rail_links.setdefault(a, []).append(b)
+                self._rail_links.setdefault(b, []).append(a)
+        self._cities = list(w.cities.values())
+
+    def _build_chunk(self, zoom: int, ci: int, cj: int) -> pygame.Surface:
+        self.chunks_built += 1
+        g = mapstyle.ZOOMS[zoom]
+        st = self.stamps(zoom)
+        m = self.model
+        cols, rows = self.grid.cols, self.grid.rows
+        cw, ch = g.chunk_cols * g.w, g.chunk_rows * g.h
+        world_h = (rows - 1) * g.h + 2 * g.top
+        x0, y0 = ci * cw, cj * ch
+        surface = pygame.Surface((cw, max(1, min(ch, world_h - y0))))
+        surface.fill(mapstyle.TERRAIN_COLOURS["sea"])
+        layers = self.layers
+        r_lo = max(0, (y0 - 2 * g.top) // g.h - 1)
+        r_hi = min(rows - 1, (y0 + ch) // g.h + 1)
+        c_lo, c_hi = x0 // g.w - 1, (x0 + cw) // g.w + 1
+        hexes = []  # (col unwrapped, col, row, sx, sy) centre on the chunk surface
+        for r in range(r_lo, r_hi + 1):
+            shift = g.half_w * (r & 1)
+            sy = r * g.h + g.top - y0
+            for c in range(c_lo, c_hi + 1):
+                hexes.append((c, c % cols, r, c * g.w + shift - x0, sy))
+        ox, oy = st.offset
+        terrain_grid = m.terrain_grid
+        blits = []
+        for _, col, row, sx, sy in hexes:
+            terrain = terrain_grid[row][col]
+            if layers["terrain"]:
+                stamp = st.terrain(terrain)
+            else:
+                stamp = st.terrain("sea" if terrain in ("sea", "lake") else "clear", symbols=False)
+            blits.append((stamp, (sx - ox, sy - oy)))
+        if layers["weather"]:
+            for _, col, row, sx, sy in hexes:
+                weather = m.weather(m.zone_grid[row][col])
+                if weather != "fine":
+                    land, sea = mapstyle.WEATHER_COLOURS.get(weather, mapstyle.WEATHER_COLOURS["fine"])
+                    colour = sea if terrain_grid[row][col] in ("sea", "lake") else land
+                    blits.append((st.tint(colour, 110), (sx - ox, sy - oy)))
+        if layers["control"]:
+            if self._controller_grid is None:
+                self._controller_grid = m.controller_grid()
+            cg = self._controller_grid
+            for _, col, row, sx, sy in hexes:
+                power = cg[row][col]
+                if power != "sea":
+                    colour = mapstyle.power_colour(power)
+                    stamp = st.ring(colour, max(2, g.w // 8)) if zoom >= 4 else st.tint(colour, 150)
+                    blits.append((stamp, (sx - ox, sy - oy)))
+        surface.blits(blits, doreturn=False)
+        if layers["hexsides"] or layers["weather_zones"]:
+            self._draw_hexsides(surface, g, hexes, zoom)
+        if layers["rail"] and zoom >= 2:
+            width = 1 if zoom < 5 else 2
+            for _, col, row, sx, sy in hexes:
+                for other in self._rail_links.get((col, row), ()):
+                    # half a segment from each end, so neighbouring chunks meet exactly
+                    dc = (other[0] - col + cols // 2) % cols - cols // 2
+                    tx = sx + dc * g.w + g.half_w * ((other[1] & 1) - (row & 1))
+                    ty = sy + (other[1] - row) * g.h
+                    pygame.draw.line(surface, mapstyle.RAIL, (sx, sy), ((sx + tx) / 2, (sy + ty) / 2), width)
+        if layers["labels"]:
+            self._draw_labels(surface, g, zoom, x0, y0)
+        return surface
+
+    def _draw_hexsides(self, surface, g, hexes, zoom) -> None:
+        m = self.model
+        grid = self.grid
+        features = self._side_features
+        width = 1 if zoom <= 2 else 2 if zoom <= 5 else 3
+        for _, col, row, sx, sy in hexes:
+            corners = hex_corners(g, sx, sy)
+            # the three sides this hex owns: E (corners 1-2), SE (2-3), SW (3-4)
+            for k, (a, b) in enumerate(((1, 2), (2, 3), (3, 4))):
+                other = grid.neighbour((col, row), k)
+                if other is None:
+                    continue
+                p, q = corners[a], corners[b]
+                if self.layers["hexsides"]:
+                    feature = features.get((row * grid.cols + col) * 3 + k)
+                    if feature is not None:
+                        colour = {"river": mapstyle.RIVER, "canal": mapstyle.CANAL, "strait": mapstyle.STRAIT,
+                                  "lake": mapstyle.LAKE_SIDE}.get(feature.kind, mapstyle.RIVER)
+                        pygame.draw.line(surface, colour, p, q, width + (1 if feature.kind == "lake" else 0))
+                        continue
+                    ca, cb = m.country_grid[row][col], m.country_grid[other[1]][other[0]]
+                    if ca != cb and ca and cb:
+                        pygame.draw.line(surface, mapstyle.COUNTRY_BORDER, p, q, max(1, width - 1))
+                if self.layers["weather_zones"]:
+                    if m.zone_grid[row][col] != m.zone_grid[other[1]][other[0]]:
+                        pygame.draw.line(surface, mapstyle.WEATHER_ZONE_BORDER, p, q, width + 1)
+
+    def _draw_labels(self, surface, g, zoom, x0, y0) -> None:
+        cols = self.grid.cols
+        ww = cols * g.w
+        cw, chh = surface.get_size()
+        margin_x, margin_y = 160, 24
+        size = max(10, min(20, int(g.h * 0.5)))
+        f = font(size)
+        for city in self._cities:
+            major = city.is_capital or city.objective
+            if zoom == 1 and not major:
+                continue
+            x, y = city.col * g.w + g.half_w * (city.row & 1), city.row * g.h + g.top
+            sx = (x - x0 + margin_x) % ww - margin_x
+            sy = y - y0
+            if not (-margin_x <= sx <= cw + margin_x and -margin_y <= sy <= chh + margin_y):
+                continue
+            colour = mapstyle.OBJECTIVE if city.objective else mapstyle.LABEL
+            r = max(2, g.w // 7)
+            if city.is_capital:
+                pygame.draw.rect(surface, colour, (sx - r, sy - r, 2 * r + 1, 2 * r + 1))
+                pygame.draw.rect(surface, (255, 255, 255), (sx - r, sy - r, 2 * r + 1, 2 * r + 1), 1)
+            else:
+                pygame.draw.circle(surface, colour, (sx, sy), r)
+            if city.port and zoom >= 3:
+                pygame.draw.circle(surface, (20, 40, 160), (sx + r + 2, sy - r - 1), max(2, r // 2 + 1), 1)
+            if zoom >= 4 or (zoom >= 2 and major):
+                text = f.render(city.name, True, colour)
+                surface.blit(text, (sx - text.get_width() // 2, sy + r + 1))
+        sea_font = font(max(12, min(26, int(g.h * 0.7))), bold=True)
+        if zoom <= 6:
+            for code, (col, row) in self.model.sea_label_hex.items():
+                area = self.model.world.sea_areas.get(code)
+                if area is None:
+                    continue
+                x, y = col * g.w + g.half_w * (row & 1), row * g.h + g.top
+                sx = (x - x0 + 300) % ww - 300
+                sy = y - y0
+                if not (-300 <= sx <= cw + 300 and -30 <= sy <= chh + 30):
+                    continue
+                text = sea_font.render(area.name, True, mapstyle.SEA_LABEL)
+                surface.blit(text, (sx - text.get_width() // 2, sy - text.get_height() // 2))
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, target: pygame.Surface, pos: tuple[int, int] = (0, 0)) -> None:
+        """Draw the view onto ``target`` at ``pos`` (clipped to the view's size)."""
+        g = self.geometry
+        zoom = self.zoom
+        cw, ch = g.chunk_cols * g.w, g.chunk_rows * g.h
+        n_x = self.grid.cols // g.chunk_cols
+        world_h = self.world_size()[1]
+        ox, oy = self.view_origin()
+        ox_i, oy_i = int(math.floor(ox)), int(math.floor(oy))
+        w, h = self.size
+        old_clip = target.get_clip()
+        target.set_clip(pygame.Rect(pos, self.size).clip(old_clip) if old_clip else pygame.Rect(pos, self.size))
+        if oy_i < 0 or oy_i + h > world_h:
+            target.fill((10, 10, 20), pygame.Rect(pos, self.size))
+        blits = []
+        for cj in range(max(0, oy_i // ch), min((world_h - 1) // ch, (oy_i + h - 1) // ch) + 1):
+            for i in range(ox_i // cw, (ox_i + w - 1) // cw + 1):
+                surf = self.chunk(zoom, i % n_x, cj)
+                blits.append((surf, (pos[0] + i * cw - ox_i, pos[1] + cj * ch - oy_i)))
+        target.blits(blits, doreturn=False)
+        if self.layers["units"]:
+            self._draw_units(target, pos, ox_i, oy_i)
+        for hex_, colour, width in ((self.hover, mapstyle.HOVER, 1), (self.selection.hex, mapstyle.SELECTION, 3)):
+            if hex_ is not None:
+                sx, sy = self.hex_to_screen(hex_)
+                pygame.draw.polygon(target, colour, hex_corners(g, pos[0] + sx, pos[1] + sy), width)
+        target.set_clip(old_clip)
+
+    def stacks(self) -> list[tuple[Hex, list]]:
+        """Units on the map by hex, rebuilt only when the game has new events."""
+        units = self.model.units()
+        state = self.model.state
+        seq = state.kernel.seq if state is not None else 0
+        if units is None:
+            return []
+        if seq != self._stack_seq or self._stack_seq < 0:
+            stacks = []
+            for key, ids in units.at_hex.items():
+                c, r = key.split(",")
+                members = [units.units[i] for i in ids if i in units.units]
+                if members:
+                    stacks.append(((int(c), int(r)), stack_order(members)))
+            self._stacks = stacks
+            self._stack_seq = seq
+        return self._stacks
+
+    def _draw_units(self, target, pos, ox, oy) -> None:
+        g = self.geometry
+        ww = self.world_size()[0]
+        w, h = self.size
+        size = g.counter
+        half = size // 2
+        art = self.counters
+        blits = []
+        badges = []
+        shift = max(1, size // 12)
+        for (col, row), members in self.stacks():
+            x = col * g.w + g.half_w * (row & 1)
+            y = row * g.h + g.top
+            sx = (x - ox + size) % ww - size
+            sy = y - oy
+            if sx > w + size or sy < -size or sy > h + size:
+                continue
+            top = members[0]
+            depth = min(len(members) - 1, 2)
+            for k in range(depth, 0, -1):  # the counters underneath peek out
+                blits.append((art.surface(members[k], size, self.unit_resolution),
+                              (pos[0] + sx - half + k * shift, pos[1] + sy - half + k * shift)))
+            blits.append((art.surface(top, size, self.unit_resolution), (pos[0] + sx - half, pos[1] + sy - half)))
+            if len(members) > 1 and size >= 16:
+                badges.append((art.badge(len(members), size), (pos[0] + sx + half - size // 3, pos[1] + sy - half - 4)))
+        target.fblits(blits)
+        if badges:
+            target.fblits(badges)
