@@ -180,7 +180,7 @@ def cmd_schema(args) -> int:
     return 0
 
 
-BENCHMARKS = ("kernel", "render", "map")
+BENCHMARKS = ("kernel", "replay", "render", "rules", "map")
 
 
 def cmd_bench(args) -> int:

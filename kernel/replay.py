@@ -41,6 +41,8 @@ class Replay:
         self.position = self.last
         self.state: GameState = game.state
         self.skipped: list[int] = []  # events that could not be shown (plugin missing)
+        self._ahead = None
+        self._ahead_from = 0
         self.bookmarks: dict[str, list[Bookmark]] = {kind: [] for kind in BOOKMARK_KINDS}
         self._index_bookmarks()
 
@@ -93,9 +95,14 @@ class Replay:
         return self.state
 
     def forward(self, count: int = 1) -> GameState:
-        for rec in self.game.store.records(self.position + 1, min(self.last, self.position + count)):
+        # One open cursor serves consecutive steps, so playing through costs one query.
+        if self._ahead is None or self._ahead_from != self.position + 1:
+            self._ahead = self.game.store.records(self.position + 1)
+        for _ in range(min(count, self.last - self.position)):
+            rec = next(self._ahead)
             self._apply(rec)
             self.position = rec.seq
+        self._ahead_from = self.position + 1
         return self.state
 
     def back(self, count: int = 1) -> GameState:

@@ -77,11 +77,10 @@ def _commands(game: Game, rng: random.Random):
             yield {"type": "FinishStep", "actor": who if who in k.powers() else powers[0]}
 
 
-def run(events: int = 300_000, keep: str | None = None, seeks: int = 200) -> dict:
-    tmp = tempfile.TemporaryDirectory()
-    path = Path(keep) if keep else Path(tmp.name) / "bench.wif"
-    if path.exists():
-        path.unlink()
+def build_game(path: Path, events: int) -> tuple[list[float], int, float]:
+    """Write a synthetic skirmish game of ``events`` events through ``submit``.
+
+    Returns the per-command latencies, the number of commands and the seconds taken."""
     rng = random.Random(7)
     game = Game.new("skirmish", path, seed=7, options={"turns": 10**9, "impulses": 4})
     latencies: list[float] = []
@@ -96,12 +95,21 @@ def run(events: int = 300_000, keep: str | None = None, seeks: int = 200) -> dic
         if not outcome.accepted:
             raise RuntimeError(f"benchmark command rejected: {command}: {outcome.reason}")
         commands += 1
-    write_seconds = time.perf_counter() - started
-    total = game.state.kernel.seq
-    host = game.host
+    seconds = time.perf_counter() - started
     game.close()
+    return latencies, commands, seconds
+
+
+def run(events: int = 300_000, keep: str | None = None, seeks: int = 200) -> dict:
+    tmp = tempfile.TemporaryDirectory()
+    path = Path(keep) if keep else Path(tmp.name) / "bench.wif"
+    if path.exists():
+        path.unlink()
+    latencies, commands, write_seconds = build_game(path, events)
 
     game = Game.open(path)
+    total = game.state.kernel.seq
+    host = game.host
     store = game.store
     # Raw: read the same rows and decode their JSON, nothing else.
     t0 = time.perf_counter()

@@ -131,3 +131,13 @@ def test_cli_replay_prints_one_line_per_event(tmp_path, capsys):
     assert "r1 (4) placed at (1, 3)" in lines[0]
     assert main(["replay", str(tmp_path / "g.wif"), "--step", "--to", "3"]) == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 3
+
+
+def test_bench_replay_small_run(capsys):
+    from app.cli import main
+
+    assert main(["bench", "replay", "--events", "2000", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["events"] >= 2000 and result["turns"] >= 1
+    for key in ("step_back_p95_ms", "turn_jump_p95_ms", "play_through_events_per_s"):
+        assert result[key] > 0
