@@ -133,7 +133,17 @@ class Game:
                 raise
             problems.append(str(exc))
             infos = [discovery.plugins[p] for p in wanted]
-        host = PluginHost(infos)
+        while True:
+            try:
+                host = PluginHost(infos)
+                break
+            except PluginError as exc:
+                culprit = getattr(exc, "plugin_id", None)
+                if not read_only or culprit is None or culprit not in {i.id for i in infos}:
+                    raise
+                # Read-only: show what the other plugins can show.
+                problems.append(f"{exc} (left out)")
+                infos = [i for i in infos if i.id != culprit]
         game = cls(store, host, discovery.plugins, read_only=read_only, snapshot_every=snapshot_every)
         game.problems = problems
         sequence = _first_event_sequence(store)

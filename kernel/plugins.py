@@ -287,11 +287,11 @@ class PluginHost:
                 try:
                     module = import_plugin(info)
                 except Exception as exc:
-                    raise PluginError(f"plugin {info.id!r} failed to import: {_where(exc)}") from exc
+                    raise _blame(PluginError(f"plugin {info.id!r} failed to import: {_where(exc)}"), info.id) from exc
             try:
                 self.pm.register(module, name=info.id)
             except (ValueError, pluggy.PluginValidationError) as exc:
-                raise PluginError(f"plugin {info.id!r} cannot be registered: {exc}") from exc
+                raise _blame(PluginError(f"plugin {info.id!r} cannot be registered: {exc}"), info.id) from exc
         try:
             self.pm.check_pending()
         except pluggy.PluginValidationError as exc:
@@ -318,7 +318,7 @@ class PluginHost:
             except PluginError:
                 raise
             except Exception as exc:
-                raise PluginError(f"plugin {plugin!r} raised in {hook_name}: {_where(exc)}") from exc
+                raise _blame(PluginError(f"plugin {plugin!r} raised in {hook_name}: {_where(exc)}"), plugin) from exc
 
     def _collect(self) -> None:
         def state(plugin):
@@ -414,6 +414,11 @@ def plugin_set_hash(plugin_set: dict[str, dict[str, str]]) -> str:
     for plugin_id in sorted(plugin_set):
         h.update(f"{plugin_id}={plugin_set[plugin_id]['version']}:{plugin_set[plugin_id]['hash']};".encode())
     return h.hexdigest()[:16]
+
+
+def _blame(error: PluginError, plugin_id: str) -> PluginError:
+    error.plugin_id = plugin_id  # lets a read-only opener leave that plugin out
+    return error
 
 
 def _where(exc: BaseException) -> str:

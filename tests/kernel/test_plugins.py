@@ -158,3 +158,18 @@ def test_entry_point_plugins_are_found_outside_tests(tmp_path, monkeypatch):
     info = discover().plugins["demo-mod"]
     assert info.origin == "entry-point" and info.module_name == "wifmod_demo"
     assert "Tallied" in PluginHost([info]).events
+
+
+def test_read_only_open_leaves_out_a_plugin_that_fails_to_load(mini, save, plugin_dir):
+    import sys
+
+    game = Game.new("mini", save, seed=1, plugin_dirs=mini)
+    game.submit({"type": "Note", "actor": "n1", "text": "kept"})
+    game.close()
+    (plugin_dir.path / "mini" / "__init__.py").write_text("raise ImportError('half-installed mod')\n")
+    sys.modules.pop("wif_plugin_mini", None)
+    with pytest.raises(PluginSetMismatch):
+        Game.open(save, plugin_dirs=mini)
+    with Game.open(save, read_only=True, plugin_dirs=mini) as game:
+        assert any("failed to import" in p and "left out" in p for p in game.problems)
+        assert game.read_only
