@@ -1,0 +1,467 @@
+"""Land movement questions: terrain costs, zones of control, stacking, reachable hexes, rail paths.
+
+Pure functions of the state (no events): the command handlers in ``__init__`` and other
+plugins (supply, combat, the map's move preview) ask them.  Rules come from the seeds'
+"Land Movement", "Rail Movement", "Over-Stacked Hex" and "Weather Report" sections; the
+terrain effects chart the seeds leave out is ``data/terrain_effects.json``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+from functools import cache
+from pathlib import Path
+
+from kernel.errors import Rejected
+from plugins.rules import core
+
+DATA = Path(__file__).resolve().parent / "data"
+BAD_WEATHER = ("rain", "storm", "blizzard")  # Weather Report: "Double the terrain cost ... in rain, storm or blizzard"
+FROZEN = ("snow", "blizzard")
+RAIL_HEXES_PER_MOVE = 60  # Rail Movement: "more than 60 hexes, it counts as 2 rail moves"
+
+# Unit types the stacking rule names (Over-Stacked Hex: "if the 3rd unit is a division,
+# artillery, or supply unit").  Scenario counter data uses these type ids.
+ARTILLERY_TYPES = frozenset({"art", "artillery", "aa", "aart"})
+SUPPLY_TYPES = frozenset({"sup", "supply"})
+HQ_TYPES = frozenset({"hq", "hq-a", "hq-i", "hqa", "hqi"})
+NO_CONTROL_TYPES = SUPPLY_TYPES | {"partisan", "notional"}  # Captured Facilities: "except for partisans or supply units"
+OWN_HEX_ZOC_TYPES = frozenset({"partisan", "notional"})
+
+
+@cache
+def terrain_chart() -> dict:
+    return json.loads((DATA / "terrain_effects.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- the map, cached per hex
+_TERRAIN: dict = {}
+_ADJ: dict = {}
+
+
+def _terrain(hex_) -> str:
+    t = _TERRAIN.get(hex_)
+    if t is None:
+        t = _TERRAIN[hex_] = core.world_map().terrain(hex_)
+    return t
+
+
+def _adjacent(hex_) -> tuple:
+    """((neighbour, hexside feature kind or None), ...) for a normalized hex."""
+    adj = _ADJ.get(hex_)
+    if adj is None:
+        m = core.world_map()
+        grid = m.grid
+        out = []
+        for d in range(6):
+            n = grid.neighbour(hex_, d)
+            if n is None:
+                continue
+            side = grid.hexside(hex_, d)
+            feature = m.hexside_feature(side) if side is not None else None
+            out.append((n, feature.kind if feature else None))
+        adj = _ADJ[hex_] = tuple(out)
+    return adj
+
+
+def norm(hex_) -> tuple[int, int]:
+    return core.world_map().grid.normalize(tuple(hex_))
+
+
+# ---------------------------------------------------------------- weather and terrain
+def effective_weather(weather: str, terrain: str) -> str:
+    """Weather Report, effects on terrain: desert hexes feel milder weather."""
+    if terrain in ("desert", "desert mountain"):
+        return {"blizzard": "snow", "storm": "rain", "rain": "fine", "snow": "fine"}.get(weather, weather)
+    return weather
+
+
+def effective_terrain(terrain: str, weather: str) -> str:
+    """Weather Report: frozen lakes are clear, swamps are forest, in snow or blizzard."""
+    if weather in FROZEN:
+        if terrain == "lake":
+            return "clear"
+        if terrain == "swamp":
+            return "forest"
+    return terrain
+
+
+def hex_cost(state, hex_, weather: str | None = None) -> int | None:
+    """Movement points to enter a hex (None: land units cannot enter it)."""
+    terrain = _terrain(hex_)
+    if weather is None:
+        weather = core.weather_in(state, hex_)
+    weather = effective_weather(weather, terrain)
+    base = terrain_chart()["hex_costs"].get(effective_terrain(terrain, weather))
+    if base is None:
+        return None
+    return base * 2 if weather in BAD_WEATHER else base
+
+
+def hexside_cost(kind: str | None, weather_a: str, weather_b: str) -> int | None:
+    """Extra movement points to cross a hexside (None: cannot be crossed)."""
+    if kind is None:
+        return 0
+    if kind == "lake" and weather_a in FROZEN and weather_b in FROZEN:
+        kind = "river"  # Weather Report: "Treat a frozen lake hexside as a river hexside"
+    return terrain_chart()["hexside_costs"].get(kind)
+
+
+# ---------------------------------------------------------------- units and sides
+def land_units_at(state, hex_) -> list:
+    return [u for u in state["units"].in_hex(hex_) if u.branch == "land"]
+
+
+def is_division(unit) -> bool:
+    return unit.size == "division"
+
+
+def _hostile(state, power: str):
+    """A predicate: is this power at war with ``power``?"""
+    w = core.world(state)
+    at_war = {p for pair in w.at_war for p in pair if power in pair} - {power}
+    return at_war.__contains__
+
+
+def zoc_hexes(state, side: str) -> set[tuple[int, int]]:
+    """Hexes into which the land units of ``side`` extend a zone of control.
+
+    See data/terrain_effects.json "zoc": corps and armies into their hex and the adjacent
+    land hexes that are not neutral; divisions, notional units and partisans into their own
+    hex only."""
+    powers = set(core.powers_of_side(state, side))
+    return _zoc_of(state, lambda p: p in powers)
+
+
+def _zoc_of(state, owner_pred) -> set:
+    out: set = set()
+    u = state["units"]
+    world = core.world(state)
+    for key, ids in u.at_hex.items():
+        units = [u.units[i] for i in ids]
+        exerting = [x for x in units if x.branch == "land" and owner_pred(x.power)]
+        if not exerting:
+            continue
+        hex_ = core.key_hex(key)
+        out.add(hex_)
+        if all(is_division(x) or x.type in OWN_HEX_ZOC_TYPES for x in exerting):
+            continue
+        for n, _kind in _adjacent(hex_):
+            t = _terrain(n)
+            if t == "sea" or t == "lake":
+                continue
+            controller = world.hex_control.get(core.hex_key(n)) or world.countries.get(core.world_map().country_code(n))
+            if controller is None:
+                continue  # neutral country
+            out.add(n)
+    return out
+
+
+def enemy_zoc(state, power: str) -> set:
+    return _zoc_of(state, _hostile(state, power))
+
+
+# ---------------------------------------------------------------- the movement context
+class MoveRules:
+    """Everything one unit's move asks, gathered once so a search stays fast."""
+
+    def __init__(self, state, unit):
+        self.state = state
+        self.unit = unit
+        self.power = unit.power
+        self.side = core.side_of(state, unit.power)
+        self.friends = set(core.powers_of_side(state, self.side)) if self.side else {unit.power}
+        hostile = _hostile(state, unit.power)
+        self.hostile = hostile
+        w = core.world(state)
+        self.hex_control = w.hex_control
+        self.countries = w.countries
+        self.weather_by_zone = w.weather
+        self.map = core.world_map()
+        self.zoc = _zoc_of(state, hostile)
+        u = state["units"]
+        self.enemy_land: set = set()
+        self.enemy_other: set = set()
+        for key, ids in u.at_hex.items():
+            for i in ids:
+                x = u.units[i]
+                if hostile(x.power):
+                    (self.enemy_land if x.branch == "land" else self.enemy_other).add(core.key_hex(key))
+        self._weather: dict = {}
+
+    def weather(self, hex_) -> str:
+        w = self._weather.get(hex_)
+        if w is None:
+            w = self._weather[hex_] = self.weather_by_zone.get(str(self.map.weather_zone(hex_)), "fine")
+        return w
+
+    def controller(self, hex_):
+        c = self.hex_control.get(f"{hex_[0]},{hex_[1]}")
+        return c if c is not None else self.countries.get(self.map.country_code(hex_))
+
+    def step(self, a, b, side_kind) -> tuple[int | None, str]:
+        """Cost of moving from ``a`` into its neighbour ``b``, or (None, reason naming the rule)."""
+        wb = self.weather(b)
+        cost = hex_cost(self.state, b, wb)
+        if cost is None:
+            t = _terrain(b)
+            what = "an unfrozen lake" if t == "lake" else "the sea"
+            return None, f"Land Movement: land units cannot enter {what} (hex {b[0]},{b[1]})"
+        extra = hexside_cost(side_kind, self.weather(a), wb)
+        if extra is None:
+            return None, (f"Weather Report: the lake hexside between {a[0]},{a[1]} and {b[0]},{b[1]} "
+                          "is not frozen and cannot be crossed")
+        if b in self.enemy_land:
+            return None, (f"Land Movement: hex {b[0]},{b[1]} holds enemy land units "
+                          "(overrunning land units is not available)")
+        owner = self.controller(b)
+        if owner is None or (owner not in self.friends and not self.hostile(owner)):
+            return None, f"Land Movement: hex {b[0]},{b[1]} is neutral territory ({owner or 'no major power'})"
+        return cost + extra, ""
+
+
+def _unit(state, unit_id: str):
+    unit = state["units"].units.get(unit_id)
+    if unit is None:
+        raise Rejected(f"Land Movement: there is no unit {unit_id!r}")
+    if unit.branch != "land":
+        raise Rejected(f"Land Movement: {unit.name or unit.id} is not a land unit")
+    if not unit.on_map:
+        raise Rejected(f"Land Movement: {unit.name or unit.id} is not on the map ({unit.where})")
+    return unit
+
+
+def movement_allowance(unit) -> int:
+    return int(unit.factors.get("move", 0))
+
+
+def reachable(state, unit_id: str, rules: MoveRules | None = None) -> dict:
+    """Every hex the unit can reach this phase: ``{hex: (cost, previous hex)}``.
+
+    The unit's own hex is included with cost 0 and previous None.  Hexes in an enemy ZOC
+    are reached but not left (Land Movement stops there).  Ending the move in a reached
+    hex may still be refused by stacking (``stacking_problems``)."""
+    unit = _unit(state, unit_id)
+    rules = rules or MoveRules(state, unit)
+    ma = movement_allowance(unit)
+    start = norm(unit.hex)
+    best = {start: (0, None)}
+    heap = [(0, start)]
+    zoc = rules.zoc
+    step = rules.step
+    while heap:
+        c, h = heapq.heappop(heap)
+        if c > best[h][0]:
+            continue
+        if h != start and h in zoc:
+            continue  # entered an enemy ZOC: the move stops here
+        if c >= ma:
+            continue
+        for n, kind in _adjacent(h):
+            old = best.get(n)
+            if old is not None and old[0] <= c + 1:
+                continue
+            cost, _ = step(h, n, kind)
+            if cost is None:
+                continue
+            nc = c + cost
+            if nc <= ma and (old is None or nc < old[0]):
+                best[n] = (nc, h)
+                heapq.heappush(heap, (nc, n))
+    return best
+
+
+def path_cost(state, unit_id: str, path) -> int:
+    """Movement points the unit spends along ``path`` (hexes entered, in order; the
+    unit's own hex may lead).  Raises Rejected naming the rule when the path is illegal."""
+    unit = _unit(state, unit_id)
+    rules = MoveRules(state, unit)
+    hexes = [norm(h) for h in path]
+    here = norm(unit.hex)
+    if hexes and hexes[0] == here:
+        hexes = hexes[1:]
+    if not hexes:
+        raise Rejected("Land Movement: the path enters no hex")
+    total = 0
+    for i, h in enumerate(hexes):
+        if i and here in rules.zoc:
+            raise Rejected(f"Land Movement: {unit.name or unit.id} must stop on entering the enemy zone of control "
+                           f"at {here[0]},{here[1]}")
+        kind = next((k for n, k in _adjacent(here) if n == h), False)
+        if kind is False:
+            raise Rejected(f"Land Movement: hex {h[0]},{h[1]} is not adjacent to {here[0]},{here[1]}")
+        cost, reason = rules.step(here, h, kind)
+        if cost is None:
+            raise Rejected(reason)
+        total += cost
+        here = h
+    ma = movement_allowance(unit)
+    if total > ma:
+        raise Rejected(f"Land Movement: the path costs {total} movement points, "
+                       f"{unit.name or unit.id} has {ma}")
+    return total
+
+
+def cheapest_path(state, unit_id: str, to) -> list[tuple[int, int]]:
+    """The cheapest legal path to ``to`` (hexes entered, without the start)."""
+    unit = _unit(state, unit_id)
+    to = norm(to)
+    found = reachable(state, unit_id)
+    if to not in found:
+        raise Rejected(f"Land Movement: {unit.name or unit.id} cannot reach {to[0]},{to[1]} this phase "
+                       f"(movement allowance {movement_allowance(unit)}, terrain, weather, zones of control)")
+    path = []
+    h = to
+    while h is not None and found[h][1] is not None:
+        path.append(h)
+        h = found[h][1]
+    return list(reversed(path))
+
+
+# ---------------------------------------------------------------- stacking
+def land_stack_ok(units) -> bool:
+    """Over-Stacked Hex: "Up to 2 land units can stack in a hex.  You can stack 3 land units
+    in a hex if the 3rd unit is a division, artillery, or supply unit." """
+    n = len(units)
+    if n <= 2:
+        return True
+    if n == 3:
+        return any(is_division(u) or u.type in ARTILLERY_TYPES or u.type in SUPPLY_TYPES for u in units)
+    return False
+
+
+LAND_LIMIT_TEXT = ("Over-Stacked Hex: at most 2 land units in a hex "
+                   "(3 if the third is a division, artillery or supply unit)")
+
+
+def air_limit(state, hex_) -> int:
+    """Over-Stacked Hex, aircraft unit limits (not flying a mission)."""
+    m = core.world_map()
+    terrain = effective_terrain(_terrain(norm(hex_)),
+                                effective_weather(core.weather_in(state, hex_), _terrain(norm(hex_))))
+    city = m.city_at(hex_)
+    if city is not None and city.port == "minor":
+        limit = 2
+    elif city is not None:
+        limit = 3  # major port or city
+    elif terrain in ("mountain", "desert mountain", "swamp"):
+        limit = 0
+    else:
+        limit = 1
+    if any(u.branch == "land" and u.type in HQ_TYPES for u in state["units"].in_hex(hex_)):
+        limit += 1
+    return limit
+
+
+def stacking_problems(state, hex_, adding=(), leaving=()) -> list[str]:
+    """What breaks the stacking limits in ``hex_`` (empty: nothing), counting the units in
+    ``adding`` as if they were there and those in ``leaving`` as gone."""
+    gone = set(leaving)
+    units = [u for u in state["units"].in_hex(tuple(hex_)) if u.id not in gone] + list(adding)
+    problems = []
+    land = [u for u in units if u.branch == "land"]
+    if not land_stack_ok(land):
+        problems.append(f"{LAND_LIMIT_TEXT}: hex {hex_[0]},{hex_[1]} would hold {len(land)}")
+    sides = {core.side_of(state, u.power) for u in units}
+    if len(sides) > 1:
+        problems.append(f"Over-Stacked Hex: units that can't co-operate can't stack together (hex {hex_[0]},{hex_[1]})")
+    air = [u for u in units if u.branch == "air"]
+    if air:
+        limit = air_limit(state, hex_)
+        if len(air) > limit:
+            problems.append(f"Over-Stacked Hex: at most {limit} aircraft in hex {hex_[0]},{hex_[1]}, it holds {len(air)}")
+    return problems
+
+
+def overstacked_hexes(state) -> dict[tuple[int, int], list[str]]:
+    out = {}
+    for key in state["units"].at_hex:
+        hex_ = core.key_hex(key)
+        problems = stacking_problems(state, hex_)
+        if problems:
+            out[hex_] = problems
+    return out
+
+
+# ---------------------------------------------------------------- rail
+_RAIL_ADJ: dict | None = None
+
+
+def rail_graph() -> dict:
+    """Rail hexes and the rail hexes they connect to (consecutive hexes of a line)."""
+    global _RAIL_ADJ
+    if _RAIL_ADJ is None:
+        adj: dict = {}
+        for line in core.world_map().rails:
+            for a, b in zip(line.hexes, line.hexes[1:]):
+                adj.setdefault(a, set()).add(b)
+                adj.setdefault(b, set()).add(a)
+        _RAIL_ADJ = adj
+    return _RAIL_ADJ
+
+
+def rail_moves_for(hexes_travelled: int) -> int:
+    """Rail Movement: one rail move per 60 hexes or part thereof."""
+    return max(1, math.ceil(hexes_travelled / RAIL_HEXES_PER_MOVE))
+
+
+def rail_step_problem(rules: MoveRules, a, b) -> str:
+    if b not in rail_graph().get(a, ()):
+        return f"Rail Movement: no rail line joins {a[0]},{a[1]} and {b[0]},{b[1]}"
+    owner = rules.controller(b)
+    if owner not in rules.friends:
+        return (f"Rail Movement: hex {b[0]},{b[1]} is not controlled by your side "
+                "(Captured Facilities: you can use railroads controlled by your side)")
+    if b in rules.zoc:
+        return f"Rail Movement: hex {b[0]},{b[1]} is in an enemy zone of control"
+    if b in rules.enemy_land or b in rules.enemy_other:
+        return f"Rail Movement: hex {b[0]},{b[1]} holds enemy units"
+    return ""
+
+
+def rail_path_check(state, unit, path) -> list[tuple[int, int]]:
+    rules = MoveRules(state, unit)
+    here = norm(unit.hex)
+    hexes = [norm(h) for h in path]
+    if hexes and hexes[0] == here:
+        hexes = hexes[1:]
+    if not hexes:
+        raise Rejected("Rail Movement: the path enters no hex")
+    if here not in rail_graph():
+        raise Rejected(f"Rail Movement: {unit.name or unit.id} is not on a rail hex")
+    for h in hexes:
+        problem = rail_step_problem(rules, here, h)
+        if problem:
+            raise Rejected(problem)
+        here = h
+    return hexes
+
+
+def rail_path_to(state, unit, to) -> list[tuple[int, int]]:
+    """The shortest rail path to ``to`` (hexes entered), or Rejected."""
+    rules = MoveRules(state, unit)
+    start, to = norm(unit.hex), norm(to)
+    graph = rail_graph()
+    if start not in graph:
+        raise Rejected(f"Rail Movement: {unit.name or unit.id} is not on a rail hex")
+    prev = {start: None}
+    frontier = [start]
+    while frontier and to not in prev:
+        nxt = []
+        for h in frontier:
+            for n in graph.get(h, ()):
+                if n not in prev and not rail_step_problem(rules, h, n):
+                    prev[n] = h
+                    nxt.append(n)
+        frontier = nxt
+    if to not in prev:
+        raise Rejected(f"Rail Movement: no rail path through hexes your side controls, clear of enemy "
+                       f"zones of control, leads to {to[0]},{to[1]}")
+    path = []
+    h = to
+    while prev[h] is not None:
+        path.append(h)
+        h = prev[h]
+    return list(reversed(path))

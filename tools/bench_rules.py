@@ -1,0 +1,116 @@
+"""Rules benchmark: the figures issue 5 asks of the rules plugins.
+
+    wif bench rules [--json]          (or: .venv/bin/python tools/bench_rules.py [--json])
+
+Each figure is one named measurement function in ``MEASUREMENTS``: it takes the options
+and returns a dict of numbers (times in ms).  To add a figure, write a function and add
+it to the dict; ``TARGETS`` holds the target of each figure it returns, if any.
+
+Figures: reachable hexes for a land unit (the move preview), p50/p95, target <= 5 ms.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def _p(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def _lab(path: Path, options: dict, extra_plugins: list[str]):
+    from kernel.game import Game
+
+    return Game.new("lab", path, seed=1, options=options, extra_plugins=extra_plugins)
+
+
+# ---------------------------------------------------------------- land (plugins/rules/land)
+def _front_units() -> list[dict]:
+    """A typical Barbarossa front: German armies from Brest to the Baltic, Soviet armies
+    facing them, in the 1939 borders (Poland given to Germany)."""
+    units = []
+    for i, row in enumerate(range(50, 60, 2)):
+        units.append({"id": f"g{i}", "power": "germany", "branch": "land", "type": "arm" if i % 2 else "inf",
+                      "size": "army", "factors": {"combat": 5, "move": 6 if i % 2 else 4}, "hex": [204, row]})
+        units.append({"id": f"r{i}", "power": "ussr", "branch": "land", "type": "inf", "size": "army",
+                      "factors": {"combat": 3, "move": 3}, "hex": [209, row]})
+    return units
+
+
+def measure_reachable(repeat: int = 200, **_options) -> dict:
+    """Reachable hexes for a land unit: ``plugins.rules.land.reachable`` on a 6-MP
+    armoured army at the front, each call from scratch (nothing cached between calls but
+    the map's per-hex tables)."""
+    from plugins.rules.land import reachable
+
+    with tempfile.TemporaryDirectory() as tmp:
+        game = _lab(Path(tmp) / "bench.wif", {
+            "units": _front_units(), "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+            "actions": {"germany": "land"}}, ["land"])
+        state = game.state
+        start = time.perf_counter()
+        found = reachable(state, "g1")
+        first = (time.perf_counter() - start) * 1000
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            found = reachable(state, "g1")
+            times.append((time.perf_counter() - start) * 1000)
+        # open ground: a 6-MP army in the clear Ukrainian steppe, no enemy near
+        units = [{"id": "o1", "power": "ussr", "branch": "land", "type": "arm", "size": "army",
+                  "factors": {"combat": 5, "move": 6}, "hex": [214, 60]}]
+        open_game = _lab(Path(tmp) / "open.wif", {"units": units, "active_side": "allies",
+                                                  "actions": {"ussr": "land"}}, ["land"])
+        open_times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            open_found = reachable(open_game.state, "o1")
+            open_times.append((time.perf_counter() - start) * 1000)
+        open_game.close()
+        game.close()
+    return {
+        "reachable_p50_ms": round(statistics.median(times), 3),
+        "reachable_p95_ms": round(_p(times, 0.95), 3),
+        "reachable_first_call_ms": round(first, 1),
+        "reachable_hexes": len(found),
+        "reachable_open_ground_p95_ms": round(_p(open_times, 0.95), 3),
+        "reachable_open_ground_hexes": len(open_found),
+    }
+
+
+MEASUREMENTS = {
+    "reachable hexes for a land unit": measure_reachable,
+}
+TARGETS = {
+    "reachable_p95_ms": 5.0,
+    "reachable_open_ground_p95_ms": 5.0,
+}
+
+
+def run(**options) -> dict:
+    """Every measurement, by name: {name: {figure: value}}."""
+    return {name: fn(**options) for name, fn in MEASUREMENTS.items()}
+
+
+def print_table(result: dict) -> None:
+    for name, figures in result.items():
+        print(name)
+        for key, value in figures.items():
+            target = TARGETS.get(key)
+            mark = ""
+            if target is not None:
+                mark = f"  (target <= {target}: {'ok' if value <= target else 'MISSED'})"
+            print(f"  {key:<30} {value}{mark}")
+
+
+if __name__ == "__main__":
+    res = run()
+    print(json.dumps(res, indent=2)) if "--json" in sys.argv else print_table(res)
