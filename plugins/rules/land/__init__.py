@@ -138,7 +138,7 @@ class MoveLandUnit(Command):
 
 
 class RailMove(Command):
-    """Move one land unit by rail along ``path`` (rail hexes entered), or to ``to``."""
+    """Move one land or air unit by rail along ``path`` (rail hexes entered), or to ``to``."""
 
     unit: str
     path: list[Hex] | None = None
@@ -192,8 +192,10 @@ def _mover(ctx, cmd, phase: str):
     unit = state["units"].units.get(cmd.unit)
     if unit is None:
         raise Rejected(f"{phase}: there is no unit {cmd.unit!r}")
-    if unit.branch != "land":
-        raise Rejected(f"{phase}: {unit.name or unit.id} is not a land unit")
+    # Rail Movement: "players ... can move their land and air units along rail lines"
+    movable = ("land", "air") if phase == "Rail Movement" else ("land",)
+    if unit.branch not in movable:
+        raise Rejected(f"{phase}: {unit.name or unit.id} is not a {' or '.join(movable)} unit")
     if not unit.on_map:
         raise Rejected(f"{phase}: {unit.name or unit.id} is not on the map ({unit.where})")
     k = state.kernel

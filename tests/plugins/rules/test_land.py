@@ -209,7 +209,8 @@ def test_rail_movement_counts_a_rail_move_per_60_hexes(save):
     line = next(r for r in m.rails if r.name == "Trans-Siberian")
     start, far = line.hexes[0], line.hexes[65]  # 65 hexes of rail, all in the USSR
     assert all(m.country_code(h) == "SU" for h in line.hexes[:66])
-    game = new_game(save, [unit("r1", power="ussr", hex_=start), unit("r2", power="ussr", hex_=start)],
+    air = {"id": "ra", "power": "ussr", "branch": "air", "type": "ftr", "hex": list(start)}
+    game = new_game(save, [unit("r1", power="ussr", hex_=start), unit("r2", power="ussr", hex_=start), air],
                     actions={"ussr": "land"}, active_side="allies", start_at=RAIL_MOVEMENT)
     near = line.hexes[10]
     out = game.submit({"type": "RailMove", "actor": "ussr", "unit": "r1", "to": list(near)})
@@ -221,6 +222,12 @@ def test_rail_movement_counts_a_rail_move_per_60_hexes(save):
     assert out.accepted, out.reason
     assert out.events[1].data["rail_moves"] == 2
     assert core.used(game.state, "ussr", "rail-move") == 3
+    # "land and air units" move by rail
+    out = game.submit({"type": "RailMove", "actor": "ussr", "unit": "ra", "to": list(line.hexes[5])})
+    assert out.accepted, out.reason
+    assert core.used(game.state, "ussr", "rail-move") == 4
+    refused(game, {"type": "RailMove", "actor": "ussr", "unit": "r1", "to": list(line.hexes[12])},
+            "already moved by rail")
     assert "by rail" in game.describe(out.events[1])
     game.close()
 
