@@ -35,6 +35,7 @@ from .movement import (  # noqa: F401  (re-exported: the plugin's public functio
     land_stack_ok,
     movement_allowance,
     norm,
+    overstacked_branches,
     overstacked_hexes,
     path_cost,
     rail_moves_for,
@@ -349,7 +350,7 @@ def choose_overstack_loss(ctx, cmd: ChooseOverstackLoss) -> None:
     if cmd.actor not in _overstack_deciders(state):
         raise Rejected(f"Over-Stacked Hex: {cmd.actor} does not own an overstacked hex")
     peers = [u for u in state["units"].in_hex(hex_) if u.branch == unit.branch]
-    if not any(unit.branch in p.lower() or (unit.branch == "air" and "aircraft" in p) for p in problems):
+    if unit.branch not in overstacked_branches(state, hex_) and len(problems) == len(overstacked_branches(state, hex_)):
         raise Rejected(f"Over-Stacked Hex: the {unit.branch} units in hex {hex_[0]},{hex_[1]} are within their limit")
     if not unit.face_up and any(p.face_up for p in peers):
         raise Rejected("Over-Stacked Hex: you must destroy organized units before disorganized units")

@@ -375,6 +375,18 @@ def stacking_problems(state, hex_, adding=(), leaving=()) -> list[str]:
     return problems
 
 
+def overstacked_branches(state, hex_) -> set[str]:
+    """Which kinds of unit ("land", "air") break their stacking limit in ``hex_``."""
+    units = state["units"].in_hex(tuple(hex_))
+    out = set()
+    if not land_stack_ok([u for u in units if u.branch == "land"]):
+        out.add("land")
+    air = [u for u in units if u.branch == "air"]
+    if air and len(air) > air_limit(state, hex_):
+        out.add("air")
+    return out
+
+
 def overstacked_hexes(state) -> dict[tuple[int, int], list[str]]:
     out = {}
     for key in state["units"].at_hex:

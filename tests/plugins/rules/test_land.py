@@ -332,3 +332,20 @@ def test_land_moves_replay_to_the_same_state(save):
     game.close()
     with Game.open(save) as again:
         assert again.state.to_json() == before
+
+
+def test_over_stacked_hex_aircraft_limits(save):
+    here = (205, 52)  # clear, no city: 1 aircraft (+1 with an HQ)
+    air = [{"id": f"a{i}", "power": "germany", "branch": "air", "type": "ftr", "hex": list(here)} for i in (1, 2)]
+    game = new_game(save, [unit("g1", hex_=here), *air])
+    assert any("aircraft" in p for p in stacking_problems(game.state, here))
+    game._run(lambda ctx: check_overstacking(ctx), actor="system")
+    refused(game, {"type": "ChooseOverstackLoss", "actor": "germany", "unit": "g1"}, "within their limit")
+    out = game.submit({"type": "ChooseOverstackLoss", "actor": "germany", "unit": "a2"})
+    assert out.accepted, out.reason
+    assert stacking_problems(game.state, here) == []
+    game.close()
+    save.unlink()
+    game = new_game(save, [unit("g1", hex_=here, type_="hq-a"), *air])
+    assert stacking_problems(game.state, here) == []
+    game.close()
