@@ -1,0 +1,211 @@
+"""Barbarossa's authored data: order of battle, setup areas, starting political state,
+objectives (``data/order_of_battle.json``; its ``source`` and ``approximations`` fields say
+where each value comes from).  Loaded once per process, validated by pydantic; read-only.
+
+Public functions other plugins and tools may use:
+- ``scenario_data()``: the validated data (units, areas, political, objectives);
+- ``area_hexes(area_id)``: the land hexes of a setup area (before the control test);
+- ``start_control()``: (country -> power, hex -> power) of June 1941;
+- ``east_european_cities()`` / ``objective_values()``: the Barbarossa victory objectives.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+DATA = Path(__file__).parent / "data" / "order_of_battle.json"
+
+LAND_TYPES = {"inf", "mtn", "cav", "arm", "mech", "hq-i", "hq-a"}
+AIR_TYPES = {"ftr", "lnd"}
+LAND_FACTORS = {"combat", "move"}
+AIR_FACTORS = {"air", "tactical", "strategic", "naval", "range"}
+
+
+class Clause(BaseModel):
+    countries: list[str]
+    cols: tuple[int, int] | None = None
+    rows: tuple[int, int] | None = None
+    cities: bool = False
+
+
+class Area(BaseModel):
+    name: str
+    power: str
+    note: str = ""
+    clauses: list[Clause]
+
+
+class Transfer(BaseModel):
+    to: str
+    country: str
+    lon_min: float | None = None
+    lat_max: float | None = None
+    rows: tuple[int, int] | None = None
+    note: str = ""
+
+
+class Political(BaseModel):
+    countries: dict[str, str]
+    transfers: list[Transfer]
+    at_war: list[tuple[str, str]]
+
+
+class UnitData(BaseModel):
+    id: str
+    power: str
+    nationality: str = ""
+    branch: str
+    type: str
+    size: str
+    name: str
+    year: int
+    factors: dict[str, int]
+    flags: list[str] = Field(default_factory=list)
+    turn: int  # 1: set up at the start; N > 1: arrives as a reinforcement on turn N
+    area: str
+    hex: tuple[int, int]  # default position (the saved default setup)
+
+    def check(self) -> None:
+        if self.branch == "land":
+            if self.type not in LAND_TYPES:
+                raise ValueError(f"unit {self.id}: unknown land unit type {self.type!r}")
+            if set(self.factors) != LAND_FACTORS:
+                raise ValueError(f"unit {self.id}: land factors must be {sorted(LAND_FACTORS)}")
+        elif self.branch == "air":
+            if self.type not in AIR_TYPES:
+                raise ValueError(f"unit {self.id}: unknown air unit type {self.type!r}")
+            if set(self.factors) != AIR_FACTORS:
+                raise ValueError(f"unit {self.id}: air factors must be {sorted(AIR_FACTORS)}")
+        else:
+            raise ValueError(f"unit {self.id}: branch {self.branch!r} (Barbarossa has land and air units only)")
+
+
+class ScenarioData(BaseModel):
+    source: str
+    approximations: str
+    unit_types: dict[str, str]
+    objectives: list[str]
+    east_europe: dict[str, int]
+    setup_order: list[str]
+    areas: dict[str, Area]
+    political: Political
+    units: list[UnitData]
+
+    def unit(self, unit_id: str) -> UnitData | None:
+        return self.by_id.get(unit_id)
+
+    @property
+    def by_id(self) -> dict[str, UnitData]:
+        return _by_id()
+
+
+@cache
+def scenario_data() -> ScenarioData:
+    try:
+        data = ScenarioData.model_validate(json.loads(DATA.read_text()))
+    except Exception as exc:  # name the file, as every bad-input error does
+        raise ValueError(f"{DATA}: {exc}") from exc
+    seen = set()
+    for u in data.units:
+        if u.id in seen:
+            raise ValueError(f"{DATA}: unit id {u.id!r} appears twice")
+        seen.add(u.id)
+        u.check()
+        if u.area not in data.areas:
+            raise ValueError(f"{DATA}: unit {u.id}: unknown setup area {u.area!r}")
+        if data.areas[u.area].power != u.power:
+            raise ValueError(f"{DATA}: unit {u.id}: area {u.area!r} belongs to {data.areas[u.area].power}")
+    return data
+
+
+@cache
+def _by_id() -> dict[str, UnitData]:
+    return {u.id: u for u in scenario_data().units}
+
+
+def _map():
+    from plugins.rules.core import world_map
+
+    return world_map()
+
+
+@cache
+def area_hexes(area_id: str) -> frozenset[tuple[int, int]]:
+    m = _map()
+    out = set()
+    for clause in scenario_data().areas[area_id].clauses:
+        for code in clause.countries:
+            for h in m.hexes_of_country(code):
+                h = tuple(h)
+                if not m.is_land(h):
+                    continue
+                if clause.cols and not clause.cols[0] <= h[0] <= clause.cols[1]:
+                    continue
+                if clause.rows and not clause.rows[0] <= h[1] <= clause.rows[1]:
+                    continue
+                if clause.cities and m.city_at(h) is None:
+                    continue
+                out.add(h)
+    return frozenset(out)
+
+
+@cache
+def start_control() -> tuple[dict[str, str], dict[tuple[int, int], str]]:
+    """June 1941: country controllers, and the hexes whose control differs from their
+    1939 country's (the 1939-41 annexations)."""
+    from kernel.worldmap import hex_to_lonlat
+
+    m = _map()
+    pol = scenario_data().political
+    hexes: dict[tuple[int, int], str] = {}
+    for t in pol.transfers:
+        for h in m.hexes_of_country(t.country):
+            h = tuple(h)
+            lon, lat = hex_to_lonlat(h)
+            if t.lon_min is not None and lon < t.lon_min:
+                continue
+            if t.lat_max is not None and lat > t.lat_max:
+                continue
+            if t.rows and not t.rows[0] <= h[1] <= t.rows[1]:
+                continue
+            hexes[h] = t.to
+    return dict(pol.countries), hexes
+
+
+@cache
+def east_european_cities() -> tuple[tuple[str, tuple[int, int]], ...]:
+    """Every city of the USSR of June 1941 west of the Urals ("East European map portion
+    of the USSR (including Bessarabia)", Barbarossa Special Victory Conditions)."""
+    m = _map()
+    countries, hexes = start_control()
+    box = scenario_data().east_europe
+    out = []
+    for city in m.cities.values():
+        h = city.hex
+        if h[0] > box["max_col"] or h[1] > box["max_row"]:
+            continue
+        owner = hexes.get(h) or countries.get(m.country_code(h))
+        if owner == "ussr":
+            out.append((city.name, h))
+    return tuple(sorted(out, key=lambda c: (c[1][1], c[1][0])))
+
+
+@cache
+def objective_values() -> dict[tuple[int, int], tuple[str, int]]:
+    """hex -> (name, objectives it is worth): each of the 8 on-map objectives counts 1 and
+    each East European USSR city 1 more (Leningrad counts 2)."""
+    m = _map()
+    out: dict[tuple[int, int], tuple[str, int]] = {}
+    for name in scenario_data().objectives:
+        city = m.city(name)
+        if city is None:
+            raise ValueError(f"{DATA}: objective {name!r} is not a city on the map")
+        out[city.hex] = (city.name, 1)
+    for name, h in east_european_cities():
+        prev = out.get(h)
+        out[h] = (name, (prev[1] if prev else 0) + 1)
+    return out
