@@ -86,10 +86,46 @@ def measure_reachable(repeat: int = 200, **_options) -> dict:
     }
 
 
+# ---------------------------------------------------------------- supply (plugins/rules/supply)
+def measure_supply(repeat: int = 50, **_options) -> dict:
+    """Supply for all units of a side: ``in_supply`` for every unit of the Axis and of the
+    Allies on the Barbarossa front (with two German HQs), the cache cleared before each
+    side's run, so each figure is a full trace (map tables stay loaded)."""
+    from plugins.rules.supply import in_supply, trace
+
+    units = _front_units() + [
+        {"id": "hq1", "power": "germany", "branch": "land", "type": "hq", "factors": {"combat": 2, "move": 4},
+         "hex": [203, 53]},
+        {"id": "hq2", "power": "germany", "branch": "land", "type": "hq", "factors": {"combat": 2, "move": 4},
+         "hex": [203, 57]},
+    ]
+    figures = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        game = _lab(Path(tmp) / "supply.wif", {
+            "units": units, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"}}, ["supply"])
+        state = game.state
+        for side in ("axis", "allies"):
+            powers = set(state.kernel.sides[side])
+            ids = [u.id for u in state["units"].units.values() if u.power in powers]
+            times = []
+            for _ in range(repeat):
+                trace.clear_cache()
+                start = time.perf_counter()
+                supplied = sum(in_supply(state, i) for i in ids)
+                times.append((time.perf_counter() - start) * 1000)
+            figures[f"supply_{side}_p95_ms"] = round(_p(times, 0.95), 2)
+            figures[f"supply_{side}_units_in_supply"] = f"{supplied}/{len(ids)}"
+        game.close()
+    return figures
+
+
 MEASUREMENTS = {
     "reachable hexes for a land unit": measure_reachable,
+    "supply for all units of a side": measure_supply,
 }
 TARGETS = {
+    "supply_axis_p95_ms": 100.0,
+    "supply_allies_p95_ms": 100.0,
     "reachable_p95_ms": 5.0,
     "reachable_open_ground_p95_ms": 5.0,
 }

@@ -1,0 +1,374 @@
+"""The supply engine: which hexes a unit of a power can trace supply from.
+
+Seeds, "Supply Sources and Paths" (L8351-8544):
+- primary sources: friendly cities in the unit's unconquered home country and in the home
+  countries of the major powers it co-operates with;
+- secondary sources: HQs the unit co-operates with, capitals of minor countries controlled
+  by the unit's major power; each must trace a *railway* supply path to a primary;
+- tertiary sources: secondary candidates that trace a *basic* path to an active secondary
+  or tertiary (chains of any length);
+- a unit traces a *basic* path to any source.  Paths are up to 4 hexes (each desert or
+  desert-mountain hex entered counts 1 extra); a railway path enters hexes along a railway
+  (or across a straits between two railway hexes) for free.  The limit is judged by the
+  weather in the hex of the unit or secondary/tertiary source (Weather Report: fine 4,
+  snow 3, rain/storm/blizzard 2; desert hexes suffer milder weather).
+- a path may never enter an enemy ZOC unless a friendly land unit is there, a hex
+  controlled by another major power that does not agree (the USSR and the other Allies
+  until the USSR is at war with Germany), a neutral hex, or cross an unfrozen lake hexside.
+
+Every search runs backwards from the sources, so one search answers for every hex; the
+result of a (power, extra home country) pair is cached per state object and event seq.
+Overseas supply paths are not traced (no naval rules yet).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from kernel.hexgrid import WORLD
+from plugins.rules import core
+
+DATA = json.loads((Path(__file__).parent / "data" / "supply.json").read_text(encoding="utf-8"))
+RANGE: dict[str, int] = DATA["range"]
+MAX_RANGE = max(RANGE.values())
+DESERT_WEATHER: dict[str, str] = DATA["desert_weather"]
+HOME_COUNTRIES: dict[str, list[str]] = DATA["home_countries"]
+HQ_TYPES = set(DATA["hq_types"])
+OWN_HEX_ZOC = set(DATA["own_hex_zoc_types"])
+MOTORIZED_COST: dict[str, int] = DATA["motorized_cost"]
+REORG_COST: int = DATA["reorg_cost"]
+FROZEN = ("snow", "blizzard")
+DOUBLED = ("rain", "storm", "blizzard")  # Weather Report: double terrain cost
+DESERTS = ("desert", "desert mountain")
+UNLIMITED = 10_000
+ALWAYS_SUPPLIED_TYPES = {"partisan"}  # Partisans: "they are always in supply" (L4101, L4224)
+
+
+def is_hq(unit) -> bool:
+    return unit.branch == "land" and (unit.type in HQ_TYPES or unit.type.startswith("hq"))
+
+
+# ---------------------------------------------------------------- static map facts (cached)
+@cache
+def _rail_edges() -> frozenset:
+    edges = set()
+    for line in core.world_map().rails:
+        for a, b in zip(line.hexes, line.hexes[1:]):
+            edges.add((a, b))
+            edges.add((b, a))
+    return frozenset(edges)
+
+
+@cache
+def _hex_facts(hex_) -> tuple[str, int, str | None, bool]:
+    """(terrain, weather zone, country code, railway hex)."""
+    m = core.world_map()
+    return m.terrain(hex_), m.weather_zone(hex_), m.country_code(hex_), bool(m.rails_at(hex_))
+
+
+@cache
+def _adjacent(hex_) -> tuple[tuple[tuple[int, int], bool, bool, bool], ...]:
+    """(neighbour, lake hexside, straits hexside, railway edge) for each neighbour."""
+    m = core.world_map()
+    rails = _rail_edges()
+    out = []
+    for direction in range(6):
+        n = WORLD.neighbour(hex_, direction)
+        if n is None:
+            continue
+        side = WORLD.hexside(hex_, direction)
+        feature = m.hexside_feature(side) if side is not None else None
+        kind = feature.kind if feature else ""
+        out.append((n, kind == "lake", kind == "strait", (hex_, n) in rails))
+    return tuple(out)
+
+
+@cache
+def _cities_of(country: str) -> tuple[tuple[int, int], ...]:
+    return tuple(c.hex for c in core.world_map().cities.values() if c.country == country)
+
+
+@cache
+def _capital_of(country: str) -> tuple[int, int] | None:
+    m = core.world_map()
+    info = m.countries.get(country)
+    city = m.city(info.capital) if info and info.capital else None
+    return city.hex if city else None
+
+
+def home_countries(power: str) -> list[str]:
+    return list(HOME_COUNTRIES.get(power, []))
+
+
+def country_of_nationality(nationality: str) -> str | None:
+    if not nationality:
+        return None
+    found = core.world_map().country(nationality)
+    return found.code if found else None
+
+
+def _land_zoc_function():
+    """The land plugin's ``zoc_hexes(state, side)`` when it is installed, else None (then
+    the small rule of data/supply.json is used)."""
+    try:
+        from plugins.rules.land import zoc_hexes
+    except ImportError:
+        return None
+    return zoc_hexes
+
+
+# ---------------------------------------------------------------- one tracer per power
+class Tracer:
+    """Supply questions for the units of one major power in one state."""
+
+    def __init__(self, state, power: str):
+        self.state = state
+        self.power = power
+        k = state.kernel
+        self.side = k.side_of(power)
+        self.friends = set(k.sides.get(self.side, [])) if self.side else {power}
+        w = core.world(state)
+        self.zone_weather = w.weather
+        self.countries = w.countries
+        self.hex_control = {core.key_hex(key): p for key, p in w.hex_control.items()}
+        self.enemy_powers = {p for p in k.powers() if p != power and core.enemies(state, power, p)}
+        # The USSR and the other Allied majors may not trace into each other's hexes unless
+        # the USSR is at war with Germany ("Limits on supply paths").
+        self.ussr_apart = not core.enemies(state, "ussr", "germany")
+        self.zoc: set = set()
+        self.friendly_land: set = set()
+        self.hqs: list = []
+        land_zoc = _land_zoc_function()
+        if land_zoc is not None:
+            # one ZOC rule for the whole game: the land plugin's, side by side
+            for other, powers in k.sides.items():
+                if other != self.side and self.enemy_powers & set(powers):
+                    self.zoc |= land_zoc(state, other)
+        for unit in state["units"].units.values():
+            if unit.branch != "land" or not unit.on_map:
+                continue
+            hex_ = tuple(unit.hex)
+            if unit.power in self.enemy_powers:
+                if land_zoc is not None:
+                    continue
+                self.zoc.add(hex_)
+                if unit.type not in OWN_HEX_ZOC:
+                    for n, *_ in _adjacent(hex_):
+                        if _hex_facts(n)[0] not in ("sea", "lake"):
+                            self.zoc.add(n)
+            elif unit.power in self.friends:
+                self.friendly_land.add(hex_)
+                if is_hq(unit):
+                    self.hqs.append(unit)
+        self._enterable: dict = {}
+
+    # ------------------------------------------------------------ hex questions
+    def raw_weather(self, hex_) -> str:
+        return self.zone_weather.get(str(_hex_facts(hex_)[1]), "fine")
+
+    def weather(self, hex_) -> str:
+        """Weather Report: desert hexes suffer milder weather than their zone."""
+        w = self.raw_weather(hex_)
+        return DESERT_WEATHER.get(w, w) if _hex_facts(hex_)[0] in DESERTS else w
+
+    def range_at(self, hex_) -> int:
+        return RANGE.get(self.weather(hex_), MAX_RANGE)
+
+    def controller(self, hex_):
+        if hex_ in self.hex_control:
+            return self.hex_control[hex_]
+        return self.countries.get(_hex_facts(hex_)[2])
+
+    def friendly_controlled(self, hex_) -> bool:
+        owner = self.controller(hex_)
+        if owner is None or owner not in self.friends:
+            return False
+        if owner != self.power and self.ussr_apart and "ussr" in (owner, self.power):
+            return False
+        return True
+
+    def enterable(self, hex_) -> bool:
+        """May a supply path enter this hex? ("Limits on supply paths")."""
+        found = self._enterable.get(hex_)
+        if found is None:
+            terrain = _hex_facts(hex_)[0]
+            if terrain == "sea":
+                found = False
+            elif terrain == "lake":
+                # Weather Report: lakes freeze in snow or blizzard and are treated as clear.
+                found = self.raw_weather(hex_) in FROZEN and (
+                    self.controller(hex_) is None or self.friendly_controlled(hex_))
+            else:
+                found = self.friendly_controlled(hex_)
+            if found and hex_ in self.zoc and hex_ not in self.friendly_land:
+                found = False
+            self._enterable[hex_] = found
+        return found
+
+    def crossable(self, a, b, lake_side: bool) -> bool:
+        # "across a lake hexside (except when frozen)": frozen if both hexes are in snow or blizzard.
+        return not lake_side or (self.raw_weather(a) in FROZEN and self.raw_weather(b) in FROZEN)
+
+    # ------------------------------------------------------------ searches
+    def search(self, seeds, railway: bool, limit: int = MAX_RANGE) -> dict:
+        """Backwards from ``seeds`` (hexes at cost 0): the path cost from every hex to them.
+
+        The cost of a path is the hexes it enters (the start hex is not entered): 1 each,
+        2 for desert and desert mountain; 0 along a railway on a railway path."""
+        dist = {h: 0 for h in seeds}
+        buckets: dict[int, list] = {0: list(dist)}
+        d = 0
+        while d <= limit:
+            bucket = buckets.pop(d, None)
+            if bucket is None:
+                if not buckets:
+                    break
+                d = min(buckets)
+                continue
+            i = 0
+            while i < len(bucket):
+                n = bucket[i]
+                i += 1
+                if dist[n] != d or not self.enterable(n):
+                    continue
+                step = 2 if _hex_facts(n)[0] in DESERTS else 1
+                n_rail = _hex_facts(n)[3]
+                for h, lake_side, straits, rail_edge in _adjacent(n):
+                    if lake_side and not self.crossable(h, n, True):
+                        continue
+                    if railway and (rail_edge or (straits and n_rail and _hex_facts(h)[3])):
+                        nd = d
+                    else:
+                        nd = d + step
+                    if nd > limit:
+                        continue
+                    old = dist.get(h)
+                    if old is None or nd < old:
+                        dist[h] = nd
+                        if nd == d:
+                            bucket.append(h)
+                        else:
+                            buckets.setdefault(nd, []).append(h)
+            d += 1
+        return dist
+
+    # ------------------------------------------------------------ sources
+    def primary_sources(self, extra_country: str | None = None) -> set:
+        """Friendly cities of the home countries of the co-operating major powers (and of
+        the unit's own minor country).  Conquest is not tracked yet: all are unconquered."""
+        countries = set()
+        for p in self.friends:
+            countries.update(home_countries(p))
+        if extra_country:
+            countries.add(extra_country)
+        out = set()
+        for country in countries:
+            for hex_ in _cities_of(country):
+                if self.friendly_controlled(hex_):
+                    out.add(hex_)
+        return out
+
+    def secondary_candidates(self) -> dict:
+        """Hex -> label: co-operating HQs, capitals of minors controlled by the power."""
+        out = {}
+        for unit in self.hqs:
+            out[tuple(unit.hex)] = f"HQ {unit.name or unit.id}"
+        majors_homes = {c for cs in HOME_COUNTRIES.values() for c in cs}
+        for country, owner in self.countries.items():
+            if owner != self.power or country in majors_homes:
+                continue
+            capital = _capital_of(country)
+            if capital and self.friendly_controlled(capital):
+                out.setdefault(capital, f"capital of {country}")
+        return out
+
+    def trace(self, extra_country: str | None = None) -> "SupplyResult":
+        primaries = self.primary_sources(extra_country)
+        candidates = self.secondary_candidates()
+        active: dict = {}
+        pending = {h: label for h, label in candidates.items() if h not in primaries}
+        if pending:
+            rail = self.search(primaries, railway=True)
+            for h in list(pending):
+                if rail.get(h, UNLIMITED) <= self.range_at(h):
+                    active[h] = "secondary"
+                    del pending[h]
+            while pending and active:  # tertiary sources: chains of basic paths
+                basic = self.search(active, railway=False)
+                new = [h for h in pending if basic.get(h, UNLIMITED) <= self.range_at(h)]
+                if not new:
+                    break
+                for h in new:
+                    active[h] = "tertiary"
+                    del pending[h]
+        sources = primaries | set(active)
+        dist = self.search(sources, railway=False)
+        supplied = {h for h, d in dist.items() if d <= self.range_at(h) and _hex_facts(h)[0] != "sea"}
+        return SupplyResult(primaries, active, dist, supplied, sources)
+
+
+class SupplyResult:
+    __slots__ = ("primaries", "active", "dist", "supplied", "sources")
+
+    def __init__(self, primaries, active, dist, supplied, sources):
+        self.primaries = primaries  # primary source hexes
+        self.active = active  # secondary/tertiary source hex -> "secondary" | "tertiary"
+        self.dist = dist  # hex -> basic path cost to the nearest source (<= 4)
+        self.supplied = supplied  # hexes where a unit is in supply
+        self.sources = sources
+
+
+# ---------------------------------------------------------------- cache per state and seq
+_cache: dict = {"state": None, "seq": -1, "results": {}}
+
+
+def result_for(state, power: str, extra_country: str | None = None) -> SupplyResult:
+    seq = state.kernel.seq
+    if _cache["state"] is not state or _cache["seq"] != seq:
+        # A strong reference: the object cannot be freed and its id reused while cached;
+        # a rejected command rebuilds state into a new object, so it never hits stale data.
+        _cache.update(state=state, seq=seq, results={})
+    key = (power, extra_country)
+    found = _cache["results"].get(key)
+    if found is None:
+        found = _cache["results"][key] = Tracer(state, power).trace(extra_country)
+    return found
+
+
+def clear_cache() -> None:
+    _cache.update(state=None, seq=-1, results={})
+
+
+# ---------------------------------------------------------------- HQ reorganization paths
+def reorganization_costs(state, hq, limit: int) -> dict:
+    """Reorganize Units, By HQ: motorized-MP cost from the HQ's hex to each hex within its
+    reorganization range, traced like a basic supply path, never overseas.  A hex adjacent
+    to the HQ is always within range if the path may enter it."""
+    tracer = Tracer(state, hq.power)
+    start = tuple(hq.hex)
+    dist = {start: 0}
+    frontier = [(0, start)]
+    import heapq
+
+    while frontier:
+        d, h = heapq.heappop(frontier)
+        if d != dist.get(h):
+            continue
+        for n, lake_side, _straits, _rail in _adjacent(h):
+            if not tracer.enterable(n) or not tracer.crossable(h, n, lake_side):
+                continue
+            terrain = _hex_facts(n)[0]
+            cost = MOTORIZED_COST.get("clear" if terrain == "lake" else terrain, 1)
+            if tracer.weather(n) in DOUBLED:
+                cost *= 2
+            nd = d + cost
+            if d == 0:
+                nd = min(nd, limit)  # "You may always trace 1 hex"
+            if nd > limit:
+                continue
+            if nd < dist.get(n, UNLIMITED):
+                dist[n] = nd
+                heapq.heappush(frontier, (nd, n))
+    return dist

@@ -1,0 +1,240 @@
+"""Supply and reorganization, each test named after the seed section it checks.
+
+Situations are built in the lab scenario on the real map.  Places used:
+- Orenburg (234,55), a Soviet city in the steppe: the nearest other cities are far, so a
+  Soviet unit at (236,57) is 3 hexes from its only source and one at (237,58) 4 hexes;
+- the Turkestan railway through (241,63), 8+ hexes from any city;
+- western USSR handed to Germany (hex control) for German HQ chains in Barbarossa country.
+"""
+
+from kernel.game import Game
+from plugins.rules import core
+from plugins.rules.supply import (
+    has_basic_supply_path,
+    in_supply,
+    out_of_supply,
+    supply_map,
+    supply_range,
+    supply_sources,
+    trace,
+)
+
+HQ = {"type": "hq", "factors": {"combat": 2, "move": 4, "reorg": 2}}
+
+
+def unit(uid, power, hex_, **extra):
+    data = {"id": uid, "power": power, "branch": "land", "type": "inf",
+            "factors": {"combat": 4, "move": 3}, "hex": list(hex_) if hex_ else None}
+    data.update(extra)
+    return data
+
+
+def every_zone(weather):
+    return {str(z): weather for z in range(1, 7)}
+
+
+def lab(save, units, **options):
+    return Game.new("lab", save, seed=3, options={"units": units, **options}, extra_plugins=["supply"])
+
+
+def west_to_germany():
+    """Barbarossa country: Poland and the USSR west of Smolensk under German control."""
+    wm = core.world_map()
+    west = {core.hex_key(h): "germany" for h in wm.hexes_of_country("SU") if h[0] <= 211 and 44 <= h[1] <= 60}
+    return {"countries": {"GE": "germany", "SU": "ussr", "PL": "germany"}, "hex_control": west}
+
+
+# ---------------------------------------------------------------- Supply Sources and Paths
+def test_supply_sources_and_paths_primary_city(save):
+    game = lab(save, [unit("s3", "ussr", (236, 57)), unit("s4", "ussr", (237, 58)),
+                      unit("far", "ussr", (238, 63))], weather=every_zone("fine"))
+    state = game.state
+    assert in_supply(state, "s3") and in_supply(state, "s4")  # 3 and 4 hexes from Orenburg
+    assert not in_supply(state, "far")  # 8+ hexes from any city, no HQ
+    allied = supply_map(state, "allies")
+    assert (236, 57) in allied and (234, 55) in allied and (238, 63) not in allied
+    assert out_of_supply(state, "allies") == ["far"]
+    # the same hexes are not in supply for the Axis: Soviet cities are not German sources
+    assert (236, 57) not in supply_map(state, "axis")
+    game.close()
+
+
+def test_supply_sources_and_paths_units_at_sea_and_partisans_always_in_supply(save):
+    game = lab(save, [unit("p1", "ussr", (238, 63), type="partisan"),
+                      {"id": "n1", "power": "germany", "branch": "naval", "type": "trs", "hex": [180, 50]}])
+    assert core.world_map().is_sea((180, 50))
+    assert in_supply(game.state, "p1") and in_supply(game.state, "n1")
+    game.close()
+
+
+def test_supply_sources_and_paths_railway_path_from_hq(save):
+    """An HQ is a secondary source when it traces a railway path to a primary source: the
+    hexes entered along the railway are free, so the HQ 8 hexes from Orenburg qualifies."""
+    far = unit("s5", "ussr", (238, 63))
+    game = lab(save, [far, unit("hq1", "ussr", (241, 63), name="Turkestan HQ", **HQ)])
+    assert supply_sources(game.state, "ussr") == {(241, 63): "secondary"}
+    assert in_supply(game.state, "s5")  # 3 hexes from the HQ
+    game.close()
+
+
+def test_supply_sources_and_paths_railway_cut_by_enemy_zoc(tmp_path):
+    """Enemy units astride the railway on both sides of the HQ cut its railway path; one
+    cut alone is bypassed the other way."""
+    base = [unit("s5", "ussr", (238, 63)), unit("hq1", "ussr", (241, 63), **HQ)]
+    one = lab(tmp_path / "one.wif", base + [unit("g1", "germany", (238, 59))])
+    assert in_supply(one.state, "s5")
+    one.close()
+    both = lab(tmp_path / "both.wif", base + [unit("g1", "germany", (238, 59)), unit("g2", "germany", (245, 66))])
+    assert supply_sources(both.state, "ussr") == {}
+    assert not in_supply(both.state, "s5") and not in_supply(both.state, "hq1")
+    both.close()
+
+
+def test_supply_sources_and_paths_tertiary_source(tmp_path):
+    """Rain (range 2): HQ 1 on the railway is a secondary source; HQ 2, 3 hexes off the
+    railway, is too far for a railway path but 2 hexes from HQ 1: a tertiary source."""
+    options = {**west_to_germany(), "weather": every_zone("rain")}
+    g_unit = unit("g9", "germany", (210, 60))
+    chain = [unit("hq1", "germany", (207, 58), **HQ), unit("hq2", "germany", (208, 60), **HQ)]
+    game = lab(tmp_path / "chain.wif", [g_unit, *chain], **options)
+    sources = supply_sources(game.state, "germany")
+    assert sources[(207, 58)] == "secondary" and sources[(208, 60)] == "tertiary"
+    assert sources[(201, 54)] == "secondary"  # Warsaw: capital of a minor Germany controls
+    assert in_supply(game.state, "g9")
+    game.close()
+    alone = lab(tmp_path / "alone.wif", [g_unit, chain[1]], **options)
+    assert (208, 60) not in supply_sources(alone.state, "germany")
+    assert not in_supply(alone.state, "g9")
+    alone.close()
+
+
+def test_supply_sources_and_paths_blocked_by_enemy_zoc(tmp_path):
+    """'You can't trace any supply path into an enemy ZOC (unless the hex contains a
+    friendly land unit)'."""
+    target = unit("s3", "ussr", (236, 57))
+    german = unit("g1", "germany", (235, 56))
+    cut = lab(tmp_path / "cut.wif", [target, german])
+    assert not in_supply(cut.state, "s3")
+    cut.close()
+    peace = lab(tmp_path / "peace.wif", [target, german], at_war=[])
+    assert in_supply(peace.state, "s3")  # not at war: no enemy ZOC
+    peace.close()
+    held = [unit("s7", "ussr", (236, 56)), unit("s8", "ussr", (235, 55)), unit("s1", "ussr", (234, 55))]
+    friends = lab(tmp_path / "held.wif", [target, german, *held])
+    assert in_supply(friends.state, "s3")  # friendly units in every ZOC hex of the path
+    friends.close()
+
+
+def test_supply_sources_and_paths_no_path_into_enemy_or_neutral_hexes(tmp_path):
+    ring = core.world_map().grid.neighbours((236, 57))
+    game = lab(tmp_path / "a.wif", [unit("s3", "ussr", (236, 57))],
+               hex_control={core.hex_key(h): "germany" for h in ring})
+    assert not in_supply(game.state, "s3")  # surrounded by German-controlled hexes
+    assert not has_basic_supply_path(game.state, "s3")
+    game.close()
+    neutral = lab(tmp_path / "b.wif", [unit("s3", "ussr", (236, 57))], countries={"GE": "germany"})
+    assert not in_supply(neutral.state, "s3")  # the USSR's own hexes neutral: no path, no source
+    neutral.close()
+
+
+# ---------------------------------------------------------------- Weather Report
+def test_weather_report_supply_range(tmp_path):
+    """'The supply range ... in fine weather is 4 hexes ... in snow only 3 ... in rain,
+    storm or blizzard only 2'; desert hexes suffer milder weather."""
+    units = [unit("s3", "ussr", (236, 57)), unit("s4", "ussr", (237, 58))]
+    expected = {"fine": (True, True), "snow": (True, False), "rain": (False, False),
+                "storm": (False, False), "blizzard": (False, False)}
+    for weather, (three, four) in expected.items():
+        game = lab(tmp_path / f"{weather}.wif", units, weather=every_zone(weather))
+        assert (in_supply(game.state, "s3"), in_supply(game.state, "s4")) == (three, four), weather
+        assert supply_range(game.state, (236, 57)) == {"fine": 4, "snow": 3}.get(weather, 2)
+        if weather in ("rain", "storm"):
+            assert has_basic_supply_path(game.state, "s4")  # any length: still a path
+        if weather == "blizzard":
+            assert supply_range(game.state, (239, 60)) == 3  # desert: blizzard acts as snow
+        game.close()
+
+
+# ---------------------------------------------------------------- Reorganization by HQ
+def reorg_game(save, units):
+    return lab(save, units, active_side="allies", actions={"ussr": "land"},
+               start_at="turn.impulse.end-of-impulse.reorganization-by-hq")
+
+
+def test_reorganization_by_hq(save):
+    units = [unit("hq1", "ussr", (236, 57), name="Southern HQ", **HQ),
+             unit("s1", "ussr", (236, 56), face_up=False), unit("s2", "ussr", (237, 57), face_up=False),
+             unit("s3", "ussr", (235, 57), face_up=False), unit("s4", "ussr", (241, 63), face_up=False)]
+    game = reorg_game(save, units)
+    assert game.state.kernel.sequence.current == "wif.turn.impulse.end-of-impulse.reorganization-by-hq"
+    assert game.state.kernel.sequence.pending == ["ussr"]
+
+    before = game.state.kernel.seq
+    bad = game.submit({"type": "HQReorganize", "actor": "ussr", "hq": "hq1", "unit": "s4"})
+    assert not bad.accepted and "reorganization range" in bad.reason
+    bad = game.submit({"type": "HQReorganize", "actor": "ussr", "hq": "s1", "unit": "s2"})
+    assert not bad.accepted and "not an HQ" in bad.reason
+    assert game.state.kernel.seq == before  # nothing appended
+
+    first = game.submit({"type": "HQReorganize", "actor": "ussr", "hq": "hq1", "unit": "s1"})
+    assert first.accepted, first.reason
+    assert [(e.type, e.data) for e in first.events] == [
+        ("HQReorganized", {"hq": "hq1", "unit": "s1", "points": 1, "points_left": 1, "organized": True}),
+        ("UnitFlipped", {"unit": "s1", "face_up": True}),
+        ("UnitFlipped", {"unit": "hq1", "face_up": False}),  # the HQ becomes disorganized
+    ]
+    assert "Southern HQ reorganizes s1" in game.describe(first.events[0])
+    # its second point may still be spent this phase, then it has none
+    second = game.submit({"type": "HQReorganize", "actor": "ussr", "hq": "hq1", "unit": "s2"})
+    assert [e.type for e in second.events] == ["HQReorganized", "UnitFlipped"]
+    third = game.submit({"type": "HQReorganize", "actor": "ussr", "hq": "hq1", "unit": "s3"})
+    assert not third.accepted and "no reorganization points left" in third.reason
+    again = game.submit({"type": "HQReorganize", "actor": "ussr", "hq": "hq1", "unit": "s1"})
+    assert not again.accepted
+    units_now = game.state["units"].units
+    assert units_now["s1"].face_up and units_now["s2"].face_up and not units_now["s3"].face_up
+    assert not units_now["hq1"].face_up
+    done = game.submit({"type": "FinishStep", "actor": "ussr"})
+    assert done.accepted
+    game.close()
+
+
+def test_reorganization_by_hq_disorganized_hq_cannot(save):
+    units = [unit("hq1", "ussr", (236, 57), face_up=False, **HQ), unit("s1", "ussr", (236, 56), face_up=False),
+             unit("hq2", "ussr", (241, 63), **HQ)]
+    game = reorg_game(save, units)
+    # hq2 has nobody in range, hq1 is disorganized: nothing to do, the phase is skipped
+    skipped = [e for e in game.history() if e.type == "StepSkipped"
+               and e.data["step"].endswith("reorganization-by-hq")]
+    assert skipped and "no HQ of the phasing side" in skipped[0].data["reason"]
+    game.close()
+
+
+# ---------------------------------------------------------------- End of Turn Reorganization
+def test_end_of_turn_reorganization(save):
+    units = [unit("s1", "ussr", (236, 56), face_up=False), unit("g1", "germany", (200, 52), face_up=False),
+             unit("s2", "ussr", (236, 57)), unit("pool", "ussr", None, where="force-pool", face_up=False)]
+    game = lab(save, units, start_at="turn.end-of-turn.end-of-turn-reorganization")
+    events = [e for e in game.history() if e.step == "wif.turn.end-of-turn.end-of-turn-reorganization"
+              and e.type in ("UnitFlipped", "EndOfTurnReorganized")]
+    assert [(e.type, e.data) for e in events] == [
+        ("UnitFlipped", {"unit": "g1", "face_up": True}),
+        ("UnitFlipped", {"unit": "s1", "face_up": True}),
+        ("EndOfTurnReorganized", {"units": ["g1", "s1"]}),
+    ]
+    assert game.describe(events[-1]) == "End of Turn Reorganization: 2 disorganized units reorganized"
+    assert not game.state["units"].units["pool"].face_up  # only units on the map
+    game.close()
+
+
+def test_supply_is_recomputed_after_every_event(save):
+    """The cache is per state and event: a move that cuts a path shows at once."""
+    game = lab(save, [unit("s3", "ussr", (236, 57)), unit("g1", "germany", (200, 52))])
+    assert in_supply(game.state, "s3")
+    from plugins.rules.units import UnitMoved
+
+    game._run(lambda ctx: ctx.emit(UnitMoved(unit="g1", to_hex=(235, 56))), actor="system")
+    assert not in_supply(game.state, "s3")
+    trace.clear_cache()
+    assert not in_supply(game.state, "s3")
+    game.close()
