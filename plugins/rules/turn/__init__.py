@@ -557,6 +557,8 @@ def describe_event(event, state):
         return f"The first turn is {d['bimonth']} {d['year']}"
     if t == "ActivityUsed":
         return f"{d['power']} uses {d['count']} of its {activities.KIND_NAMES.get(d['kind'], d['kind'])}"
+    if t == "ActiveSideSet" and d.get("side"):
+        return f"The {d['side']} side is the phasing side"
     if t == "ImpulseReset":
         return "A new impulse: every major power's action and activities are cleared"
     if t == "LastTurnSet":

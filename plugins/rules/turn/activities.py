@@ -82,6 +82,10 @@ PHASE_GATES: dict[str, tuple[frozenset, str]] = {
     # group follows from it (no attack can be declared without it)
     "land-combat-declaration": (frozenset({"land", "combined"}), "Land Combat Declaration"),
     "combat": (frozenset({"land", "combined"}), "Land Combat"),
+    # Ground Support: the phasing side's powers unless they chose Pass; every non-phasing
+    # power may fly it (L10792-10794)
+    "ground-support": (ALL, "Ground Support"),
+    "ground-support-mission": (ALL, "Ground Support"),
     # Air Rebase: Pass 0 units (L10839-10843)
     "air-rebase": (ALL, "Air Rebase"),
 }
@@ -89,6 +93,7 @@ PHASE_GATES: dict[str, tuple[frozenset, str]] = {
 NON_PHASING_PHASES = frozenset({
     "non-phasing-side-naval-combat",  # "all NPS MPs may act" (L10409-10411)
     "ground-support",  # "every NPS MP may fly" (L10792-10794)
+    "ground-support-mission",
 })
 # Phases whose activity kind must also have some left ("require the major power who flies
 # these missions to have air missions available": Independent Air Missions Stage

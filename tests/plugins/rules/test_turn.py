@@ -168,15 +168,17 @@ def test_weather_is_rolled_on_odd_impulses_per_zone_with_the_asterisk_modifier(s
     game.close()
 
 
-def test_weather_report_asterisks_add_to_the_next_roll(save):
+def test_weather_report_asterisks_add_to_the_next_roll_even_from_the_previous_turn(save):
     game = new(save, seed=3)
     play_until(game, in_impulse(3), first="axis")
-    first = events(game, "WeatherRolled")[-1].data  # impulse 3: a 9, one asterisk
-    assert first["asterisks"] == 1 and first["impulse_advance"] == 2
-    play_until(game, in_impulse(5), first="axis")
-    later = [r.data for r in events(game, "WeatherRolled") if r.seq > events(game, "WeatherRolled")[1].seq]
-    if later:  # the turn may end before impulse 5: then the next turn's first roll carries it
-        assert later[0]["modifier"] == 1
+    last = events(game, "WeatherRolled")[-1].data  # impulse 3 of turn 1: a 9, one asterisk
+    assert (last["die"], last["asterisks"], last["impulse_advance"]) == (9, 1, 2)
+    # seed 3 ends turn 1 after impulse 3: the asterisk carries into turn 2's first roll
+    play_until(game, lambda g: g.state.kernel.turn == 2 and in_impulse(1)(g), first="axis")
+    nxt = events(game, "WeatherRolled")[-1]
+    assert nxt.turn == 2 and nxt.data["modifier"] == 1
+    assert nxt.data["roll"] == min(nxt.data["die"] + 1, weather_chart()["max_roll"])
+    assert nxt.data["date"] == "Jul/Aug 1941"
     game.close()
 
 
@@ -367,4 +369,20 @@ def test_end_of_turn_check_is_an_automatic_step_with_dice(save):
     play_until(game, lambda g: bool(events(g, "EndOfTurnRolled")), first="axis")
     started = [r for r in events(game, "StepStarted") if r.data["step"] == END_CHECK]
     assert started and started[0].data["deciders"] == []
+    game.close()
+
+
+def test_activity_limits_charged_by_the_land_plugin_through_use_activity(save):
+    """Land Movement under a Combined action: each land unit moved is a land move (lab + land)."""
+    units = [{"id": f"g{i}", "power": "germany", "branch": "land", "type": "inf",
+              "size": "army", "factors": {"combat": 4, "move": 4}, "hex": [204, 52]} for i in (1, 2)]
+    game = Game.new("lab", save, seed=7, extra_plugins=["land", "turn"],
+                    options={"units": units, "actions": {"germany": "combined"},
+                             "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+                             "start_at": "turn.impulse.land.movement.land-movement"})
+    assert game.state.kernel.sequence.current.endswith("land-movement")
+    out = game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "path": [[205, 52]]})
+    assert out.accepted, out.reason
+    assert out.events[0].type == "ActivityUsed" and out.events[0].data["kind"] == "land-move"
+    assert remaining(game.state, "germany")["land-move"] == 9
     game.close()
