@@ -140,6 +140,22 @@ def register_reducers(register):
 
 
 @hookimpl
+def event_hexes(event, state):
+    """The hexes a unit event touched: where the unit was and where it went."""
+    d = event.data
+    if event.type == "UnitMoved":
+        unit = units(state).units.get(d["unit"])
+        hexes = [unit.hex] if unit is not None and unit.hex is not None else []
+        return hexes + ([tuple(d["to_hex"])] if d["to_hex"] is not None else [])
+    if event.type == "UnitCreated" and d["unit"].get("hex"):
+        return [tuple(d["unit"]["hex"])]
+    if event.type in ("UnitFlipped", "UnitFactorsChanged"):
+        unit = units(state).units.get(d["unit"])
+        return [unit.hex] if unit is not None and unit.hex is not None else []
+    return None
+
+
+@hookimpl
 def describe_event(event, state):
     d = event.data
     if event.type == "UnitMoved":
@@ -147,6 +163,10 @@ def describe_event(event, state):
         name = (unit.name or unit.type) if unit else d["unit"]
         dest = tuple(d["to_hex"]) if d["to_hex"] is not None else d["to_where"]
         return f"{event.actor}: {name} moves to {dest}"
+    if event.type == "UnitFlipped":
+        unit = units(state).units.get(d["unit"])
+        name = (unit.name or unit.type) if unit else d["unit"]
+        return f"{unit.power if unit else event.actor}: {name} {'reorganized (face up)' if d['face_up'] else 'disorganized (face down)'}"
     if event.type == "UnitCreated":
         unit = d["unit"]
         return f"{unit['power']}: {unit.get('name') or unit['type']} enters play"

@@ -53,3 +53,19 @@ def test_units_are_indexed_by_hex_through_moves_and_pools(plugin_dir, save):
     game.close()
     with Game.open(save, plugin_dirs=[plugin_dir.path]) as again:
         assert again.state.to_json() == before
+
+
+def test_unit_events_say_which_hexes_they_touched_and_read_as_words(plugin_dir, save):
+    from kernel.replay import Replay
+
+    plugin_dir.add("unit-test", SCENARIO, kind="scenario", requires=["units"])
+    game = Game.new("unit-test", save, seed=1, plugin_dirs=[plugin_dir.path])
+    game.submit({"type": "Shift", "actor": "germany", "unit": "g1", "to": [11, 20]})
+    replay = Replay(game)
+    moved = [e for e in game.history() if e.type == "UnitMoved"][0]
+    flipped = [e for e in game.history() if e.type == "UnitFlipped"][0]
+    before = game.state_at(moved.seq - 1)
+    assert replay.touched_hexes(moved, before) == [(10, 20), (11, 20)]
+    assert game.describe(moved, before) == "germany: inf moves to (11, 20)"
+    assert game.describe(flipped) == "germany: inf disorganized (face down)"
+    game.close()
