@@ -1,0 +1,336 @@
+"""Air rules, each seed procedure built in the lab scenario on the real map.
+
+Map facts used: (201,51) and (201,52) are German land hexes 3 hexes from (203,54), a Soviet
+land hex; (207,53) is Soviet, 5 hexes from it; (187,59) is German, 18 hexes away.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kernel.game import Game
+from plugins.rules import air as air_plugin
+
+AM = "wif.procedures.air-mission"
+TARGET = (203, 54)
+GE_BASE, GE_BASE2, GE_FAR, SU_BASE = (201, 51), (201, 52), (187, 59), (207, 53)
+
+
+def air_unit(uid, power, type_, hex_, air=1, tactical=0, range_=4, face_up=True, name=""):
+    return {"id": uid, "power": power, "branch": "air", "type": type_, "name": name or uid, "hex": list(hex_),
+            "factors": {"air": air, "tactical": tactical, "range": range_}, "face_up": face_up}
+
+
+def land_unit(uid, power, hex_, face_up=True):
+    return {"id": uid, "power": power, "branch": "land", "type": "inf", "name": uid, "hex": list(hex_),
+            "factors": {"combat": 3, "move": 3}, "face_up": face_up}
+
+
+STUKA = air_unit("stuka", "germany", "tac", GE_BASE, air=1, tactical=3)
+ME109 = air_unit("me109", "germany", "ftr", GE_BASE, air=5, tactical=1)
+I16 = air_unit("i16", "ussr", "ftr", SU_BASE, air=3, range_=10)
+RIFLE = land_unit("r1", "ussr", TARGET)
+
+
+def lab(save, units, seed=3, actions=None, start="turn.impulse.independent-air.ground-strike", **extra):
+    options = {"units": units, "actions": actions or {"germany": "air"}, "start_at": start, **extra}
+    return Game.new("lab", save, seed=seed, options=options, extra_plugins=["air"])
+
+
+def ok(game, **cmd):
+    out = game.submit(cmd)
+    assert out.accepted, out.reason
+    return out.events
+
+
+def refused(game, **cmd):
+    before = game.state.kernel.seq
+    out = game.submit(cmd)
+    assert not out.accepted
+    assert game.state.kernel.seq == before  # nothing appended
+    return out.reason
+
+
+def current(game):
+    return game.state.kernel.sequence.current
+
+
+def types(events):
+    return [e.type for e in events]
+
+
+def units(game):
+    return game.state["units"].units
+
+
+# ---------------------------------------------------------------- Ground Strike
+def test_ground_strike_disorganizes_targets_on_a_roll_at_most_the_tactical_factor(save):
+    game = lab(save, [STUKA, RIFLE, land_unit("r2", "ussr", TARGET)], seed=5)
+    # CAP is skipped: the USSR has no fighters; the phasing side flies bombers
+    assert current(game) == f"{AM}.phasing-side-flies-bombers"
+    events = ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    assert types(events) == ["ActivityUsed", "AirUnitFlew", "UnitMoved"]
+    assert events[0].data == {"power": "germany", "kind": "air-mission", "count": 1}
+    events = ok(game, type="FinishStep", actor="germany")
+    rolls = [e for e in events if e.type == "DiceRolled"]
+    strikes = [e for e in events if e.type == "GroundStrikeRolled"]
+    assert [r.data["purpose"] for r in rolls] == ["ground strike at (203, 54): stuka vs r1", "ground strike at (203, 54): stuka vs r2"]
+    assert all(len(r.data["results"]) == 1 and r.data["faces"] == 10 for r in rolls)
+    for roll, strike in zip(rolls, strikes):
+        assert strike.data["die"] == roll.data["results"][0]
+        assert strike.data["success"] == (strike.data["die"] <= 3)
+        assert units(game)[strike.data["target"]].face_up == (not strike.data["success"])
+    assert "AirMissionPerformed" in types(events)
+    assert current(game) == f"{AM}.return-to-base-phasing"
+    # Return to Base by Phasing Side: the bomber goes home face down (disorganized)
+    events = ok(game, type="ReturnAirToBase", actor="germany", unit="stuka", hex=list(GE_BASE))
+    assert units(game)["stuka"].hex == GE_BASE and not units(game)["stuka"].face_up
+    assert "DigressionEnded" in types(events)  # the mission is over; play goes on
+    text = [game.describe(e) for e in events]
+    assert "germany stuka (stuka) returns to base at (201, 51)" in text
+    before = game.state.to_json()
+    game.close()
+    with Game.open(save) as again:  # the log replays to the same state
+        assert again.state.to_json() == before
+
+
+def test_ground_strike_phase_is_skipped_without_an_allowing_action(save):
+    game = lab(save, [STUKA, RIFLE], actions={"germany": "pass"})
+    skipped = [e for e in game.store.read_all() if e.type == "StepSkipped"
+               and e.data["step"] == "wif.turn.impulse.independent-air.ground-strike"] \
+        if hasattr(game.store, "read_all") else None
+    assert not current(game).startswith(AM)
+    if skipped is not None:
+        assert "Pass" in skipped[0].data["reason"] or "allows" in skipped[0].data["reason"]
+
+
+# ---------------------------------------------------------------- Air-to-air Combat
+def test_air_to_air_strength_front_fighter_plus_one_per_fighter_half_per_carrier_plane(save):
+    game = lab(save, [STUKA, RIFLE, air_unit("f2", "germany", "ftr", GE_BASE, air=2),
+                      air_unit("cv1", "germany", "carrier-air", GE_BASE, air=4), ME109])
+    s = game.state
+    assert air_plugin.strength(s, {"fighters": ["me109", "f2", "cv1"], "bombers": ["stuka"]}) == (5 + 1 + 0.5, True)
+    assert air_plugin.strength(s, {"fighters": [], "bombers": ["stuka"]}) == (1, True)  # front bomber's rating
+    unarmed = {**STUKA, "id": "ju52", "flags": ["unarmed"]}
+    game.close()
+    game = lab(save.with_name("b.wif"), [unarmed, RIFLE])
+    assert air_plugin.strength(game.state, {"fighters": [], "bombers": ["ju52"]}) == (1, False)  # does not roll
+
+
+def test_air_to_air_combat_inactive_side_rolls_first_2d10_and_results_apply(save):
+    game = lab(save, [STUKA, ME109, RIFLE, I16], seed=3)
+    ok(game, type="FinishStep", actor="ussr")  # no CAP
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    ok(game, type="FlyMission", actor="germany", unit="me109", hex=list(TARGET), role="escort")
+    ok(game, type="FinishStep", actor="germany")
+    assert current(game) == f"{AM}.non-phasing-side-flies-interceptors"
+    ok(game, type="FlyIntercept", actor="ussr", unit="i16", hex=list(TARGET))
+    # Phasing Side Flies Interceptors is skipped: germany has no fighter left on the ground
+    events = ok(game, type="FinishStep", actor="ussr")
+    round_ = next(e for e in events if e.type == "AirCombatRoundStarted")
+    assert round_.data["strength"] == {"allies": 3, "axis": 5}
+    assert round_.data["value"] == {"allies": -2, "axis": 2}
+    first = next(e for e in events if e.type == "DiceRolled")
+    assert "allies fires" in first.data["purpose"] and len(first.data["results"]) == 2  # inactive side first
+    rolled = next(e for e in events if e.type == "AirCombatRolled")
+    assert rolled.data["modified"] == sum(first.data["results"]) - 2
+    assert rolled.data["result"] == air_plugin.a2a_result(rolled.data["modified"])
+    # seed 3: allies roll 8+7-2 = 13, DA: the owner (germany) picks its front fighter or bomber
+    assert rolled.data["result"] == "DA" and rolled.data["candidates"] == ["me109", "stuka"]
+    assert current(game) == "wif.procedures.air-to-air-combat.round.affected-attacking-unit"
+    assert "one of: me109, stuka" in refused(game, type="ChooseAirCasualty", actor="germany", unit="r1")
+    events = ok(game, type="ChooseAirCasualty", actor="germany", unit="me109")
+    applied = next(e for e in events if e.type == "AirCombatResultApplied")
+    assert applied.data == {"unit": "me109", "effect": "aborted", "cause": "DA"}
+    assert not units(game)["me109"].face_up  # an aborted air unit becomes disorganized
+    second = [e for e in events if e.type == "DiceRolled"]
+    assert "axis fires" in second[0].data["purpose"]  # then the active side, with its round-1 value
+    axis = next(e for e in events if e.type == "AirCombatRolled")
+    assert axis.data["value"] == 2 and axis.data["modified"] == sum(second[0].data["results"]) + 2
+    # seed 3: axis rolls 5+7+2 = 14, AA: the roller aborts the only opposing unit, the I-16
+    assert axis.data["result"] == "AA" and axis.data["candidates"] == ["i16"]
+    assert {"unit": "i16", "effect": "aborted", "cause": "AA"} in [e.data for e in events if e.type == "AirCombatResultApplied"]
+    text = [game.describe(e) for e in events]
+    assert "axis rolls 5+7 +2 = 14: AA" in text
+    assert "Air-to-air combat over (203, 54) ends: one side has no aircraft left" in text
+    # the bomber survived and strikes; then both sides return to base
+    assert "GroundStrikeRolled" in types(events)
+    assert current(game) == f"{AM}.return-to-base-phasing"
+    ok(game, type="ReturnAirToBase", actor="germany", unit="stuka", hex=list(GE_BASE))
+    ok(game, type="ReturnAirToBase", actor="germany", unit="me109", hex=list(GE_BASE2))
+    assert current(game) == f"{AM}.return-to-base-non-phasing"
+    ok(game, type="ReturnAirToBase", actor="ussr", unit="i16", hex=list(SU_BASE))
+    assert not current(game).startswith("wif.procedures")
+
+
+def test_air_to_air_voluntary_abort_aborts_every_unit_of_the_side(save):
+    game = lab(save, [STUKA, ME109, RIFLE, I16], seed=11)
+    ok(game, type="FinishStep", actor="ussr")
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    ok(game, type="FlyMission", actor="germany", unit="me109", hex=list(TARGET), role="escort")
+    ok(game, type="FinishStep", actor="germany")
+    ok(game, type="FlyIntercept", actor="ussr", unit="i16", hex=list(TARGET))
+    ok(game, type="FinishStep", actor="ussr")
+    # answer whatever choices come until the abort-or-stay decision
+    while current(game).endswith("affected-attacking-unit") or current(game).endswith("affected-defending-unit"):
+        who = game.state.kernel.sequence.pending[0]
+        unit = air_plugin.air(game.state).mission.combat.pending["candidates"][0]
+        ok(game, type="ChooseAirCasualty", actor=who, unit=unit)
+    if current(game).endswith("attacker-aborts-or-stays"):
+        events = ok(game, type="AirCombatAbortOrStay", actor="germany", abort=True)
+        assert "axis aborts the air combat" in [game.describe(e) for e in events]
+        assert any(e.type == "AirCombatEnded" and "voluntary abort" in e.data["reason"] for e in events)
+        assert not any(e.type == "GroundStrikeRolled" for e in events)  # aborted bombers do not strike
+
+
+def test_air_to_air_combat_results_table_is_authored_data_with_its_source():
+    raw = json.loads((air_plugin.DATA / "air_to_air_table.json").read_text())
+    assert "Air-to-air Combat Results Table" in raw["source"] and raw["approximations"]
+    codes = {row["result"] for row in raw["ladder"]}
+    assert codes == {"AX", "DX", "AC", "DC", "AA", "DA", "-"}
+    assert air_plugin.a2a_result(2 - 20) == "-" and air_plugin.a2a_result(20 + 5) == "AX"
+    # a better total never gives a worse result
+    order = ["-", "DC", "AC", "DA", "AA", "DX", "AX"]
+    results = [order.index(air_plugin.a2a_result(t)) for t in range(-10, 30)]
+    assert results == sorted(results)
+
+
+# ---------------------------------------------------------------- CAP, interception, escort
+def test_combat_air_patrol_full_range_to_a_threatened_hex_and_returns_face_down(save):
+    far_i16 = air_unit("i16", "ussr", "ftr", (206, 57), air=3, range_=5)
+    game = lab(save, [STUKA, RIFLE, far_i16])
+    assert current(game) == f"{AM}.combat-air-patrol"
+    assert "not threatened" in refused(game, type="FlyCAP", actor="ussr", unit="i16", hex=list(SU_BASE))
+    assert "can fly 5 hexes for cap" in refused(game, type="FlyCAP", actor="ussr", unit="i16", hex=[201, 51]) \
+        or "not threatened" in refused(game, type="FlyCAP", actor="ussr", unit="i16", hex=[201, 51])
+    events = ok(game, type="FlyCAP", actor="ussr", unit="i16", hex=list(TARGET))  # 5 hexes: full range
+    assert "ActivityUsed" not in types(events)  # CAP does not count against limits
+    ok(game, type="FinishStep", actor="ussr")
+    ok(game, type="FinishStep", actor="germany")  # no bombers fly: the rest is skipped
+    assert current(game) == f"{AM}.return-to-base-non-phasing"
+    ok(game, type="ReturnAirToBase", actor="ussr", unit="i16", hex=[206, 57])
+    assert not units(game)["i16"].face_up
+
+
+def test_interception_uses_half_range_and_escort_needs_a_bomber(save):
+    game = lab(save, [STUKA, ME109, RIFLE, air_unit("i16", "ussr", "ftr", SU_BASE, air=3, range_=9)])
+    ok(game, type="FinishStep", actor="ussr")
+    assert "no friendly bomber" in refused(game, type="FlyMission", actor="germany", unit="me109",
+                                           hex=list(TARGET), role="escort")
+    assert "no tactical factor" not in refused(game, type="FlyMission", actor="germany", unit="stuka", hex=[207, 53])
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    ok(game, type="FlyMission", actor="germany", unit="me109", hex=list(TARGET), role="escort")
+    ok(game, type="FinishStep", actor="germany")
+    reason = refused(game, type="FlyIntercept", actor="ussr", unit="i16", hex=list(TARGET))
+    assert reason == "Interception (half range): ussr i16 (i16) can fly 4 hexes for intercept, hex (203, 54) is 5 hexes away"
+    assert "no enemy aircraft" in refused(game, type="FlyIntercept", actor="ussr", unit="i16", hex=list(SU_BASE))
+
+
+# ---------------------------------------------------------------- Ground Support
+def test_ground_support_adds_tactical_factors_to_the_attacked_hex(save):
+    units_ = [STUKA, {**STUKA, "id": "stuka2"}, RIFLE, land_unit("g1", "germany", (202, 53)),
+              air_unit("il2", "ussr", "tac", SU_BASE, air=1, tactical=2, range_=6)]
+    game = lab(save, units_, actions={"germany": "land"},
+               start="turn.impulse.land.combat.ground-support.ground-support-mission")
+    assert air_plugin.attacked_hexes(game.state) == {TARGET}
+    assert current(game) == f"{AM}.phasing-side-flies-bombers"  # no Soviet fighters: no CAP
+    assert "not a target" in refused(game, type="FlyMission", actor="germany", unit="stuka", hex=[202, 53])
+    events = ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    assert "ActivityUsed" not in types(events)  # ground support is not counted
+    ok(game, type="FlyMission", actor="germany", unit="stuka2", hex=list(TARGET))
+    ok(game, type="FinishStep", actor="germany")
+    assert current(game) == f"{AM}.non-phasing-side-flies-bombers"  # only in Ground Support
+    ok(game, type="FlyMission", actor="ussr", unit="il2", hex=list(TARGET))
+    events = ok(game, type="FinishStep", actor="ussr")
+    added = {e.data["side"]: e.data["factors"] for e in events if e.type == "AirGroundSupportFlown"}
+    assert added == {"axis": 6, "allies": 2}
+    assert air_plugin.ground_support(game.state, TARGET) == {"axis": 6, "allies": 2}
+    assert "Ground support: axis adds 6 tactical factors to the combat at (203, 54)" in [game.describe(e) for e in events]
+
+
+# ---------------------------------------------------------------- Air Rebase
+def test_air_rebase_counts_rebases_within_twice_the_range_and_does_not_disorganize(save):
+    game = lab(save, [STUKA, air_unit("far", "germany", "ftr", GE_FAR, range_=4)], actions={"germany": "land"},
+               start="turn.impulse.air-rebase.air-rebase")
+    events = ok(game, type="RebaseAir", actor="germany", unit="stuka", hex=list(GE_BASE2))
+    assert types(events) == ["ActivityUsed", "AirUnitRebased", "UnitMoved"]
+    assert events[0].data["kind"] == "air-rebase"
+    assert units(game)["stuka"].hex == GE_BASE2 and units(game)["stuka"].face_up
+    assert refused(game, type="RebaseAir", actor="germany", unit="far", hex=list(GE_BASE)) == \
+        "Air Rebase: germany far (far) can fly 8 hexes for rebase, hex (201, 51) is 18 hexes away"
+    assert "not a land hex controlled by your side" in refused(game, type="RebaseAir", actor="germany", unit="stuka",
+                                                                hex=list(TARGET))
+    assert "not an air unit of germany" in refused(game, type="RebaseAir", actor="germany", unit="i16", hex=list(GE_BASE))
+
+
+# ---------------------------------------------------------------- Return to Base
+def test_return_to_base_range_friendly_hex_and_units_without_a_base_are_destroyed(save):
+    short = air_unit("short", "germany", "tac", (201, 51), tactical=2, range_=3)
+    game = lab(save, [STUKA, short, RIFLE], seed=2)
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    ok(game, type="FlyMission", actor="germany", unit="short", hex=list(TARGET))
+    # take (201,51)/(201,52) … away: no German hex is within 3 of the target once they fall
+    events = ok(game, type="FinishStep", actor="germany")
+    assert not any(e.type == "AirUnitDestroyed" for e in events)  # (201,51) is 3 hexes away
+    assert "not a land hex controlled by your side" in refused(game, type="ReturnAirToBase", actor="germany",
+                                                                unit="stuka", hex=list(SU_BASE))
+    assert "can fly 4 hexes for return" in refused(game, type="ReturnAirToBase", actor="germany", unit="stuka",
+                                                   hex=list(GE_FAR))
+    assert "did not fly" in refused(game, type="ReturnAirToBase", actor="germany", unit="stuka2", hex=list(GE_BASE)) \
+        or "not an air unit" in refused(game, type="ReturnAirToBase", actor="germany", unit="stuka2", hex=list(GE_BASE))
+    ok(game, type="ReturnAirToBase", actor="germany", unit="stuka", hex=list(GE_BASE))
+    assert current(game) == f"{AM}.return-to-base-phasing"  # short still flying
+    ok(game, type="ReturnAirToBase", actor="germany", unit="short", hex=list(GE_BASE2))
+    assert not current(game).startswith(AM)
+
+
+def test_return_to_base_destroys_units_with_no_friendly_base_in_range(save):
+    short = air_unit("short", "germany", "tac", (201, 51), tactical=2, range_=3)
+    game = lab(save, [short, RIFLE], seed=2, hex_control={"201,51": "ussr", "201,52": "ussr"})
+    ok(game, type="FlyMission", actor="germany", unit="short", hex=list(TARGET))
+    events = ok(game, type="FinishStep", actor="germany")
+    destroyed = [e for e in events if e.type == "AirUnitDestroyed"]
+    assert [d.data for d in destroyed] == [{"unit": "short", "reason": "no friendly base within range"}]
+    assert units(game)["short"].where == "force-pool"
+    assert not current(game).startswith(AM)  # nothing left to return
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_input_flying_is_refused_naming_the_rule(save):
+    game = lab(save, [STUKA, {**ME109, "face_up": False}, air_unit("far", "germany", "tac", GE_FAR, tactical=2),
+                      RIFLE, land_unit("g1", "germany", (202, 53))])
+    # wrong phase: a rebase during the mission, a mission during CAP is not this power's step
+    assert "not allowed now" in refused(game, type="RebaseAir", actor="germany", unit="stuka", hex=list(GE_BASE2))
+    assert "face down" in refused(game, type="FlyMission", actor="germany", unit="me109", hex=list(TARGET), role="escort")
+    assert refused(game, type="FlyMission", actor="germany", unit="far", hex=list(TARGET)) == \
+        "Ground Strike: germany far (far) can fly 4 hexes for mission, hex (203, 54) is 18 hexes away"
+    assert "not a target" in refused(game, type="FlyMission", actor="germany", unit="stuka", hex=[202, 53])
+    assert "belongs to ussr" in refused(game, type="FlyMission", actor="germany", unit="r1", hex=list(TARGET))
+    assert "nothing (more) to decide" in refused(game, type="FlyMission", actor="ussr", unit="r1", hex=list(TARGET))
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    assert "already flying" in refused(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+
+
+def test_bad_input_flying_without_an_allowing_action(save):
+    # Ground Support: the phasing side may fly it unless it chose Pass
+    units_ = [STUKA, RIFLE, land_unit("g1", "germany", (202, 53))]
+    game = lab(save, units_, actions={"germany": "pass"},
+               start="turn.impulse.land.combat.ground-support.ground-support-mission")
+    assert current(game) == f"{AM}.phasing-side-flies-bombers"
+    reason = refused(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    assert reason == "Ground Support: germany chose a Pass action (or none) and cannot fly ground support"
+
+
+def test_bad_input_over_the_activity_limits(save):
+    activities = pytest.importorskip("plugins.rules.turn.activities")
+    assert activities  # the turn plugin counts the limits; flying past them is refused
+    bombers = [{**STUKA, "id": f"s{i}"} for i in range(12)]
+    game = lab(save, bombers + [RIFLE], actions={"germany": "naval"})
+    reasons = []
+    for b in bombers:
+        out = game.submit({"type": "FlyMission", "actor": "germany", "unit": b["id"], "hex": list(TARGET)})
+        if not out.accepted:
+            reasons.append(out.reason)
+    assert reasons, "a Naval action allows only a few air missions"
