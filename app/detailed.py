@@ -40,6 +40,8 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     if key not in _FONTS:
         if not pygame.font.get_init():
             pygame.font.init()
+        if not _FONTS:  # fonts die with pygame.quit(); forget them then, so a new init makes new ones
+            pygame.register_quit(_FONTS.clear)
         f = pygame.font.Font(None, size)
         f.set_bold(bold)
         _FONTS[key] = f

@@ -1,4 +1,5 @@
-"""The game window (placeholder until the renderer): real events, real pixels."""
+"""The game window as a program: Enter finishes a step, Esc quits, `wif play` runs and saves
+a screenshot; a game without units (the kernel's skirmish) still shows its map."""
 
 from types import SimpleNamespace
 
@@ -10,24 +11,27 @@ from kernel.game import Game
 
 
 @pytest.fixture
-def window(tmp_path):
+def window(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     game = Game.new("skirmish", tmp_path / "w.wif", seed=1)
     pygame.display.init()
     pygame.font.init()
-    win = play.PlaceholderWindow(game)
+    win = play.GameWindow(game)
     yield win
     pygame.quit()
     game.close()
 
 
-def test_window_draws_the_game_position(window):
+def test_window_draws_the_game_position_and_the_map(window):
     window.draw()
     surface = window.screen
-    assert surface.get_size() == play.SIZE
-    assert surface.get_at((5, 5))[:3] == play.BACKGROUND
-    # text was drawn: some pixels in the title area are light
-    light = sum(1 for x in range(24, 300) for y in range(20, 60) if sum(surface.get_at((x, y))[:3]) > 500)
-    assert light > 200
+    assert surface.get_size() == (1024, 768)
+    main = window.panels["main"].body
+    light = sum(1 for x in range(main.x, main.x + 300) for y in range(main.y, main.y + 30)
+                if sum(surface.get_at((x, y))[:3]) > 500)
+    assert light > 100  # the step and the players waited for are written there
+    body = window.panels["detailed"].body
+    assert surface.get_at(body.center)[:3] != play.BACKGROUND  # the map is drawn
 
 
 def test_enter_key_finishes_the_step_for_the_pending_power(window):
@@ -46,10 +50,11 @@ def test_escape_quits(window):
 
 
 def test_play_command_opens_barbarossa_and_saves_a_screenshot(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setattr(play, "new_save_path", lambda scenario: tmp_path / f"{scenario}.wif")
     shot = tmp_path / "shot.png"
     args = SimpleNamespace(save=None, scenario="barbarossa", dev=False, frames=2, screenshot=str(shot))
     assert play.main(args) == 0
     assert (tmp_path / "barbarossa.wif").exists()
     image = pygame.image.load(str(shot))
-    assert image.get_size() == play.SIZE
+    assert image.get_size() == (1024, 768)
