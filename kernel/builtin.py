@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import Field
 
+from .errors import Rejected
 from .events import Command, EventData
 from .hookspecs import hookimpl
 
@@ -162,6 +163,9 @@ class FinishStep(Command):
 def finish_step(ctx, command: FinishStep) -> None:
     seq = ctx.state.kernel.sequence
     who = ctx.decider_for(command.actor)
+    refusal = ctx.host.pm.hook.finish_step_refusal(state=ctx.state, step_id=seq.current, power=command.actor)
+    if refusal:
+        raise Rejected(refusal)
     ctx.emit(DecisionFinished(step=seq.current or "", who=who))
     if not ctx.state.kernel.sequence.pending:
         ctx.advance()

@@ -244,7 +244,18 @@ class Context:
         current = self.state.kernel.sequence.current
         if current is None:
             return self.start()
-        self._drive((self._advance_from, (current,)))
+        self._drive(self._leaf_done(current))
+
+    def _leaf_done(self, step: str):
+        """Tell the rules a step ended; they may push a digression that runs first."""
+        seq = self.state.kernel.sequence
+        depth = len(seq.stack)
+        spec = self.index.specs[step]
+        if not spec.children:
+            self.host.pm.hook.step_ended(ctx=self, step_id=step, spec=spec)
+        if len(seq.stack) > depth or seq.finished:
+            return None
+        return (self._advance_from, (step,))
 
     def advance_from(self, step: str) -> None:
         self._drive((self._advance_from, (step,)))
@@ -291,7 +302,7 @@ class Context:
                 self.actor = actor
             if len(self.state.kernel.sequence.stack) > depth or self.state.kernel.sequence.finished:
                 return None  # the rule pushed a digression that waits (or ended the game)
-            return (self._advance_from, (step,))
+            return self._leaf_done(step)
         if not any(c in self.host.commands for c in spec.commands):
             return self._skip(step, spec, NO_RULE_YET)
         deciders = self._deciders(step, spec)

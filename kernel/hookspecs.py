@@ -141,3 +141,16 @@ def event_hexes(event, state):
 
     The replay viewer highlights them and centres the map on them; ``state`` is the state
     just before the event."""
+
+
+@hookspec
+def step_ended(ctx, step_id, spec):
+    """A leaf step is over (its done set finished, or its automatic rule ran).
+
+    Runs while deciding, so it may emit events, roll dice or push a digression (e.g. an
+    end-of-phase over-stacking check); a pushed digression runs before play moves on."""
+
+
+@hookspec(firstresult=True)
+def finish_step_refusal(state, step_id, power):
+    """Return a reason (str) why ``power`` may not finish this step yet, or None."""

@@ -167,3 +167,33 @@ def test_wif_sequence_runs_through_with_no_rule_yet_skips(tmp_path, plugin_dir):
     assert len(turns) == 5  # the test scenario's length
     assert game.state.kernel.sequence.finished
     game.close()
+
+
+STEP_HOOKS = """
+from kernel.hookspecs import hookimpl
+
+@hookimpl
+def step_ended(ctx, step_id, spec):
+    if step_id == "mini.setup":
+        ctx.push("digressions.inner")  # an end-of-phase check that needs a decision
+
+@hookimpl
+def finish_step_refusal(state, step_id, power):
+    if step_id == "mini.setup" and power == "s1" and not state["mini.notes"].lines:
+        return "Setup: s1 must write a note before finishing"
+"""
+
+
+def test_step_end_hook_may_push_a_digression_and_a_rule_may_refuse_finishing(mini, save, plugin_dir):
+    plugin_dir.add("hooks", STEP_HOOKS, requires=["mini"])
+    game = Game.new("mini", save, seed=3, plugin_dirs=mini, extra_plugins=["hooks"])
+    game.state.kernel.active_side  # no active side yet: the inner digression's deciders need one
+    out = game.submit({"type": "FinishStep", "actor": "s1"})
+    assert not out.accepted and out.reason == "Setup: s1 must write a note before finishing"
+    game.submit({"type": "Note", "actor": "s1", "text": "ok"})
+    for p in ("n1", "n2", "s1"):
+        finish(game, p)
+    kinds = [e.type for e in game.history() if e.type.startswith("Digression") or e.type == "StepSkipped"]
+    assert kinds[:3] == ["DigressionStarted", "StepSkipped", "DigressionEnded"]  # nobody inactive yet
+    assert at(game)[0] == "mini.turn.act"
+    game.close()
