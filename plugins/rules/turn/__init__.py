@@ -564,3 +564,15 @@ def describe_event(event, state):
     if t == "LastTurnSet":
         return f"The game ends after turn {d['turn']}"
     return None
+
+
+@hookimpl
+def finish_step_refusal(state, step_id, power):
+    """Choose Action: every phasing major power chooses an action; Pass is one of them."""
+    if step_id and step_id.endswith("new-impulse.choose-action"):
+        from plugins.rules.core import action_of
+
+        if action_of(state, power) is None:
+            return (f"Action Choice (see RAC 10): {power} must choose an action "
+                    "(Pass, Naval, Air, Land or Combined) before the phase ends")
+    return None

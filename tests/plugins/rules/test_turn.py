@@ -386,3 +386,13 @@ def test_activity_limits_charged_by_the_land_plugin_through_use_activity(save):
     assert out.events[0].type == "ActivityUsed" and out.events[0].data["kind"] == "land-move"
     assert remaining(game.state, "germany")["land-move"] == 9
     game.close()
+
+
+
+def test_choose_action_a_power_may_not_finish_without_an_action(save):
+    game = new(save)
+    play_until(game, in_impulse(1), first="axis")
+    assert game.state.kernel.sequence.current.endswith("choose-action")
+    rejected(game, {"type": "FinishStep", "actor": "germany"}, "must choose an action")
+    assert game.submit({"type": "ChooseAction", "actor": "germany", "action": "pass"}).accepted
+    game.close()
