@@ -47,12 +47,22 @@ def _parse_players(pairs: list[str]) -> dict[str, list[str]] | None:
 def cmd_new(args) -> int:
     from kernel.game import Game
 
+    from app.cli_rules import split_ids
+    from plugins.optional.framework.catalogue import build_catalogue, choose_rules
+
     options = _parse_options(args.option)
-    options["rules_preset"] = args.rules
+    # Optional rules (seeds, "Optional Rules"): a preset or saved set, then --rules-on/--rules-off;
+    # an illegal choice (prerequisite, exclusion, not implemented) is refused before any file is written.
+    choice = choose_rules(build_catalogue(), args.rules, split_ids(args.rules_on), split_ids(args.rules_off))
+    options["optional_rules"] = choice.rules
+    options["rules_preset"] = choice.preset
     game = Game.new(args.scenario, args.save, seed=args.seed, options=options,
-                    players=_parse_players(args.player))
+                    players=_parse_players(args.player), extra_plugins=choice.plugins)
     k = game.state.kernel
     print(f"{args.save}: new game of {args.scenario}, seed {k.seed}, {k.seq} events; now at {k.step or '-'}")
+    print(f"  optional rules ON: {', '.join(choice.rules) or 'none'}")
+    for note in choice.notes:
+        print(f"  note: {note}")
     game.close()
     return 0
 
@@ -215,7 +225,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario")
     p.add_argument("--save", required=True, help="path of the new save (*.wif)")
     p.add_argument("--seed", type=int)
-    p.add_argument("--rules", default="none", help="optional-rule preset (none until optional rules exist)")
+    p.add_argument("--rules", default="none",
+                   help="optional rules: none, all, novice, standard, advanced, personal, or a saved set's name or .json path")
+    p.add_argument("--rules-on", action="append", metavar="ID,…", help="switch these optional rules ON too")
+    p.add_argument("--rules-off", action="append", metavar="ID,…", help="switch these optional rules OFF")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="scenario option (JSON value)")
     p.add_argument("--player", action="append", metavar="NAME=POWER,…", help="who plays which powers")
     p.set_defaults(func=cmd_new)

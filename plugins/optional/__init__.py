@@ -1,0 +1,1 @@
+"""Optional rules: the framework (``framework/``) and one plugin per implemented rule."""

@@ -1,0 +1,426 @@
+"""The optional-rule catalogue, presets and rule sets, read without running any plugin code.
+
+Seeds, "Optional Rules" (L2728-2762, L9378-9444): 81 rules in 7 groups, prerequisites, one
+exclusion, presets (None, All, Novice, Standard, Advanced, a personal set, named sets saved
+to files) and toggling during play for some rules only.
+
+Where a rule's metadata comes from:
+
+- ``data/catalogue.toml`` lists all 81 rules (name, group, description, prerequisites,
+  exclusions, when it may be toggled).  A rule listed only there is "not implemented yet":
+  it is shown and described but cannot be switched on.
+- A plugin of kind ``optional-rule`` implements one rule.  Its folder holds ``rule.toml``
+  (the same fields) beside ``plugin.toml``; its plugin id is the rule id.  A plugin's
+  rule may be one of the 81 (it then implements that entry) or a new rule (a mod).
+
+Reading metadata from files rather than from hooks means listing the catalogue never
+imports a mod, so a mod that raises on import cannot break the list or the Start New Game
+form; it fails, with its own name in the message, only when a game loads it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from kernel.errors import WifError
+
+HERE = Path(__file__).resolve().parent
+CATALOGUE_FILE = HERE / "data" / "catalogue.toml"
+PRESETS_FILE = HERE / "data" / "presets.toml"
+RULE_FILE = "rule.toml"
+FRAMEWORK_PLUGIN = "optional-rules"
+
+Group = Literal["additional-units", "land", "air", "naval", "supply", "production", "other"]
+GROUPS: tuple[str, ...] = ("additional-units", "land", "air", "naval", "supply", "production", "other")
+GROUP_TITLES = {
+    "additional-units": "Additional units", "land": "Land", "air": "Air", "naval": "Naval",
+    "supply": "Supply", "production": "Production", "other": "Other",
+}
+# Seeds, "Optional Rules": "additional units (27 rules), land rules (8), air rules (16), naval
+# rules (7), supply rules (5), production rules (5), and other optional rules (13)".
+SEED_GROUP_COUNTS = {"additional-units": 27, "land": 8, "air": 16, "naval": 7, "supply": 5,
+                     "production": 5, "other": 13}
+BUILTIN_PRESETS = ("none", "all", "novice", "standard", "advanced", "personal")
+RULE_ID = r"^[a-z0-9][a-z0-9-]*$"
+
+
+class RulesError(WifError):
+    """A rule choice or rule-set file that cannot be used; the message says why."""
+
+
+class RuleMeta(BaseModel):
+    """The fields of one catalogue entry or one plugin's ``rule.toml``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=RULE_ID)
+    name: str = Field(min_length=1)
+    group: Group
+    description: str = Field(min_length=1)
+    prerequisites: list[str] = Field(default_factory=list)
+    exclusions: list[str] = Field(default_factory=list)
+    # "never": chosen at the start only (seeds: "rules which add units cannot be toggled on and
+    # off during game play"); "in-play": may be toggled, except in the steps of not_during.
+    toggle: Literal["never", "in-play"] | None = None
+    not_during: list[str] = Field(default_factory=list)
+    source: str = ""
+
+    def effective_toggle(self) -> str:
+        if self.toggle is not None:
+            return self.toggle
+        return "never" if self.group == "additional-units" else "in-play"
+
+
+class RuleInfo(BaseModel):
+    """A rule as the catalogue shows it."""
+
+    id: str
+    name: str
+    group: str
+    description: str
+    prerequisites: list[str]
+    exclusions: list[str]
+    toggle: str
+    not_during: list[str]
+    source: str
+    implemented: bool = False
+    plugin: str | None = None  # the plugin that implements it
+    origin: str = "catalogue"  # "catalogue", or the implementing plugin's origin
+
+    def status(self) -> str:
+        if self.implemented:
+            return "implemented" if self.origin == "builtin" else f"implemented by {self.plugin} ({self.origin})"
+        return "not implemented yet: listed and described, cannot be switched on"
+
+    def as_dict(self) -> dict:
+        return self.model_dump()
+
+
+def read_rule_file(folder: Path) -> RuleMeta:
+    path = Path(folder) / RULE_FILE
+    try:
+        return RuleMeta.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        raise RulesError(f"{path}: missing; an optional-rule plugin describes its rule in {RULE_FILE}") from None
+    except (tomllib.TOMLDecodeError, ValidationError, OSError, UnicodeDecodeError) as exc:
+        raise RulesError(f"{path}: bad optional-rule metadata: {exc}") from exc
+
+
+def _catalogue_entries() -> list[RuleMeta]:
+    raw = tomllib.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
+    return [RuleMeta.model_validate(r) for r in raw["rule"]]
+
+
+@dataclass
+class Catalogue:
+    rules: dict[str, RuleInfo]
+    errors: list[str] = field(default_factory=list)
+
+    # ------------------------------------------------------------ reading
+    def get(self, rule_id: str) -> RuleInfo:
+        rule = self.rules.get(rule_id)
+        if rule is None:
+            close = difflib.get_close_matches(rule_id, list(self.rules), n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else "; `wif rules` lists them"
+            raise RulesError(f"no optional rule {rule_id!r}{hint}")
+        return rule
+
+    def by_group(self) -> dict[str, list[RuleInfo]]:
+        out: dict[str, list[RuleInfo]] = {g: [] for g in GROUPS}
+        for rule in self.rules.values():
+            out[rule.group].append(rule)
+        return out
+
+    def implemented(self) -> list[RuleInfo]:
+        return [r for r in self.rules.values() if r.implemented]
+
+    def dependents(self, rule_id: str) -> list[str]:
+        return [r.id for r in self.rules.values() if rule_id in r.prerequisites]
+
+    # ------------------------------------------------------------ checking a set of rules ON
+    def problems(self, rules: Iterable[str]) -> list[str]:
+        """Why this set of rules cannot be ON together (empty: it can)."""
+        chosen = list(dict.fromkeys(rules))
+        problems: list[str] = []
+        for rule_id in chosen:
+            try:
+                rule = self.get(rule_id)
+            except RulesError as exc:
+                problems.append(str(exc))
+                continue
+            if not rule.implemented:
+                problems.append(f"{rule.name} ({rule.id}) is not implemented yet: it is listed and described "
+                                "but cannot be switched on")
+            for pre in rule.prerequisites:
+                if pre not in chosen:
+                    pre_name = self.rules[pre].name if pre in self.rules else pre
+                    problems.append(f"{rule.name} needs {pre_name} ON: {pre_name} is its prerequisite "
+                                    "(seeds, Optional Rules)")
+        seen: set[frozenset] = set()
+        for rule_id in chosen:
+            rule = self.rules.get(rule_id)
+            for other in rule.exclusions if rule else ():
+                pair = frozenset((rule_id, other))
+                if other in chosen and pair not in seen:
+                    seen.add(pair)
+                    problems.append(f"{rule.name} and {self.rules[other].name} are mutually exclusive: only one "
+                                    "of them can be ON (seeds, Optional Rules)")
+        return problems
+
+    def check(self, rules: Iterable[str]) -> None:
+        problems = self.problems(rules)
+        if problems:
+            raise RulesError("; ".join(problems))
+
+
+def build_catalogue(discovery=None, plugin_dirs: list[Path] | None = None) -> Catalogue:
+    """The 81 rules of the seeds, with what the installed optional-rule plugins implement."""
+    from kernel.plugins import discover
+
+    if discovery is None:
+        discovery = discover(plugin_dirs)
+    infos = [i for i in discovery.plugins.values() if i.manifest.kind == "optional-rule"]
+    errors = [e for e in discovery.errors]
+    return _assemble(infos, errors)
+
+
+def catalogue_for_plugins(infos) -> Catalogue:
+    """The catalogue as one game sees it: only the optional-rule plugins it was created with."""
+    return _assemble([i for i in infos if i.manifest.kind == "optional-rule"], [])
+
+
+_ORIGIN_ORDER = {"builtin": 0, "folder": 1, "entry-point": 2}
+
+
+def _assemble(infos, errors: list[str]) -> Catalogue:
+    rules: dict[str, RuleInfo] = {}
+    for meta in _catalogue_entries():
+        rules[meta.id] = RuleInfo(**_fields(meta))
+    mods: list[RuleInfo] = []
+    for info in sorted(infos, key=lambda i: (_ORIGIN_ORDER.get(i.origin, 3), i.id)):
+        try:
+            meta = read_rule_file(info.folder)
+        except RulesError as exc:
+            errors.append(f"optional-rule plugin {info.id!r} ignored: {exc}")
+            continue
+        if meta.id != info.id:
+            errors.append(f"optional-rule plugin {info.id!r} ignored: its {RULE_FILE} describes rule {meta.id!r}; "
+                          "the plugin id must be the rule id")
+            continue
+        known = rules.get(meta.id)
+        if known is not None and known.implemented:
+            errors.append(f"optional-rule plugin {info.id!r} ({info.folder}) ignored: rule {meta.id!r} is "
+                          f"implemented by {known.plugin!r} ({known.origin}) already")
+            continue
+        if known is not None:
+            if meta.group != known.group:
+                errors.append(f"optional-rule plugin {info.id!r} ignored: rule {meta.id!r} belongs to group "
+                              f"{known.group!r} in the catalogue, not {meta.group!r}")
+                continue
+            # The seeds' prerequisites and exclusion stay whatever a plugin says.
+            merged = _fields(meta)
+            merged["prerequisites"] = sorted(set(known.prerequisites) | set(meta.prerequisites))
+            merged["exclusions"] = sorted(set(known.exclusions) | set(meta.exclusions))
+            merged["source"] = meta.source or known.source
+            merged["name"] = known.name  # the catalogue's (the seeds') name is what players know
+            rules[meta.id] = RuleInfo(**merged, implemented=True, plugin=info.id, origin=info.origin)
+        else:
+            rule = RuleInfo(**_fields(meta), implemented=True, plugin=info.id, origin=info.origin)
+            rules[meta.id] = rule
+            mods.append(rule)
+    # A rule naming a prerequisite or exclusion nobody knows cannot be checked: refuse it.
+    for rule in list(rules.values()):
+        unknown = [r for r in rule.prerequisites + rule.exclusions if r not in rules]
+        if unknown and rule.implemented:
+            errors.append(f"optional rule {rule.id!r} ({rule.plugin}) ignored: it refers to unknown rules "
+                          f"{', '.join(unknown)}")
+            if rule in mods:
+                del rules[rule.id]
+            else:
+                rules[rule.id] = rule.model_copy(update={"implemented": False, "plugin": None, "origin": "catalogue"})
+    # Exclusions go both ways.
+    for rule in rules.values():
+        for other in rule.exclusions:
+            if other in rules and rule.id not in rules[other].exclusions:
+                rules[other].exclusions.append(rule.id)
+    ordered = {r.id: r for g in GROUPS for r in rules.values() if r.group == g}
+    return Catalogue(ordered, errors)
+
+
+def _fields(meta: RuleMeta) -> dict:
+    return {"id": meta.id, "name": meta.name, "group": meta.group, "description": meta.description,
+            "prerequisites": list(meta.prerequisites), "exclusions": list(meta.exclusions),
+            "toggle": meta.effective_toggle(), "not_during": list(meta.not_during), "source": meta.source}
+
+
+# ---------------------------------------------------------------- presets and rule sets
+def config_dir() -> Path:
+    """The user config folder (the same as the front end's): WIF_CONFIG_DIR overrides it."""
+    if os.environ.get("WIF_CONFIG_DIR"):
+        return Path(os.environ["WIF_CONFIG_DIR"])
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "wif"
+
+
+def rule_sets_dir() -> Path:
+    return config_dir() / "optional-rules"
+
+
+RULE_SET_FORMAT = "wif-optional-rules"
+
+
+def _set_path(name: str) -> Path:
+    if name.endswith(".json") or os.sep in name or "/" in name:
+        return Path(name)
+    if not re.match(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", name):
+        raise RulesError(f"rule-set name {name!r}: use letters, digits, '-', '_' or '.'")
+    return rule_sets_dir() / f"{name}.json"
+
+
+def save_rule_set(name: str, rules: Iterable[str], catalogue: Catalogue | None = None) -> Path:
+    """Save a set (``personal`` is the Personal Set) to the config folder, or to a .json path."""
+    rules = sorted(dict.fromkeys(rules))
+    if catalogue is not None:
+        catalogue.check(rules)
+    path = _set_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"format": RULE_SET_FORMAT, "version": 1, "name": name, "rules": rules},
+                              indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_rule_set(name: str) -> list[str]:
+    path = _set_path(name)
+    if not path.exists():
+        hint = "save one with `wif rules save personal …`" if name == "personal" else \
+            f"saved sets: {', '.join(list_rule_sets()) or 'none'}"
+        raise RulesError(f"no optional-rule set {name!r} ({path} does not exist); {hint}")
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RulesError(f"{path}: not a readable optional-rule set ({exc})") from exc
+    if not isinstance(raw, dict) or raw.get("format") != RULE_SET_FORMAT or not isinstance(raw.get("rules"), list) \
+            or not all(isinstance(r, str) for r in raw["rules"]):
+        raise RulesError(f"{path}: not an optional-rule set (expected {{\"format\": \"{RULE_SET_FORMAT}\", "
+                         "\"rules\": [ids…]}})")
+    return list(raw["rules"])
+
+
+def list_rule_sets() -> list[str]:
+    folder = rule_sets_dir()
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+@dataclass
+class RuleChoice:
+    """The rules ON at the start of a game, and the plugins the game must load for them."""
+
+    preset: str
+    rules: list[str]
+    plugins: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+def preset_rules(preset: str, catalogue: Catalogue) -> tuple[list[str], list[str]]:
+    """The rules a preset turns ON, and notes about rules it could not (not implemented yet)."""
+    name = preset.lower()
+    notes: list[str] = []
+    if name == "none":
+        return [], notes
+    if name == "all":
+        # "All" is every rule that can be ON: implemented ones, and of the exclusive pair the
+        # one listed first (2D10 Land CRT before Blitz bonus).
+        chosen: list[str] = []
+        for rule in catalogue.implemented():
+            if any(x in chosen for x in rule.exclusions):
+                notes.append(f"{rule.name} left OFF: it excludes {', '.join(x for x in rule.exclusions if x in chosen)}")
+                continue
+            chosen.append(rule.id)
+        return _close_under_prerequisites(chosen, catalogue, notes), notes
+    if name in ("novice", "standard", "advanced"):
+        listed = tomllib.loads(PRESETS_FILE.read_text(encoding="utf-8"))[name]["rules"]
+        chosen, missing = [], []
+        for rule_id in listed:
+            rule = catalogue.rules.get(rule_id)
+            if rule is None or not rule.implemented:
+                missing.append(rule_id)
+                continue
+            chosen.append(rule_id)
+        if missing:
+            notes.append(f"{preset} lists {len(missing)} rules not implemented yet, left OFF: {', '.join(missing)}")
+        return _close_under_prerequisites(chosen, catalogue, notes), notes
+    # A saved set (the Personal Set or a named one) is taken as it is and checked strictly.
+    return load_rule_set("personal" if name == "personal" else preset), notes
+
+
+def _close_under_prerequisites(chosen: list[str], catalogue: Catalogue, notes: list[str]) -> list[str]:
+    """Drop rules whose prerequisite could not be ON (so a preset is always a legal set)."""
+    changed = True
+    while changed:
+        changed = False
+        for rule_id in list(chosen):
+            missing = [p for p in catalogue.rules[rule_id].prerequisites if p not in chosen]
+            if missing:
+                chosen.remove(rule_id)
+                notes.append(f"{catalogue.rules[rule_id].name} left OFF: its prerequisite "
+                             f"{', '.join(missing)} is OFF")
+                changed = True
+    return chosen
+
+
+def choose_rules(catalogue: Catalogue, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = ()
+                 ) -> RuleChoice:
+    """A preset, then rules switched ON, then OFF; refused with every problem named."""
+    rules, notes = preset_rules(preset or "none", catalogue)
+    rules = list(rules)
+    for rule_id in on:
+        if rule_id not in rules:
+            rules.append(rule_id)
+    off = list(off)
+    for rule_id in off:
+        catalogue.get(rule_id)  # an unknown id is a mistake worth naming
+    rules = [r for r in rules if r not in off]
+    catalogue.check(rules)
+    ordered = [r for r in catalogue.rules if r in rules]
+    return RuleChoice(preset=preset or "none", rules=ordered, plugins=game_plugins(catalogue, ordered), notes=notes)
+
+
+def game_plugins(catalogue: Catalogue, rules_on: Iterable[str]) -> list[str]:
+    """The plugins a new game loads: the framework, the plugins of the rules ON, and every
+    built-in rule that may be toggled during play (so it can be switched on later).  A mod's
+    rule that is OFF is left out, so installing a mod never makes other games depend on it."""
+    on = set(rules_on)
+    plugins = [FRAMEWORK_PLUGIN]
+    for rule in catalogue.implemented():
+        if rule.id in on or (rule.origin == "builtin" and rule.toggle == "in-play"):
+            plugins.append(rule.plugin)
+    return plugins
+
+
+def new_game(scenario: str, path, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = (),
+             options: dict | None = None, extra_plugins: list[str] | None = None,
+             plugin_dirs: list[Path] | None = None, **kwargs):
+    """``Game.new`` with optional rules chosen as on the Start New Game form.
+
+    The rules ON are recorded in the game's options (``optional_rules``, ``rules_preset``),
+    so they are in the save's meta and in its GameStarted event."""
+    from kernel.game import Game
+
+    catalogue = build_catalogue(plugin_dirs=plugin_dirs)
+    choice = choose_rules(catalogue, preset, on, off)
+    options = dict(options or {})
+    options["optional_rules"] = choice.rules
+    options["rules_preset"] = choice.preset
+    plugins = list(dict.fromkeys(choice.plugins + list(extra_plugins or [])))
+    return Game.new(scenario, path, options=options, extra_plugins=plugins, plugin_dirs=plugin_dirs, **kwargs)
