@@ -442,3 +442,11 @@ def describe_event(event, state):
     if event.type == "OverstackLossChosen":
         return f"{_unit_name(state, d['unit'])} is destroyed: {place_name(d['hex'])} was overstacked"
     return None
+
+
+@hookimpl
+def step_ended(ctx, step_id, spec):
+    """Over-Stacked Hex: "Stacking applies at the end of every phase" — checked as each
+    phase of play ends (not inside the correction digression itself)."""
+    if step_id.startswith("wif.turn.") or step_id.startswith("wif.new-game."):
+        check_overstacking(ctx)

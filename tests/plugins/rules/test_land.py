@@ -186,6 +186,23 @@ def test_over_stacked_hex_owner_destroys_organized_units_first(save):
     game.close()
 
 
+def test_over_stacked_hex_is_checked_when_the_phase_ends(save):
+    """Over-Stacked Hex: "Stacking applies at the end of every phase"."""
+    here = (205, 52)
+    game = new_game(save, [unit("g1", hex_=here), unit("g2", hex_=here), unit("g3", hex_=here)])
+    out = game.submit({"type": "FinishStep", "actor": "germany"})
+    assert out.accepted, out.reason
+    assert "DigressionStarted" in types(out.events)
+    seq = game.state.kernel.sequence
+    assert seq.current.endswith("correct-overstacking") and seq.pending == ["germany"]
+    out = game.submit({"type": "ChooseOverstackLoss", "actor": "germany", "unit": "g1"})
+    assert out.accepted, out.reason
+    # the digression ends and play moves on past land movement
+    assert not game.state.kernel.sequence.current.endswith("land-movement")
+    assert len(game.state["units"].in_hex(here)) == 2
+    game.close()
+
+
 # ---------------------------------------------------------------- Captured Facilities / overrun
 def test_captured_facilities_hex_control_changes_and_air_units_are_overrun(save):
     game = new_game(save, [unit("g1", move=6),
