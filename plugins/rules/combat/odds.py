@@ -1,0 +1,356 @@
+"""Land combat arithmetic: factors, odds, table choice, die modifiers, the results tables.
+
+Pure functions of the state (no events), so the command handlers, the die-roll step and the
+GUI's preview (``odds_preview``) all compute the same numbers.  Seed sections cited:
+"Land Combat" (L2293-2572), "Weather Report" (L7651-7760), "Ignore Notional" (L2166-2215),
+"Fortification Hexside" (L1850-1915).  The values the seeds leave out are in
+``data/land_crt.json`` and ``data/combat_effects.json`` (see their headers).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from pathlib import Path
+
+from plugins.rules import core
+
+DATA = Path(__file__).resolve().parent / "data"
+
+# Unit type ids (scenario counter data).  Land Combat, choosing combat tables: "ARM and
+# HQ-A units", "MECH units", "Each defending anti-tank unit counts as an ARM corps".
+ARM_TYPES = frozenset({"arm", "armor", "armour", "hq-a", "hqa"})
+MECH_TYPES = frozenset({"mech"})
+AT_TYPES = frozenset({"at", "anti-tank"})
+TERRITORIAL_TYPES = frozenset({"terr", "territorial"})
+HQ_TYPES = frozenset({"hq", "hq-a", "hq-i", "hqa", "hqi"})
+SUPPLY_TYPES = frozenset({"sup", "supply"})
+MOUNTAIN_TYPES = frozenset({"mtn", "mountain"})
+BLITZ_TERRAIN = frozenset({"clear", "forest", "desert"})  # condition 1 of choosing tables
+
+# Odds levels.  Level 0 is 1:2; 1:n (n > 2) is 2 - n; 1:1 is 1; 3:2 is 2; k:1 (k >= 2) is
+# k + 1.  Weather Report: "12:1 becomes 11:1, and 3:2 becomes 1:1" (-1); "3:1 becomes 3:2" (-2).
+LEVEL_1_2 = 0
+
+
+@cache
+def crt() -> dict:
+    return json.loads((DATA / "land_crt.json").read_text(encoding="utf-8"))
+
+
+@cache
+def effects() -> dict:
+    return json.loads((DATA / "combat_effects.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- helpers
+def _land():
+    """The land movement plugin's questions, if that plugin is installed (else None)."""
+    try:
+        from plugins.rules.land import movement
+    except Exception:  # not there (or broken mid-edit): use the fallbacks below
+        return None
+    return movement
+
+
+def norm(hex_) -> tuple[int, int]:
+    return core.world_map().grid.normalize(tuple(hex_))
+
+
+def effective_weather(weather: str, terrain: str) -> str:
+    """Weather Report, effects on terrain: desert hexes in blizzard suffer snow, in storm
+    rain, in rain or snow fine weather."""
+    if terrain in ("desert", "desert mountain"):
+        return {"blizzard": "snow", "storm": "rain", "rain": "fine", "snow": "fine"}.get(weather, weather)
+    return weather
+
+
+def effective_terrain(terrain: str, weather: str) -> str:
+    """Weather Report: frozen lakes are clear, swamps are forest, in snow or blizzard."""
+    if weather in ("snow", "blizzard"):
+        return {"lake": "clear", "swamp": "forest"}.get(terrain, terrain)
+    return terrain
+
+
+def hex_weather(state, hex_) -> str:
+    terrain = core.world_map().terrain(norm(hex_))
+    return effective_weather(core.weather_in(state, hex_), terrain)
+
+
+def hex_terrain(state, hex_) -> str:
+    terrain = core.world_map().terrain(norm(hex_))
+    return effective_terrain(terrain, effective_weather(core.weather_in(state, hex_), terrain))
+
+
+def hexside_kind(state, a, b) -> str | None:
+    m = core.world_map()
+    side = m.grid.hexside_between(norm(a), norm(b))
+    feature = m.hexside_feature(side) if side is not None else None
+    if feature is None:
+        return None
+    if feature.kind == "lake" and hex_weather(state, a) in ("snow", "blizzard") and hex_weather(state, b) in ("snow", "blizzard"):
+        return "river"  # Weather Report: "Treat a frozen lake hexside as a river hexside"
+    return feature.kind
+
+
+def adjacent(a, b) -> bool:
+    return core.world_map().grid.distance(norm(a), norm(b)) == 1
+
+
+def is_division(unit) -> bool:
+    return unit.size == "division"
+
+
+def unit_type(unit) -> str:
+    return unit.type.lower()
+
+
+def combat_factor(unit) -> float:
+    return float(unit.factors.get("combat", 0))
+
+
+def is_mountain_unit(unit) -> bool:
+    return unit_type(unit) in MOUNTAIN_TYPES or "mountain" in unit.flags
+
+
+def is_snow_unit(unit) -> bool:
+    """Weather Report: "MTN, ski troops, Swedish, Finnish, Norwegian, or elite Soviet units"."""
+    nat = (unit.nationality or unit.power).lower()
+    return (is_mountain_unit(unit) or "ski" in unit.flags
+            or nat in effects()["snow_unit_nationalities"]
+            or ("elite" in unit.flags and nat == "ussr"))
+
+
+def hostile(state, power_a: str, power_b: str) -> bool:
+    return core.enemies(state, power_a, power_b)
+
+
+def land_units(state, hex_) -> list:
+    return [u for u in state["units"].in_hex(norm(hex_)) if u.branch == "land" and u.on_map]
+
+
+def defenders(state, hex_, attacker_power: str) -> list:
+    """The enemy land units in the attacked hex."""
+    return [u for u in land_units(state, hex_) if hostile(state, attacker_power, u.power)]
+
+
+def place_name(hex_) -> str:
+    city = core.world_map().city_at(norm(hex_))
+    return city.name if city else f"hex {hex_[0]},{hex_[1]}"
+
+
+# ---------------------------------------------------------------- odds levels
+def odds_level(attack: float, defence: float) -> int:
+    """Land Combat, odds ratios: "Round the ratio to a whole number.  Always round in favor
+    of the defender." (whole ratios k:1, with 3:2 between 1:1 and 2:1, and 1:n below)."""
+    if defence <= 0:
+        raise ValueError("no odds against 0 defending factors")
+    if attack <= 0:
+        return -1000
+    if attack >= defence:
+        ratio = attack / defence
+        if ratio < 1.5:
+            return 1
+        if ratio < 2:
+            return 2
+        return int(math.floor(ratio)) + 1
+    n = math.ceil(defence / attack)  # 1:n, rounded in the defender's favour
+    return 2 - max(n, 2)
+
+
+def level_name(level: int) -> str:
+    if level >= 3:
+        return f"{level - 1}:1"
+    if level == 2:
+        return "3:2"
+    if level == 1:
+        return "1:1"
+    return f"1:{2 - level}"
+
+
+def lookup(table: str, level: int, modified_roll: int) -> str:
+    """Land Combat, results: "For odds less than 1-2, use the 1-2 column.  For final odds of
+    more than 7-1 (blitzkrieg) or 10-1 (assault), use the right-most column." """
+    t = crt()["tables"][table]
+    cols = t["columns"]
+    col = cols[max(0, min(level, len(cols) - 1))]
+    rows = crt()["rows"]
+    row = rows[max(0, min(modified_roll, len(rows) - 1))]
+    return t["cells"][row][col]
+
+
+def parse_result(code: str) -> dict:
+    """'X/Y': a number = land units destroyed; R retreat, S shatter, B breakthrough; '*' the
+    attackers are not disorganized."""
+    att, dfn = code.split("/")
+    digits = lambda s: int("".join(c for c in s if c.isdigit()) or 0)  # noqa: E731
+    return {
+        "attacker_losses": digits(att), "asterisk": "*" in att,
+        "defender_losses": digits(dfn), "retreat": "R" in dfn, "shatter": "S" in dfn,
+        "breakthrough": "B" in dfn,
+    }
+
+
+# ---------------------------------------------------------------- table choice
+def _count(units, types) -> int:
+    """Divisions count as 1/2 a unit (the total rounded up)."""
+    return math.ceil(sum(0.5 if is_division(u) else 1 for u in units if unit_type(u) in types))
+
+
+def attacker_chooses_table(state, attackers, hex_, dfn=None) -> tuple[bool, list[str]]:
+    """Land Combat, choosing combat tables: the attacker chooses if (1) the defending hex is a
+    non-city hex in clear, forest or desert; (2) any attacking unit is not attacking across a
+    fort hexside; (3) the attacker has more ARM and HQ-A units than the defender, or more MECH
+    units while the defender has no ARM or HQ-A units.  Otherwise the defender chooses."""
+    reasons = []
+    terrain = hex_terrain(state, hex_)
+    city = core.world_map().city_at(norm(hex_))
+    c1 = city is None and terrain in BLITZ_TERRAIN
+    if not c1:
+        reasons.append("the defending hex is a city" if city else f"the defending hex is {terrain}")
+    # (2) the map has no fortification hexsides yet: no attacker attacks across one.
+    if dfn is None:
+        dfn = defenders(state, hex_, attackers[0].power) if attackers else []
+    a_arm = _count(attackers, ARM_TYPES)
+    d_arm = _count(dfn, ARM_TYPES | AT_TYPES)  # each defending AT unit counts as an ARM corps
+    a_mech, d_mech = _count(attackers, MECH_TYPES), _count(dfn, MECH_TYPES)
+    c3 = a_arm > d_arm or (a_mech > d_mech and d_arm == 0)
+    if not c3:
+        reasons.append("the attacker has no more ARM/HQ-A (or MECH) units than the defender")
+    return c1 and c3, reasons
+
+
+# ---------------------------------------------------------------- the whole calculation
+def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_support: dict | None = None,
+             hq_shift: dict | None = None, snow_units: bool | None = None, table: str | None = None) -> dict:
+    """Every number of one land combat, as the seeds' "Land Combat" section computes them."""
+    hex_ = norm(hex_)
+    units = state["units"].units
+    attackers = [units[i] for i in attacker_ids if i in units and units[i].on_map]
+    power = attackers[0].power if attackers else None
+    dfn = defenders(state, hex_, power) if power else []
+    fx = effects()
+    terrain = hex_terrain(state, hex_)
+    weather = hex_weather(state, hex_)
+    notes: list[str] = []
+
+    # Attack: each unit's factors modified for terrain and the hexside it attacks across.
+    attack = 0.0
+    for u in attackers:
+        cf = combat_factor(u)
+        mult = fx["attacker_multiplier_by_terrain"].get(terrain, 1.0)
+        if mult != 1.0 and terrain in fx["mountain_units_ignore"] and is_mountain_unit(u):
+            mult = 1.0
+        side = hexside_kind(state, u.hex, hex_)
+        mult *= fx["attacker_multiplier_by_hexside"].get(side, 1.0) if side else 1.0
+        if mult != 1.0:
+            notes.append(f"{u.name or u.id} x{mult:g} ({terrain}{', across a ' + side if side else ''})")
+        attack += cf * mult
+    defence = sum(combat_factor(u) for u in dfn)
+    notional_cf = notional_factors(state, hex_, dfn) if notional else 0
+    defence += notional_cf
+    land_attack, land_defence = attack, defence
+    # Ground support: tactical factors above the supported side's land factors are ignored.
+    gs = ground_support or {}
+    a_gs = min(float(gs.get("attacker", 0)), land_attack)
+    d_gs = min(float(gs.get("defender", 0)), land_defence)
+    # "Round the total to the nearest whole number (rounding 0.5 up)."
+    attack_total = int(math.floor(attack + a_gs + 0.5))
+    defence_total = int(math.floor(defence + d_gs + 0.5))
+
+    # Odds shifts: weather (Weather Report), jungle, HQ support.
+    shifts: dict[str, int] = {}
+    w_shift = fx["weather_odds_shift"].get(weather, 0)
+    snow_eligible = (weather in fx["snow_unit_mitigation"] and w_shift < 0 and bool(attackers)
+                     and 2 * sum(1 for u in attackers if is_snow_unit(u)) >= len(attackers))
+    use_snow = snow_eligible if snow_units is None else (snow_units and snow_eligible)
+    if use_snow:
+        w_shift = min(0, w_shift + fx["snow_unit_mitigation"][weather])
+    if w_shift:
+        shifts["weather (" + weather + ")"] = w_shift
+    t_shift = fx["odds_shift_by_terrain"].get(terrain, 0)
+    if t_shift:
+        shifts[terrain] = t_shift
+    hq = hq_shift or {}
+    if hq.get("attacker"):
+        shifts["attacking HQ support"] = int(hq["attacker"])
+    if hq.get("defender"):
+        shifts["defending HQ support"] = -int(hq["defender"])
+
+    chooser_is_attacker, why = attacker_chooses_table(state, attackers, hex_, dfn)
+    out = {
+        "hex": hex_, "place": place_name(hex_), "terrain": terrain, "weather": weather,
+        "attack": attack_total, "defence": defence_total, "notional_factors": notional_cf,
+        "ground_support": {"attacker": a_gs, "defender": d_gs},
+        "chooser": "attacker" if chooser_is_attacker else "defender", "chooser_reasons": why,
+        "table": table, "snow_units_eligible": snow_eligible, "snow_units_used": use_snow,
+        "factor_notes": notes, "shifts": shifts,
+    }
+    if defence_total <= 0:
+        # "If, after all modifications, you are attacking 0 defending combat factors, the
+        # combat result is an automatic '*/2B' ... or '*/2S' if it is an assault."
+        out.update(base_odds=None, level=None, odds="auto", drm={}, automatic=True)
+        return out
+    base = odds_level(attack_total, defence_total)
+    level = base + sum(shifts.values())
+    drm: dict[str, int] = {}
+    disorganized = sum(1 for u in dfn if not u.face_up) + (1 if notional else 0)  # notional: always disorganized
+    if disorganized:
+        drm["disorganized defenders"] = disorganized
+    if level < LEVEL_1_2:
+        drm["odds below 1:2"] = level - LEVEL_1_2
+    if attackers and all(unit_type(u) in TERRITORIAL_TYPES for u in attackers):
+        drm["only territorials attack"] = -1
+    if dfn and not notional and all(unit_type(u) in TERRITORIAL_TYPES for u in dfn):
+        drm["only territorials defend"] = 1
+    out.update(base_odds=level_name(base), level=level, odds=level_name(max(level, LEVEL_1_2)),
+               drm=drm, automatic=False)
+    return out
+
+
+def notional_factors(state, hex_, real_defenders) -> int:
+    """Ignore Notional: 1, +1 city, +1 in the home country of the power controlling the hex,
+    +1 if not stacked with a land unit but in the ZOC of a friendly corps or army; never < 0.
+    (The shore bombardment, supply and surprise modifiers are not applied here.)"""
+    cf = 1
+    m = core.world_map()
+    if m.city_at(norm(hex_)):
+        cf += 1
+    controller = core.hex_controller(state, hex_)
+    country = m.country_of(norm(hex_))
+    if controller and country and country.controller.lower().replace(" ", "") == controller.lower():
+        cf += 1
+    if not real_defenders and controller:
+        land = _land()
+        side = core.side_of(state, controller)
+        if land is not None and side is not None:
+            try:
+                if norm(hex_) in land.zoc_hexes(state, side):
+                    cf += 1
+            except Exception:
+                pass
+    return max(0, cf)
+
+
+def odds_preview(state, attackers, defender_hex) -> dict:
+    """What the GUI shows before committing an attack: the odds, who chooses the table, and
+    the die modifiers, for ``attackers`` (unit ids) against ``defender_hex``.
+
+    Returns {"odds", "base_odds", "attack", "defence", "shifts", "drm", "chooser",
+    "table_options", "weather", "terrain", ...}."""
+    hex_ = norm(defender_hex)
+    combat = None
+    try:
+        combat = state["combat"].combats.get(core.hex_key(hex_))
+    except KeyError:
+        pass
+    gs = hq = None
+    if combat is not None:
+        gs = state["combat"].ground_support.get(combat.id)
+        hq = combat.hq_shift
+    out = evaluate(state, list(attackers), hex_, notional=bool(combat and combat.notional),
+                   ground_support=gs, hq_shift=hq)
+    out["table_options"] = ["blitz", "assault"]
+    out["modifiers"] = {"odds_shifts": out["shifts"], "die": out["drm"]}
+    return out

@@ -1,0 +1,409 @@
+"""Land combat (plugins/rules/combat): one test per seed procedure, built in the lab scenario.
+
+The situation: a Soviet rifle corps in the clear hex 207,52 east of the Niemen (next to
+Minsk), German corps in 206,51 and 206,52 (Poland, German controlled).  Dice come from the
+game's seed; tests that need a particular result search the seeds for it (deterministic).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kernel.game import Game
+from plugins.rules.combat import odds as O
+from plugins.rules.combat import GroundSupportAdded, declare_forced_attack, odds_preview
+
+DECL = "turn.impulse.land.combat.land-combat-declaration"
+T = (207, 52)  # clear, USSR
+MINSK = (207, 51)
+
+
+def unit(uid, power, type_, combat, hex_, size="army", move=4, **kw):
+    return {"id": uid, "power": power, "branch": "land", "type": type_, "size": size, "name": kw.pop("name", uid),
+            "factors": {"combat": combat, "move": move, **kw.pop("factors", {})}, "hex": list(hex_), **kw}
+
+
+def base_units():
+    return [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
+            unit("s-inf", "ussr", "inf", 3, T)]
+
+
+def new_game(save, units=None, seed=1, actions=None, start_at=DECL, **extra):
+    options = {"units": units if units is not None else base_units(),
+               "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+               "actions": actions or {"germany": "land"}, "start_at": start_at, **extra}
+    return Game.new("lab", save, seed=seed, options=options, extra_plugins=["combat"])
+
+
+def ok(game, cmd):
+    out = game.submit(cmd)
+    assert out.accepted, out.reason
+    return out.events
+
+
+def refused(game, cmd, *words):
+    before = game.state.kernel.seq
+    out = game.submit(cmd)
+    assert not out.accepted, f"{cmd} was accepted"
+    for w in words:
+        assert w.lower() in out.reason.lower(), out.reason
+    assert game.state.kernel.seq == before  # nothing appended
+    return out.reason
+
+
+def types(events):
+    return [e.type for e in events]
+
+
+def step(game):
+    return game.state.kernel.sequence.current
+
+
+def to_roll(save, seed, table="blitz", units=None, target=T, attackers=("g-arm", "g-inf"), **kw):
+    """Declare the attack, finish declaration, choose the table and roll; the game and the
+    events of the roll."""
+    game = new_game(save, units=units, seed=seed, **kw)
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(target), "units": list(attackers)})
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    chooser = game.state.kernel.sequence.pending[0]
+    ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": table})
+    events = ok(game, {"type": "ResolveCombat", "actor": chooser})
+    return game, events
+
+
+def find(tmp_path, want, table="blitz", **kw):
+    """The first seed whose roll gives a result satisfying ``want(result_code)``."""
+    for seed in range(1, 400):
+        save = tmp_path / f"s{seed}.wif"
+        game, events = to_roll(save, seed, table=table, **kw)
+        res = next(e for e in events if e.type == "LandCombatResolved")
+        if want(res.data["result"]):
+            return game, events, res
+        game.close()
+    raise AssertionError("no seed gives that result")
+
+
+# ---------------------------------------------------------------- declaration
+def test_land_combat_declaration_counts_each_attack_as_a_land_attack(save):
+    game = new_game(save, actions={"germany": "combined"})
+    events = ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm"]})
+    assert types(events) == ["ActivityUsed", "AttackDeclared"]
+    assert events[0].data == {"power": "germany", "kind": "land-attack", "count": 1}
+    # adding a unit to the same attack is not another attack
+    events = ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-inf"]})
+    assert types(events) == ["AttackDeclared"]
+    c = game.state["combat"].combats["207,52"]
+    assert c.attackers == ["g-arm", "g-inf"] and c.powers == ["germany"]
+    assert "declares an attack on hex 207,52" in game.describe(events[0])
+
+
+def test_land_combat_declaration_bad_input(save):
+    units = base_units() + [unit("g-far", "germany", "inf", 4, (204, 52)), unit("g-min", "germany", "inf", 4, MINSK)]
+    game = new_game(save, units=units, actions={"germany": "air"})
+    refused(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm"]},
+            "Land Combat Declaration", "Land or Combined")
+    game.close()
+    save2 = save.with_name("b.wif")
+    game = new_game(save2, units=units)
+    refused(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-far"]}, "adjacent")
+    refused(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(MINSK), "units": ["g-arm"]},
+            "friendly units")
+    refused(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["s-inf"]}, "controlled by ussr")
+    refused(game, {"type": "DeclareAttack", "actor": "ussr", "hex": [206, 51], "units": ["s-inf"]})
+    game.close()
+
+
+def test_land_combat_declaration_over_the_activity_limit(save):
+    # Germany's Combined action allows 3 land attacks (turn plugin's authored table).
+    centre = (207, 51)
+    nbrs = [(208, 51), (208, 52), (207, 52), (208, 50)]
+    units = [unit(f"g{i}", "germany", "inf", 4, centre) for i in range(4)]
+    units += [unit(f"s{i}", "ussr", "inf", 1, h) for i, h in enumerate(nbrs)]
+    game = new_game(save, units=units, actions={"germany": "combined"})
+    for i in range(3):
+        ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(nbrs[i]), "units": [f"g{i}"]})
+    refused(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(nbrs[3]), "units": ["g3"]},
+            "Activity Limits", "3 land attacks")
+
+
+def test_land_combat_declaration_in_the_wrong_phase(save):
+    game = new_game(save)
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm"]})
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    assert step(game).endswith("assault-or-blitz")  # declarations are over
+    refused(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-inf"]}, "not allowed now")
+
+
+# ---------------------------------------------------------------- odds and tables
+def test_odds_are_rounded_in_the_defenders_favour():
+    assert O.level_name(O.odds_level(10, 3)) == "3:1"
+    assert O.level_name(O.odds_level(5, 2)) == "2:1"
+    assert O.level_name(O.odds_level(3.9, 2)) == "3:2"
+    assert O.level_name(O.odds_level(2.9, 2)) == "1:1"
+    assert O.level_name(O.odds_level(2, 2)) == "1:1"
+    assert O.level_name(O.odds_level(2, 3)) == "1:2"
+    assert O.level_name(O.odds_level(1, 3)) == "1:3"
+    assert O.level_name(O.odds_level(3, 7)) == "1:3"
+    # Weather Report examples: 3:2 -1 -> 1:1; 3:1 -2 -> 3:2; 12:1 -1 -> 11:1
+    assert O.level_name(O.odds_level(3, 2) - 1) == "1:1"
+    assert O.level_name(O.odds_level(3, 1) - 2) == "3:2"
+    assert O.level_name(O.odds_level(12, 1) - 1) == "11:1"
+
+
+def test_land_combat_chart_tables_are_complete():
+    crt = O.crt()
+    assert crt["source"] and crt["approximations"]
+    for table, last in (("blitz", "7:1"), ("assault", "10:1")):
+        cols = crt["tables"][table]["columns"]
+        assert cols[0] == "1:2" and cols[-1] == last
+        for row in crt["rows"]:
+            for col in cols:
+                O.parse_result(crt["tables"][table]["cells"][row][col])
+    assert O.lookup("blitz", 50, 99) == "*/2B" and O.lookup("assault", 50, 99) == "*/2S"
+    assert O.parse_result("1/2R") == {"attacker_losses": 1, "asterisk": False, "defender_losses": 2,
+                                      "retreat": True, "shatter": False, "breakthrough": False}
+
+
+def test_choosing_combat_tables_by_the_three_conditions(save):
+    game = new_game(save)
+    prev = odds_preview(game.state, ["g-arm", "g-inf"], T)
+    assert prev["chooser"] == "attacker" and prev["odds"] == "3:1" and prev["attack"] == 10 and prev["defence"] == 3
+    assert odds_preview(game.state, ["g-inf"], T)["chooser"] == "defender"  # no ARM: defender chooses
+    game.close()
+    # A city (Minsk) is never the attacker's choice.
+    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("s-inf", "ussr", "inf", 3, MINSK)]
+    game = new_game(save.with_name("m.wif"), units=units)
+    assert odds_preview(game.state, ["g-arm"], MINSK)["chooser"] == "defender"
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(MINSK), "units": ["g-arm"]})
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    assert step(game).endswith("assault-or-blitz") and game.state.kernel.sequence.pending == ["ussr"]
+    refused(game, {"type": "ChooseLandCombatType", "actor": "germany", "table": "blitz"}, "nothing")
+    events = ok(game, {"type": "ChooseLandCombatType", "actor": "ussr", "table": "assault"})
+    assert events[0].type == "LandCombatTableChosen" and events[0].data["table"] == "assault"
+    # An anti-tank defender counts as an ARM corps: 1 ARM is no longer more.
+    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("s-at", "ussr", "at", 2, T)]
+    game2 = new_game(save.with_name("a.wif"), units=units)
+    assert odds_preview(game2.state, ["g-arm"], T)["chooser"] == "defender"
+
+
+@pytest.mark.parametrize("weather, shift, odds", [("fine", 0, "3:1"), ("rain", -1, "2:1"), ("snow", -2, "3:2"),
+                                                  ("blizzard", -3, "1:1")])
+def test_weather_odds_shifts(save, weather, shift, odds):
+    game = new_game(save, weather={"2": weather})
+    prev = odds_preview(game.state, ["g-arm", "g-inf"], T)
+    assert sum(prev["shifts"].values()) == shift and prev["odds"] == odds
+
+
+def test_weather_odds_shift_lessened_by_mountain_ski_and_elite_units(save):
+    units = [unit("g-mtn", "germany", "mtn", 6, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
+             unit("s-inf", "ussr", "inf", 3, T)]
+    game = new_game(save, units=units, weather={"2": "blizzard"})
+    prev = odds_preview(game.state, ["g-mtn", "g-inf"], T)  # half the attackers are MTN
+    assert prev["snow_units_eligible"] and prev["shifts"] == {"weather (blizzard)": -1} and prev["odds"] == "2:1"
+    game.close()
+    game = new_game(save.with_name("b.wif"), weather={"2": "snow"})
+    assert not odds_preview(game.state, ["g-arm", "g-inf"], T)["snow_units_eligible"]
+
+
+def test_die_roll_modifiers(save):
+    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("s-inf", "ussr", "inf", 3, T, face_up=False),
+             unit("s-ter", "ussr", "terr", 1, T)]
+    game = new_game(save, units=units)
+    assert odds_preview(game.state, ["g-arm"], T)["drm"] == {"disorganized defenders": 1}
+    game.close()
+    units = [unit("g-ter", "germany", "terr", 1, (206, 51)), unit("s-ter", "ussr", "terr", 4, T)]
+    game = new_game(save.with_name("b.wif"), units=units)
+    prev = odds_preview(game.state, ["g-ter"], T)
+    assert prev["odds"] == "1:2" and prev["base_odds"] == "1:4"
+    assert prev["drm"] == {"odds below 1:2": -2, "only territorials attack": -1, "only territorials defend": 1}
+
+
+# ---------------------------------------------------------------- resolution
+def test_land_combat_die_rolls(tmp_path):
+    game, events, res = find(tmp_path, lambda r: True)
+    dice = next(e for e in events if e.type == "DiceRolled")
+    assert "land combat at hex 207,52" in dice.data["purpose"] and dice.data["faces"] == 10
+    d = res.data
+    assert d["odds"] == "3:1" and d["table"] == "blitz" and d["roll"] == dice.data["results"][0]
+    assert d["result"] == O.lookup("blitz", O.odds_level(10, 3), d["modified"])
+    text = game.describe(res)
+    assert text.startswith("Land combat at hex 207,52") and f"roll {d['roll']}" in text and d["result"] in text
+
+
+def test_automatic_result_against_zero_defending_factors(save):
+    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("s-sup", "ussr", "sup", 0, T)]
+    game, events = to_roll(save, 1, units=units, attackers=("g-arm",))
+    res = next(e for e in events if e.type == "LandCombatResolved")
+    assert res.data["result"] == "*/2B" and res.data["roll"] is None
+    assert "DiceRolled" not in types(events)
+
+
+def test_assign_losses_chosen_by_the_owner(tmp_path):
+    game, events, res = find(tmp_path, lambda r: O.parse_result(r)["attacker_losses"] == 1)
+    assert step(game).endswith("choose-losses") and game.state.kernel.sequence.pending == ["germany"]
+    refused(game, {"type": "AssignLandLosses", "actor": "germany", "units": ["g-arm", "g-inf"]}, "exactly 1")
+    refused(game, {"type": "AssignLandLosses", "actor": "germany", "units": ["s-inf"]}, "exactly 1")
+    events = ok(game, {"type": "AssignLandLosses", "actor": "germany", "units": ["g-inf"]})
+    assert events[0].type == "LandLossesTaken" and events[0].data == {"combat": "207,52", "side": "attacker",
+                                                                     "units": ["g-inf"]}
+    assert game.state["units"].units["g-inf"].where == "eliminated"
+    # Disorganization step: the surviving attacker is disorganized (no asterisk).
+    flips = [e for e in events if e.type == "UnitFlipped"]
+    assert any(e.data == {"unit": "g-arm", "face_up": False} for e in flips)
+
+
+def test_retreat_units(tmp_path):
+    game, events, res = find(tmp_path, lambda r: r.endswith("/R"))
+    assert step(game).endswith("retreat-units") and game.state.kernel.sequence.pending == ["germany"]
+    c = game.state["combat"].combats["207,52"]
+    assert c.retreating == ["s-inf"]
+    pr, hexes = O.__dict__ and __import__("plugins.rules.combat", fromlist=["x"]).retreat_options(
+        game.state, c, "s-inf", T)
+    assert pr == 1 and hexes == [(207, 53), (208, 52)]
+    # Minsk is in the German ZOC with no Soviet unit: not a retreat hex; nor back into 207,52.
+    refused(game, {"type": "RetreatUnit", "actor": "germany", "unit": "s-inf", "to_hex": list(MINSK)}, "priority 1")
+    events = ok(game, {"type": "RetreatUnit", "actor": "germany", "unit": "s-inf", "to_hex": [208, 52]})
+    assert types(events)[:2] == ["UnitMoved", "UnitRetreated"]
+    s = game.state["units"].units["s-inf"]
+    assert s.hex == (208, 52) and not s.face_up  # defenders that retreat are disorganized
+    assert step(game).endswith("advance-after-combat")
+    events = ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
+    assert types(events) == ["UnitMoved", "UnitAdvanced", "HexControlChanged"]
+    refused(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]}, "enemy land units")
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    assert "land-combat-resolution" not in (step(game) or "")
+
+
+def strong():
+    return [unit("g-arm", "germany", "arm", 10, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
+            unit("s-inf", "ussr", "inf", 1, T), unit("s-2", "ussr", "inf", 1, T)]
+
+
+def test_convert_shattered_results_to_retreats(tmp_path):
+    game, events, res = find(tmp_path, lambda r: r == "*/1B", units=strong())
+    assert res.data["odds"] == "7:1"
+    assert step(game).endswith("convert-shattered-results")
+    events = ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": False})
+    assert events[0].type == "ShatterConverted"
+    assert step(game).endswith("choose-losses") and game.state.kernel.sequence.pending == ["ussr"]
+    refused(game, {"type": "AssignLandLosses", "actor": "germany", "units": ["g-inf"]}, "nothing")
+    events = ok(game, {"type": "AssignLandLosses", "actor": "ussr", "units": ["s-2"]})
+    out = next(e for e in events if e.type == "LandCombatOutcome")
+    assert out.data["shattered"] == ["s-inf"] and out.data["breakthrough"]  # could retreat: production pool
+    assert game.state["units"].units["s-inf"].where == "production-pool"
+    # Breakthrough: ARM advances into the defending hex (clear, 1 MP) and then a second hex.
+    ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
+    refused(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-inf", "to_hex": [208, 52]}, "first hex")
+    events = ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]})
+    adv = next(e for e in events if e.type == "UnitAdvanced")
+    assert adv.data["second"] and adv.data["disorganized"]  # forest costs 2: disorganized
+
+
+def test_convert_to_retreat_keeps_the_units(tmp_path):
+    game, events, res = find(tmp_path, lambda r: r == "*/1B", units=strong())
+    ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": True})
+    events = ok(game, {"type": "AssignLandLosses", "actor": "ussr", "units": ["s-2"]})
+    out = next(e for e in events if e.type == "LandCombatOutcome")
+    assert out.data["retreating"] == ["s-inf"] and not out.data["breakthrough"]
+
+
+def test_select_land_combat_order_chosen_by_the_attacker(save):
+    units = base_units() + [unit("g-x", "germany", "inf", 4, MINSK), unit("s-x", "ussr", "inf", 1, (208, 51))]
+    game = new_game(save, units=units)
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm", "g-inf"]})
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": [208, 51], "units": ["g-x"]})
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    assert step(game).endswith("select-land-combat")
+    refused(game, {"type": "SelectLandCombat", "actor": "germany", "hex": [200, 50]}, "no declared combat")
+    ok(game, {"type": "SelectLandCombat", "actor": "germany", "hex": [208, 51]})
+    assert game.state["combat"].combats["208,51"].stage == "selected"
+    # resolve it to the end (the defender chooses: no ARM attacks)
+    while game.state["combat"].combats["208,51"].stage != "applied" or not step(game).endswith("select-land-combat"):
+        cur, pending = step(game), game.state.kernel.sequence.pending
+        if cur.endswith("assault-or-blitz"):
+            ok(game, {"type": "ChooseLandCombatType", "actor": pending[0], "table": "assault"})
+        elif cur.endswith("resolve-combat"):
+            ok(game, {"type": "ResolveCombat", "actor": pending[0]})
+        elif cur.endswith("choose-losses"):
+            c = game.state["combat"].combats["208,51"]
+            side = "attacker" if pending[0] == "germany" else "defender"
+            pool = ["g-x"] if side == "attacker" else ["s-x"]
+            ok(game, {"type": "AssignLandLosses", "actor": pending[0], "units": pool[:c.losses[side]]})
+        elif cur.endswith("convert-shattered-results"):
+            ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": False})
+        elif cur.endswith("retreat-units"):
+            c = game.state["combat"].combats["208,51"]
+            u = c.retreating[0]
+            _, hexes = __import__("plugins.rules.combat", fromlist=["x"]).retreat_options(
+                game.state, c, u, game.state["units"].units[u].hex)
+            ok(game, {"type": "RetreatUnit", "actor": "germany", "unit": u, "to_hex": list(hexes[0])})
+        else:
+            ok(game, {"type": "FinishStep", "actor": pending[0]})
+    # back in the outer Select Land Combat: the other combat waits
+    assert game.state["combat"].combats["207,52"].stage == "declared"
+    ok(game, {"type": "SelectLandCombat", "actor": "germany", "hex": list(T)})
+    assert step(game).endswith("assault-or-blitz") and game.state.kernel.sequence.pending == ["germany"]
+
+
+def test_ground_support_added_by_the_air_plugin(save):
+    game = new_game(save)
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-inf"]})
+
+    def fly(ctx):
+        ctx.emit(GroundSupportAdded(combat="207,52", side="attacker", factors=3))
+        ctx.emit(GroundSupportAdded(combat="207,52", side="attacker", factors=2.5))
+
+    game._run(fly, actor="system")
+    assert game.state["combat"].ground_support == {"207,52": {"attacker": 5.5}}
+    prev = odds_preview(game.state, ["g-inf"], T)
+    assert prev["attack"] == 8 and prev["odds"] == "2:1"  # 4 + min(5.5, 4) = 8
+
+
+def test_hq_support(save):
+    units = base_units() + [unit("g-hq", "germany", "hq-a", 4, (205, 51), factors={"reorg": 10})]
+    game = new_game(save, units=units, hq_support=True)
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm"]})
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    assert step(game).endswith("defending-hq-support")
+    refused(game, {"type": "DeclareHQSupport", "actor": "germany", "hq": "g-hq", "hex": list(T)}, "nothing")
+    ok(game, {"type": "FinishStep", "actor": "ussr"})
+    assert step(game).endswith("attacking-hq-support")
+    refused(game, {"type": "DeclareHQSupport", "actor": "germany", "hq": "g-inf", "hex": list(T)}, "not an HQ")
+    ok(game, {"type": "DeclareHQSupport", "actor": "germany", "hq": "g-hq", "hex": list(T)})
+    refused(game, {"type": "DeclareHQSupport", "actor": "germany", "hq": "g-hq", "hex": list(T)}, "already")
+    events = ok(game, {"type": "FinishStep", "actor": "germany"})
+    dice = next(e for e in events if e.type == "DiceRolled")
+    rolled = next(e for e in events if e.type == "HQSupportRolled")
+    assert "HQ support by g-hq" in dice.data["purpose"] and rolled.data["success"]  # reorg 10: always
+    assert odds_preview(game.state, ["g-arm"], T)["shifts"] == {"attacking HQ support": 1}
+
+
+def test_hq_support_skipped_without_the_optional_rule(save):
+    game = new_game(save)
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm"]})
+    events = ok(game, {"type": "FinishStep", "actor": "germany"})
+    skipped = {e.data["step"].rsplit(".", 1)[-1]: e.data["reason"] for e in events if e.type == "StepSkipped"}
+    assert "option 13" in skipped["defending-hq-support"] and "option 13" in skipped["attacking-hq-support"]
+
+
+def test_include_notional_units(save):
+    units = [unit("g-para", "germany", "para", 2, (206, 51), size="division")]
+    game = new_game(save, units=units)
+
+    def drop(ctx):
+        from plugins.rules.units import UnitMoved
+        ctx.emit(UnitMoved(unit="g-para", to_hex=T))
+        declare_forced_attack(ctx, "germany", T, ["g-para"], "paradrop")
+
+    game._run(drop, actor="system")
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    assert step(game).endswith("include-notional-units") and game.state.kernel.sequence.pending == ["ussr"]
+    events = ok(game, {"type": "IncludeNotional", "actor": "ussr", "hex": list(T), "include": False})
+    assert types(events)[:2] == ["NotionalDecided", "AttackCancelled"]
+    assert game.state["units"].units["g-para"].hex == T
+
+
+def test_notional_unit_factors(save):
+    game = new_game(save, units=[])
+    assert O.notional_factors(game.state, MINSK, []) == 3  # 1 + city + USSR home country
+    assert O.notional_factors(game.state, T, []) == 2
