@@ -388,6 +388,28 @@ class DetailedMap:
                 pygame.draw.polygon(target, colour, hex_corners(g, pos[0] + sx, pos[1] + sy), width)
         target.set_clip(old_clip)
 
+    def prefetch(self, limit: int = 1) -> int:
+        """Build up to ``limit`` missing chunks in the ring just outside the view, so panning
+        finds them ready.  The window calls this once a frame after drawing (idle time
+        before the next frame); returns how many it built."""
+        g = self.geometry
+        cw, ch = g.chunk_cols * g.w, g.chunk_rows * g.h
+        n_x = self.grid.cols // g.chunk_cols
+        world_h = self.world_size()[1]
+        ox, oy = (int(math.floor(v)) for v in self.view_origin())
+        w, h = self.size
+        key = self._static_key()
+        built = 0
+        rows = range(max(0, oy // ch - 1), min((world_h - 1) // ch, (oy + h - 1) // ch + 1) + 1)
+        for i in range(ox // cw - 1, (ox + w - 1) // cw + 2):
+            for cj in rows:
+                if (self.zoom, key, i % n_x, cj) not in self._chunks:
+                    self.chunk(self.zoom, i % n_x, cj)
+                    built += 1
+                    if built >= limit:
+                        return built
+        return built
+
     def stacks(self) -> list[tuple[Hex, list]]:
         """Units on the map by hex, rebuilt only when the game has new events."""
         units = self.model.units()

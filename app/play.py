@@ -530,6 +530,8 @@ class GameWindow:
         """Work that happens every frame whatever the events: autoscroll, reloads."""
         if self.reloader is not None:
             self.reloader.process_pending()
+        for dmap in self.detailed.values():
+            dmap.prefetch(1)
         target = self._map_under(self.mouse)
         if target is None or self.settings.autoscroll <= 0 or self._drag is not None:
             self._border_frames = 0
