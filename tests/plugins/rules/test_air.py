@@ -57,6 +57,10 @@ def current(game):
     return game.state.kernel.sequence.current
 
 
+def game_events(game):
+    return list(game.store.records())
+
+
 def types(events):
     return [e.type for e in events]
 
@@ -98,12 +102,10 @@ def test_ground_strike_disorganizes_targets_on_a_roll_at_most_the_tactical_facto
 
 def test_ground_strike_phase_is_skipped_without_an_allowing_action(save):
     game = lab(save, [STUKA, RIFLE], actions={"germany": "pass"})
-    skipped = [e for e in game.store.read_all() if e.type == "StepSkipped"
-               and e.data["step"] == "wif.turn.impulse.independent-air.ground-strike"] \
-        if hasattr(game.store, "read_all") else None
     assert not current(game).startswith(AM)
-    if skipped is not None:
-        assert "Pass" in skipped[0].data["reason"] or "allows" in skipped[0].data["reason"]
+    skipped = [e for e in game_events(game) if e.type == "StepSkipped"
+               and e.data["step"] == "wif.turn.impulse.independent-air.ground-strike"]
+    assert skipped[0].data["reason"] == "no phasing power's action allows Ground Strike"
 
 
 # ---------------------------------------------------------------- Air-to-air Combat
@@ -166,7 +168,7 @@ def test_air_to_air_combat_inactive_side_rolls_first_2d10_and_results_apply(save
 
 
 def test_air_to_air_voluntary_abort_aborts_every_unit_of_the_side(save):
-    game = lab(save, [STUKA, ME109, RIFLE, I16], seed=11)
+    game = lab(save, [STUKA, ME109, RIFLE, I16], seed=8)
     ok(game, type="FinishStep", actor="ussr")
     ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
     ok(game, type="FlyMission", actor="germany", unit="me109", hex=list(TARGET), role="escort")
@@ -178,11 +180,18 @@ def test_air_to_air_voluntary_abort_aborts_every_unit_of_the_side(save):
         who = game.state.kernel.sequence.pending[0]
         unit = air_plugin.air(game.state).mission.combat.pending["candidates"][0]
         ok(game, type="ChooseAirCasualty", actor=who, unit=unit)
-    if current(game).endswith("attacker-aborts-or-stays"):
-        events = ok(game, type="AirCombatAbortOrStay", actor="germany", abort=True)
-        assert "axis aborts the air combat" in [game.describe(e) for e in events]
-        assert any(e.type == "AirCombatEnded" and "voluntary abort" in e.data["reason"] for e in events)
-        assert not any(e.type == "GroundStrikeRolled" for e in events)  # aborted bombers do not strike
+    assert current(game).endswith("attacker-aborts-or-stays")
+    events = ok(game, type="AirCombatAbortOrStay", actor="germany", abort=True)
+    assert "axis aborts the air combat" in [game.describe(e) for e in events]
+    aborted = {e.data["unit"] for e in events if e.type == "AirCombatResultApplied" and e.data["cause"] == "voluntary abort"}
+    assert aborted and all(not units(game)[u].face_up for u in aborted)
+    # the combat is over (the defender has nobody left to fight): no second choice
+    assert any(e.type == "AirCombatEnded" and "voluntary abort" in e.data["reason"] for e in events)
+    # aborted bombers do not strike; a bomber already cleared through still does
+    cleared = air_plugin.air(game.state).mission.cleared
+    assert cleared == ["stuka"] and aborted == {"me109"}  # seed 8: DC cleared the Ju87 through first
+    assert [e.data["bomber"] for e in events if e.type == "GroundStrikeRolled"] == ["stuka"]
+    assert current(game) == f"{AM}.return-to-base-phasing"
 
 
 def test_air_to_air_combat_results_table_is_authored_data_with_its_source():
@@ -334,3 +343,71 @@ def test_bad_input_over_the_activity_limits(save):
         if not out.accepted:
             reasons.append(out.reason)
     assert reasons, "a Naval action allows only a few air missions"
+
+
+# ---------------------------------------------------------------- Air-to-air sub-machine
+T2 = (207, 52)
+
+
+def _two_and_two(save, seed, same_hex=True):
+    units_ = [air_unit("s1", "germany", "tac", GE_BASE, tactical=3, range_=8),
+              air_unit("s2", "germany", "tac", GE_BASE, tactical=2, range_=8),
+              air_unit("f1", "germany", "ftr", GE_BASE, air=5, range_=8),
+              air_unit("f2", "germany", "ftr", GE_BASE, air=4, range_=8),
+              RIFLE, land_unit("r2", "ussr", T2),
+              air_unit("i1", "ussr", "ftr", SU_BASE, air=3, range_=10),
+              air_unit("i2", "ussr", "ftr", SU_BASE, air=2, range_=10)]
+    game = lab(save, units_, seed=seed)
+    second = TARGET if same_hex else T2
+    ok(game, type="FinishStep", actor="ussr")
+    ok(game, type="FlyMission", actor="germany", unit="s1", hex=list(TARGET))
+    ok(game, type="FlyMission", actor="germany", unit="s2", hex=list(second))
+    ok(game, type="FlyMission", actor="germany", unit="f1", hex=list(TARGET), role="escort")
+    ok(game, type="FlyMission", actor="germany", unit="f2", hex=list(second), role="escort")
+    ok(game, type="FinishStep", actor="germany")
+    ok(game, type="FlyIntercept", actor="ussr", unit="i1", hex=list(TARGET))
+    ok(game, type="FlyIntercept", actor="ussr", unit="i2", hex=list(second))
+    return game, ok(game, type="FinishStep", actor="ussr")
+
+
+def test_air_to_air_arrange_units_sets_the_front_units_before_the_first_roll(save):
+    game, events = _two_and_two(save, seed=3)
+    assert current(game) == "wif.procedures.air-to-air-combat.round.arrange-units"
+    assert not any(e.type == "DiceRolled" for e in events)
+    assert "units cannot change lines" in refused(game, type="ArrangeAirLine", actor="germany",
+                                                  fighters=["f2", "s1"], bombers=["f1", "s2"])
+    ok(game, type="ArrangeAirLine", actor="germany", fighters=["f2", "f1"], bombers=["s2", "s1"])
+    events = ok(game, type="ArrangeAirLine", actor="ussr", fighters=["i1", "i2"], bombers=[])
+    round_ = next(e for e in events if e.type == "AirCombatRoundStarted")
+    # axis: front f2 (4) + 1 for f1 = 5; allies: front i1 (3) + 1 for i2 = 4
+    assert round_.data["strength"] == {"allies": 4, "axis": 5}
+    rolled = next(e for e in events if e.type == "AirCombatRolled")
+    assert rolled.data["side"] == "allies" and rolled.data["candidates"]
+    if rolled.data["result"] in ("AX", "DX", "AA", "DA"):
+        assert rolled.data["candidates"] == ["f2", "s2"]  # the front fighter or the front bomber
+
+
+def test_air_to_air_select_location_when_several_combats_then_each_in_turn(save):
+    game, events = _two_and_two(save, seed=3, same_hex=False)
+    assert next(e for e in events if e.type == "AirCombatsFound").data["hexes"] == [list(TARGET), list(T2)] or \
+        [tuple(h) for h in next(e for e in events if e.type == "AirCombatsFound").data["hexes"]] == [TARGET, T2]
+    assert current(game) == "wif.procedures.air-to-air-combat.select-location"
+    assert game.state.kernel.sequence.pending == ["germany"]
+    assert "no air combat waits at (201, 51)" in refused(game, type="SelectAirCombat", actor="germany", hex=list(GE_BASE))
+    events = ok(game, type="SelectAirCombat", actor="germany", hex=list(T2))
+    assert next(e for e in events if e.type == "AirCombatSelected").data["hex"] in ([207, 52], (207, 52))
+    fought = []
+    for _ in range(40):  # answer every decision until both combats are over
+        cur = current(game)
+        if not cur.startswith("wif.procedures.air-to-air-combat"):
+            break
+        who = game.state.kernel.sequence.pending[0]
+        combat = air_plugin.air(game.state).mission.combat
+        fought.append(tuple(combat.hex))
+        if cur.endswith("unit"):
+            ok(game, type="ChooseAirCasualty", actor=who, unit=combat.pending["candidates"][0])
+        elif cur.endswith("stays"):
+            ok(game, type="AirCombatAbortOrStay", actor=who, abort=False)
+    assert current(game) == f"{AM}.return-to-base-phasing"
+    assert air_plugin.air(game.state).mission.performed
+    assert not air_plugin.air(game.state).mission.combats_left
