@@ -345,12 +345,13 @@ def odds_preview(state, attackers, defender_hex) -> dict:
         combat = state["combat"].combats.get(core.hex_key(hex_))
     except KeyError:
         pass
-    gs = hq = None
+    gs = hq = snow = None
     if combat is not None:
         gs = state["combat"].ground_support.get(combat.id)
         hq = combat.hq_shift
-    out = evaluate(state, list(attackers), hex_, notional=bool(combat and combat.notional),
-                   ground_support=gs, hq_shift=hq)
+        snow = combat.snow_units
+    out = evaluate(state, list(attackers), hex_, notional=bool(combat and combat.forced and combat.notional),
+                   ground_support=gs, hq_shift=hq, snow_units=snow)
     out["table_options"] = ["blitz", "assault"]
     out["modifiers"] = {"odds_shifts": out["shifts"], "die": out["drm"]}
     return out

@@ -407,3 +407,31 @@ def test_notional_unit_factors(save):
     game = new_game(save, units=[])
     assert O.notional_factors(game.state, MINSK, []) == 3  # 1 + city + USSR home country
     assert O.notional_factors(game.state, T, []) == 2
+
+
+def test_land_combat_replays_to_the_same_state(tmp_path):
+    game, events, res = find(tmp_path, lambda r: r.endswith("/R"))
+    ok(game, {"type": "RetreatUnit", "actor": "germany", "unit": "s-inf", "to_hex": [207, 53]})
+    ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-inf", "to_hex": list(T)})
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    before, path = game.state.to_json(), game.path
+    game.close()
+    with Game.open(path) as again:
+        assert again.state.to_json() == before
+        assert again.state["units"].units["g-inf"].hex == T
+
+
+def test_phasing_side_snow_unit_decision(save):
+    units = [unit("g-mtn", "germany", "mtn", 6, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
+             unit("s-inf", "ussr", "inf", 3, T)]
+    game = new_game(save, units=units, weather={"2": "snow"})
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-mtn", "g-inf"]})
+    events = ok(game, {"type": "FinishStep", "actor": "germany"})
+    skipped = {e.data["step"].rsplit(".", 1)[-1] for e in events if e.type == "StepSkipped"}
+    assert "non-phasing-snow-decision" in skipped
+    assert step(game).endswith("phasing-snow-decision") and game.state.kernel.sequence.pending == ["germany"]
+    ok(game, {"type": "UseSnowUnits", "actor": "germany", "use": False})
+    c = game.state["combat"].combats["207,52"]
+    assert c.snow_units is False
+    prev = odds_preview(game.state, ["g-mtn", "g-inf"], T)
+    assert prev["snow_units_eligible"] and not prev["snow_units_used"] and prev["shifts"] == {"weather (snow)": -2}
