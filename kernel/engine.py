@@ -323,11 +323,12 @@ class Context:
         if parent is None:
             self.emit(builtin.SequenceFinished(reason="the sequence of play is complete"))
             return None
-        if seq.stack and seq.stack[-1].step == parent:
-            return self._end_digression()
         spec = self.index.specs[parent]
+        # A looping container repeats whether it is in the flow or a pushed sub-machine.
         if spec.repeat and self.host.pm.hook.repeat_step(ctx=self, step_id=parent, spec=spec):
             return (self._enter, (parent, seq.repeats.get(parent, 0) + 1))
+        if seq.stack and seq.stack[-1].step == parent:
+            return self._end_digression()
         return (self._advance_from, (parent,))
 
     def _end_digression(self):

@@ -203,7 +203,7 @@ class Game:
             upcast(self.host, rec)
             if player is not None:
                 view = rec.as_dict()
-                self.host.pm.hook.event_view(event=rec, player=player, view=view)
+                self.host.pm.hook.event_view(event=rec, player=player, view=view, state=self.state)
                 if view.get("hidden"):
                     continue
                 rec.data = view["data"]

@@ -105,9 +105,10 @@ def player_view(state, player, view):
 
 
 @hookspec
-def event_view(event, player, view):
+def event_view(event, player, view, state):
     """Filter an event as ``player`` may see it: mutate ``view`` (a dict); set
-    ``view["hidden"] = True`` to withhold it entirely."""
+    ``view["hidden"] = True`` to withhold it entirely.  ``state`` is the game's current
+    state (e.g. to tell which side the player is on)."""
 
 
 @hookspec(firstresult=True)

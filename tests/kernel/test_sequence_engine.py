@@ -197,3 +197,88 @@ def test_step_end_hook_may_push_a_digression_and_a_rule_may_refuse_finishing(min
     assert kinds[:3] == ["DigressionStarted", "StepSkipped", "DigressionEnded"]  # nobody inactive yet
     assert at(game)[0] == "mini.turn.act"
     game.close()
+
+
+ROUNDS = """
+from kernel.events import Command, EventData
+from kernel.hookspecs import hookimpl
+from kernel.plugins import ScenarioSpec
+from kernel.sequence import StepSpec
+from pydantic import BaseModel
+
+class Count(BaseModel):
+    rounds: int = 0
+
+class Fought(EventData):
+    pass
+
+class Fight(Command):
+    pass
+
+def fight(ctx, cmd):
+    ctx.emit(Fought())
+
+def start(ctx, cmd):
+    ctx.push("battle")
+
+class Start(Command):
+    pass
+
+def _fought(state, event):
+    state["r.count"].rounds += 1
+
+@hookimpl
+def register_state(register):
+    register("r.count", Count)
+
+@hookimpl
+def register_events(register):
+    register(Fought)
+
+@hookimpl
+def register_reducers(register):
+    register("Fought", _fought)
+
+@hookimpl
+def register_commands(register):
+    register(Fight, fight)
+    register(Start, start)
+
+@hookimpl
+def register_sequences(register):
+    register("r", StepSpec.model_validate({"id": "r", "title": "R", "level": "root", "children": [
+        {"id": "main", "title": "Main", "decides": "each-power", "commands": ["Start"]},
+        {"id": "battle", "title": "Battle", "level": "phase", "called": True, "repeat": True, "children": [
+            {"id": "round", "title": "Round", "decides": "each-power", "commands": ["Fight"]}]}]}))
+
+@hookimpl
+def register_scenarios(register):
+    register(ScenarioSpec(id="rounds", name="Rounds", sides={"s": ["p"]}, sequence="r"))
+
+@hookimpl
+def repeat_step(ctx, step_id, spec):
+    if step_id == "r.battle":
+        return ctx.state["r.count"].rounds < 3
+
+@hookimpl
+def event_view(event, player, view, state):
+    if event.type == "Fought" and state["r.count"].rounds >= 3 and player == "spy":
+        view["hidden"] = True
+"""
+
+
+def test_a_pushed_sub_machine_repeats_its_rounds_then_returns(plugin_dir, save):
+    plugin_dir.add("rounds", ROUNDS, kind="scenario")
+    game = Game.new("rounds", save, seed=1, plugin_dirs=[plugin_dir.path])
+    assert game.submit({"type": "Start", "actor": "p"}).accepted
+    for n in range(3):
+        assert at(game) == ("r.battle.round", ["p"])
+        assert game.submit({"type": "Fight", "actor": "p"}).accepted
+        finish(game, "p")
+    assert at(game) == ("r.main", ["p"])  # back where the battle was pushed, still waiting
+    starts = [e.data["repeat"] for e in game.history() if e.type == "StepStarted" and e.data["step"] == "r.battle"]
+    assert starts == [0, 1, 2]
+    # the event view sees the state: this player may not see the fights once they are over
+    assert [e.type for e in game.history(player="spy")].count("Fought") == 0
+    assert [e.type for e in game.history(player="p")].count("Fought") == 3
+    game.close()
