@@ -92,8 +92,16 @@ def scenario_state(state) -> ScenarioState:
 
 
 def _ours(state) -> bool:
-    k = state.kernel
-    return k.scenario == SCENARIO or k.options.get("scenario_rules") == SCENARIO
+    return state.kernel.scenario == SCENARIO
+
+
+def _victory_rules(state) -> bool:
+    """Barbarossa's victory conditions apply: in Barbarossa, or in a test situation (lab
+    scenario) whose options say ``"scenario_rules": "barbarossa"``."""
+    return _ours(state) or state.kernel.options.get("scenario_rules") == SCENARIO
+
+
+POWER_NAMES = {"germany": "Germany", "ussr": "the USSR"}
 
 
 # ---------------------------------------------------------------- events
@@ -185,8 +193,18 @@ def air_limit(state, hex_, extra_hq: bool = False) -> tuple[int, str]:
 
 
 def stacking_problem(state, unit, hex_, ignore: set[str] | None = None) -> str | None:
-    """Over-Stacked Hex: would ``unit`` in ``hex_`` over-stack it?  A reason, or None."""
+    """Over-Stacked Hex: would ``unit`` in ``hex_`` over-stack it?  A reason, or None.
+
+    The land plugin's stacking check decides when it is installed (one rule, one place);
+    the fallback below states the same limits."""
     ignore = {unit.id} | (ignore or set())
+    try:
+        from plugins.rules.land.movement import stacking_problems
+    except ImportError:
+        stacking_problems = None
+    if stacking_problems is not None:
+        problems = stacking_problems(state, tuple(hex_), adding=[unit], leaving=ignore)
+        return "; ".join(problems) or None
     here = [u for u in _units(state).in_hex(tuple(hex_)) if u.id not in ignore]
     if unit.branch == "land":
         land = [u for u in here if u.branch == "land"] + [unit]
@@ -288,7 +306,19 @@ def place_unit(ctx, cmd: PlaceUnit) -> None:
     ctx.emit(UnitMoved(unit=cmd.unit, to_hex=tuple(cmd.hex), to_where="map"))
 
 
+PLACING_STEPS = (SETUP_PLACING, REINFORCEMENT_PLACING)
+
+
 def restore_setup(ctx, cmd: RestoreSetup) -> None:
+    # Registered "anytime" because the sequence lists it only for the setup placing step;
+    # the Setup Tray's Restore Setup button serves the reinforcement tray as well, so the
+    # step and the done set are checked here.
+    seq = ctx.state.kernel.sequence
+    if seq.current not in PLACING_STEPS:
+        raise Rejected("Setup Tray: Restore Setup is only possible while placing units from the setup tray "
+                       f"(the current step is {seq.current})")
+    if cmd.actor not in seq.pending:
+        raise Rejected(f"Setup Tray: {cmd.actor} is not placing units now (waiting for: {', '.join(seq.pending) or 'nobody'})")
     if not tray_units(ctx.state, cmd.actor):
         raise Rejected(f"Setup Tray: {cmd.actor}'s setup tray is empty; nothing to restore")
     if not _place_defaults(ctx, cmd.actor):
@@ -381,7 +411,7 @@ def count_objectives(state) -> tuple[dict[str, float], list[dict]]:
 
 def victory_check(ctx, step_id: str) -> None:
     """Victory Check: no automatic victory in Barbarossa; the final count on the last turn."""
-    if not _ours(ctx.state):
+    if not _victory_rules(ctx.state):
         return
     from plugins.rules.core import world
 
@@ -399,7 +429,8 @@ def victory_check(ctx, step_id: str) -> None:
         winner = ranked[0][0]
         side = k.side_of(winner)
         others = ", ".join(f"{p} {v:g}" for p, v in ranked[1:])
-        result = f"{winner.capitalize()} wins with {ranked[0][1]:g} objectives ({others})"
+        name = POWER_NAMES.get(winner, winner)
+        result = f"{name[0].upper() + name[1:]} wins with {ranked[0][1]:g} objectives ({others})"
     ctx.emit(VictoryDetermined(turn=k.turn, objectives=counts, winner=winner, side=side, result=result))
 
 
@@ -432,7 +463,7 @@ def register_reducers(register):
 @hookimpl
 def register_commands(register):
     register(PlaceUnit, place_unit)
-    register(RestoreSetup, restore_setup)
+    register(RestoreSetup, restore_setup, anytime=True)
 
 
 @hookimpl
