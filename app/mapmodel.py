@@ -100,19 +100,39 @@ class MapModel:
         country = self.world.countries.get(code)
         return mapstyle.power_id(country.controller) if country and country.controller else "neutral"
 
-    def controller(self, hex_: Hex) -> str:
-        """Who controls a hex: a ``control`` state section when a rules plugin keeps one
-        (``hexes``: {"col,row": power}), else the starting controller of its country."""
+    def _control_tables(self) -> tuple[dict[str, str], dict[str, str]] | None:
+        """(hex overrides, country controllers) from the game's state, or None.
+
+        WiF games keep them in the core plugin's ``core.world`` section; other scenarios
+        may keep a ``control`` section with ``hexes`` ({"col,row": power})."""
+        world = self.section("core.world")
+        if world is not None:
+            return dict(world.hex_control), {code: mapstyle.power_id(p) for code, p in world.countries.items()}
         control = self.section("control")
         if control is not None:
-            hexes = getattr(control, "hexes", None) or {}
-            found = hexes.get(f"{hex_[0]},{hex_[1]}")
+            return dict(getattr(control, "hexes", None) or {}), {}
+        return None
+
+    def controller(self, hex_: Hex) -> str:
+        """Who controls a hex now: its control marker, else its country's controller in
+        the game (else the country's starting controller on the map)."""
+        tables = self._control_tables()
+        code = self.world.country_code(hex_)
+        if tables is not None:
+            hexes, countries = tables
+            found = hexes.get(f"{hex_[0]},{hex_[1]}") or countries.get(code)
             if found:
                 return found
-        return self.controller_of_country(self.world.country_code(hex_))
+            if countries:
+                return "neutral"
+        return self.controller_of_country(code)
 
     def weather(self, zone: int) -> str:
-        """Current weather in a zone: a ``weather`` state section (``zones``: {"1": "rain"}) or fine."""
+        """Current weather in a zone, from the game's state (core.world or a ``weather``
+        section with ``zones``), else fine."""
+        world = self.section("core.world")
+        if world is not None:
+            return world.weather.get(str(zone), "fine")
         weather = self.section("weather")
         if weather is not None:
             zones = getattr(weather, "zones", None) or {}
@@ -148,15 +168,16 @@ class MapModel:
     def controller_grid(self) -> list[list[str]]:
         """Controller of every hex ("sea" for water), for the hex-control layers."""
         out = []
-        control = self.section("control")
-        changed = (getattr(control, "hexes", None) or {}) if control is not None else {}
+        tables = self._control_tables()
+        changed, countries = tables if tables is not None else ({}, {})
+        base = countries if countries else self.start_controller
         for r in range(self.grid.rows):
             row = []
             for c in range(self.grid.cols):
                 if self.terrain_grid[r][c] in ("sea", "lake"):
                     row.append("sea")
                     continue
-                row.append(changed.get(f"{c},{r}") or self.start_controller.get(self.country_grid[r][c], "neutral"))
+                row.append(changed.get(f"{c},{r}") or base.get(self.country_grid[r][c], "neutral"))
             out.append(row)
         return out
 
