@@ -39,7 +39,8 @@ the nearest legal hex of its area).  Units a power leaves in its tray when it fi
 to their default positions.
 
 Reinforcements ("Reinforcements": every turn except the first) arrive in the setup tray
-at the start of the turn and are placed in the reinforcement area (procedures.reinforcements).
+at the start of the turn and are placed in the reinforcement area (procedures.reinforcements);
+a unit left in the tray when its power finishes stays there and is offered again next turn.
 
 Victory ("Victory", Barbarossa Special Victory Conditions): no automatic victory; the 8
 on-map objectives and each city of the East European USSR (Bessarabia included) count
