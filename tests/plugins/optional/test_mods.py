@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -48,8 +49,10 @@ PLAY_WITH_THE_MOD = textwrap.dedent('''
 
 def test_example_mod_installs_with_pip_and_its_rule_changes_play(tmp_path):
     target = tmp_path / "site"
+    source = tmp_path / "src"  # a copy, so the build leaves nothing in examples/
+    shutil.copytree(EXAMPLE_MOD, source, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
     pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-input", "--disable-pip-version-check",
-           "--target", str(target), str(EXAMPLE_MOD)]
+           "--target", str(target), str(source)]
     run = None
     for extra in ([], ["--no-build-isolation"]):  # isolated build first; the venv's setuptools if offline
         try:
