@@ -342,9 +342,8 @@ def air_limit(state, hex_) -> int:
     terrain = effective_terrain(_terrain(norm(hex_)),
                                 effective_weather(core.weather_in(state, hex_), _terrain(norm(hex_))))
     city = m.city_at(hex_)
-    if city is not None and city.port == "minor":
-        limit = 2
-    elif city is not None:
+    # A hex that is both a city and a minor port takes the higher limit: it is a city hex.
+    if city is not None:
         limit = 3  # major port or city
     elif terrain in ("mountain", "desert mountain", "swamp"):
         limit = 0

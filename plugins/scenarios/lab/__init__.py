@@ -10,6 +10,8 @@
         "actions": {"germany": "land"},
         "active_side": "axis",                           # default: axis
         "start_at": "turn.impulse.land.movement.land-movement",
+        "last_turn": 5,                                  # core LastTurnSet (0: open-ended)
+        "calendar": [1941, "may-jun"],                   # turn 1's date, when "turn" is loaded
     }, extra_plugins=["land"])
 
 Everything it sets is an ordinary event, so a lab game replays and verifies like any other.
@@ -24,6 +26,7 @@ from plugins.rules.core import (
     ActionChosen,
     CountryControlSet,
     HexControlChanged,
+    LastTurnSet,
     WarDeclared,
     WeatherSet,
     key_hex,
@@ -45,6 +48,11 @@ def setup(ctx) -> None:
         ctx.emit(HexControlChanged(hex=key_hex(key), power=power))
     for raw in options.get("units", []):
         ctx.emit(UnitCreated(unit=Unit.model_validate(raw)))
+    if options.get("last_turn"):
+        ctx.emit(LastTurnSet(turn=int(options["last_turn"])))
+    if options.get("calendar") and "CalendarSet" in ctx.host.events:
+        year, bimonth = options["calendar"]
+        ctx.emit(ctx.host.events["CalendarSet"].model(year=int(year), bimonth=bimonth))
     side = options.get("active_side", "axis")
     if side:
         ctx.set_active_side(side)

@@ -40,3 +40,13 @@ def test_hex_control_marker_disappears_when_the_owner_takes_it_back(save):
     game._run(retake, actor="system")
     assert "200,40" not in core.world(game.state).hex_control
     game.close()
+
+
+def test_lab_sets_the_last_turn_and_the_calendar_when_the_turn_plugin_is_loaded(save):
+    game = Game.new("lab", save, seed=1, options={"last_turn": 3, "calendar": [1942, "jul-aug"]},
+                    extra_plugins=["turn"])
+    assert core.world(game.state).last_turn == 3
+    from plugins.rules.turn import date_name
+
+    assert "1942" in date_name(game.state)
+    game.close()
