@@ -190,7 +190,7 @@ def cmd_schema(args) -> int:
     return 0
 
 
-BENCHMARKS = ("kernel", "replay", "render", "rules", "map")
+BENCHMARKS = ("kernel", "replay", "render", "rules", "map", "hotreload")
 
 
 def cmd_bench(args) -> int:

@@ -24,6 +24,7 @@ from .plugins import PluginHost, _where, import_plugin, plugin_set_hash
 from .state import GameState
 
 DEBOUNCE_SECONDS = 0.2
+CHANGE_EVENTS = {"created", "modified", "moved", "deleted", "closed"}  # "closed" = closed after writing
 WATCHED_SUFFIXES = {".py", ".toml", ".json", ".csv", ".txt"}
 
 
@@ -98,7 +99,9 @@ class PluginReloader:
 
         class Handler(FileSystemEventHandler):
             def on_any_event(self, event):
-                if event.is_directory:
+                # Only changes count: watchdog also reports files merely opened or read,
+                # and reloading on every read would replay the game for nothing.
+                if event.is_directory or event.event_type not in CHANGE_EVENTS:
                     return
                 reloader.notice(event.src_path)
                 dest = getattr(event, "dest_path", None)

@@ -279,6 +279,7 @@ class PluginHost:
         if os.environ.get("WIF_TRACE_PLUGINS"):
             self.pm.add_hookcall_monitoring(_tracer, lambda *a: None)
         self.pm.register(builtin, name=KERNEL_PLUGIN_ID)
+        loaded = []
         for info in infos:
             if info.id == KERNEL_PLUGIN_ID:
                 continue
@@ -288,6 +289,18 @@ class PluginHost:
                     module = import_plugin(info)
                 except Exception as exc:
                     raise _blame(PluginError(f"plugin {info.id!r} failed to import: {_where(exc)}"), info.id) from exc
+            loaded.append((info, module))
+        # A plugin may publish hooks of its own (e.g. the combat plugin's modifier hooks that
+        # optional rules implement): a ``HOOKSPECS`` module or class of @hookspec functions.
+        # They are added before any plugin registers, so every implementation is checked.
+        for info, module in loaded:
+            specs = getattr(module, "HOOKSPECS", None)
+            if specs is not None:
+                try:
+                    self.pm.add_hookspecs(specs)
+                except (ValueError, pluggy.PluginValidationError) as exc:
+                    raise _blame(PluginError(f"plugin {info.id!r} publishes bad hookspecs: {exc}"), info.id) from exc
+        for info, module in loaded:
             try:
                 self.pm.register(module, name=info.id)
             except (ValueError, pluggy.PluginValidationError) as exc:

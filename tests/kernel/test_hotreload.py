@@ -102,3 +102,12 @@ def test_files_outside_the_games_plugins_are_ignored(live, tmp_path):
     reloader.notice(init.parent / "__pycache__" / "x.pyc")
     time.sleep(0.15)
     assert reloader.process_pending() == []
+
+
+def test_reading_a_plugin_file_does_not_trigger_a_reload(live):
+    game, reloader, init = live
+    reloader.start()
+    time.sleep(0.2)
+    init.read_text()  # an editor or a tool merely reads the file
+    time.sleep(0.5)
+    assert reloader.process_pending() == []

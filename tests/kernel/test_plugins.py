@@ -173,3 +173,67 @@ def test_read_only_open_leaves_out_a_plugin_that_fails_to_load(mini, save, plugi
     with Game.open(save, read_only=True, plugin_dirs=mini) as game:
         assert any("failed to import" in p and "left out" in p for p in game.problems)
         assert game.read_only
+
+
+PUBLISHER = """
+from kernel.events import Command, EventData
+from kernel.hookspecs import hookimpl, hookspec
+from kernel.plugins import ScenarioSpec
+from kernel.sequence import StepSpec
+
+
+class HOOKSPECS:
+    @staticmethod
+    @hookspec(firstresult=True)
+    def dice_faces(state):
+        '''How many faces the Roll command's die has (plugins may change it).'''
+
+
+class Roll(Command):
+    pass
+
+
+def roll(ctx, cmd):
+    faces = ctx.host.pm.hook.dice_faces(state=ctx.state) or 6
+    ctx.roll("published hook", faces=faces)
+
+
+@hookimpl
+def register_commands(register):
+    register(Roll, roll)
+
+
+@hookimpl
+def register_sequences(register):
+    register("pub", StepSpec(id="pub", title="Pub", level="root", children=(
+        StepSpec(id="go", title="Go", decides="each-power", commands=("Roll",)),)))
+
+
+@hookimpl
+def register_scenarios(register):
+    register(ScenarioSpec(id="pub", name="Pub", sides={"s": ["p"]}, sequence="pub"))
+"""
+
+IMPLEMENTER = """
+from kernel.hookspecs import hookimpl
+
+@hookimpl
+def dice_faces(state):
+    return 20
+"""
+
+
+def test_a_plugin_can_publish_hooks_that_other_plugins_implement(plugin_dir, save):
+    plugin_dir.add("pub", PUBLISHER, kind="scenario")
+    plugin_dir.add("d20", IMPLEMENTER, kind="optional-rule", requires=["pub"])
+    plugin_dir.add("typo20", IMPLEMENTER.replace("def dice_faces", "def dice_face"), requires=["pub"])
+    plain = Game.new("pub", save, seed=1, plugin_dirs=[plugin_dir.path])
+    assert plain.submit({"type": "Roll", "actor": "p"}).events[0].data["faces"] == 6
+    plain.close()
+    save.unlink()
+    game = Game.new("pub", save, seed=1, plugin_dirs=[plugin_dir.path], extra_plugins=["d20"])
+    assert game.submit({"type": "Roll", "actor": "p"}).events[0].data["faces"] == 20
+    game.close()
+    found = discover([plugin_dir.path]).plugins
+    with pytest.raises(PluginError, match="typo20"):
+        PluginHost([found["pub"], found["typo20"]])
