@@ -119,11 +119,75 @@ def measure_supply(repeat: int = 50, **_options) -> dict:
     return figures
 
 
+# ---------------------------------------------------------------- Barbarossa at full size
+def _barbarossa_driver(game):
+    """Finish whatever is pending the plainest way: default setup, Pass actions."""
+    k = game.state.kernel
+    who = k.sequence.pending[0]
+    power = who if who in k.powers() else k.sides[who][0]
+    legal = game.legal_commands()
+    if "RestoreSetup" in legal or k.sequence.current.endswith("placing-units-on-the-map"):
+        game.submit({"type": "RestoreSetup", "actor": power})
+    if "ChooseFirstMover" in legal:
+        if game.submit({"type": "ChooseFirstMover", "actor": who, "side": "axis"}).accepted:
+            return
+    if "ChooseAction" in legal:
+        if game.submit({"type": "ChooseAction", "actor": power, "action": "pass"}).accepted:
+            return
+    out = game.submit({"type": "FinishStep", "actor": who})
+    if not out.accepted:
+        raise RuntimeError(f"benchmark game stuck at {k.sequence.current}: {out.reason}")
+
+
+def measure_barbarossa(repeat: int = 20, **_options) -> dict:
+    """The whole Barbarossa order of battle after the default setup: supply for every unit
+    of each side (cache cleared each time), and the automatic end-of-turn sequence — the
+    submit that ends a turn and runs the End of Turn stage's automatic phases up to the
+    next turn's first decision — timed over the scenario's turn ends."""
+    from kernel.game import Game
+    from plugins.rules.supply import in_supply, trace
+
+    figures = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        game = Game.new("barbarossa", Path(tmp) / "b.wif", seed=1941)
+        while game.state.kernel.turn < 1:
+            _barbarossa_driver(game)
+        state = game.state
+        for side in ("axis", "allies"):
+            powers = set(state.kernel.sides[side])
+            ids = [u.id for u in state["units"].units.values() if u.power in powers and u.on_map]
+            times = []
+            for _ in range(repeat):
+                trace.clear_cache()
+                start = time.perf_counter()
+                supplied = sum(in_supply(state, i) for i in ids)
+                times.append((time.perf_counter() - start) * 1000)
+            figures[f"barbarossa_supply_{side}_p95_ms"] = round(_p(times, 0.95), 2)
+            figures[f"barbarossa_supply_{side}_units"] = f"{supplied}/{len(ids)} in supply"
+        turn_ends = []
+        while not game.state.kernel.sequence.finished:
+            turn = game.state.kernel.turn
+            start = time.perf_counter()
+            _barbarossa_driver(game)
+            elapsed = (time.perf_counter() - start) * 1000
+            if game.state.kernel.turn != turn or game.state.kernel.sequence.finished:
+                turn_ends.append(elapsed)
+        game.close()
+    figures["end_of_turn_sequence_max_ms"] = round(max(turn_ends), 1)
+    figures["end_of_turn_sequence_median_ms"] = round(statistics.median(turn_ends), 1)
+    figures["end_of_turn_sequences_timed"] = len(turn_ends)
+    return figures
+
+
 MEASUREMENTS = {
     "reachable hexes for a land unit": measure_reachable,
     "supply for all units of a side": measure_supply,
+    "Barbarossa: supply of every unit, automatic end of turn": measure_barbarossa,
 }
 TARGETS = {
+    "barbarossa_supply_axis_p95_ms": 100.0,
+    "barbarossa_supply_allies_p95_ms": 100.0,
+    "end_of_turn_sequence_max_ms": 200.0,
     "supply_axis_p95_ms": 100.0,
     "supply_allies_p95_ms": 100.0,
     "reachable_p95_ms": 5.0,

@@ -128,3 +128,16 @@ def test_console_script_runs_in_a_subprocess(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "app.cli", "verify", str(path)],
                           capture_output=True, text=True, env=env, cwd=ROOT)
     assert proc.returncode == 0 and "OK" in proc.stdout
+
+
+@pytest.mark.parametrize("what", ["rules", "map"])
+def test_bench_rules_and_map_report_their_figures(what, capsys):
+    code, out, _ = run(capsys, "bench", what, "--json")
+    result = json.loads(out)
+    assert code == 0 and result
+    if what == "rules":
+        figures = {k: v for group in result.values() for k, v in group.items()}
+        for key in ("reachable_p95_ms", "barbarossa_supply_allies_p95_ms", "end_of_turn_sequence_max_ms"):
+            assert figures[key] > 0
+    else:
+        assert result["hexes"] == 70200 and result["load_best_ms"] > 0
