@@ -184,6 +184,16 @@ class Game:
         snaps = self.store.snapshot_seqs(self.plugins_hash)
         self._last_snapshot_seq = snaps[-1] if snaps else 0
 
+    def refresh(self) -> int:
+        """Fold the events another process appended since this game last read the file
+        (a second window, a script using ``wif submit``); returns how many."""
+        last_seq, last_hash = self.store.last()
+        if last_seq <= self.state.kernel.seq:
+            return 0
+        n = fold_rows(self.host, self.state, self.store.rows(self.state.kernel.seq + 1))
+        self._last_hash = last_hash
+        return n
+
     def state_at(self, seq: int) -> GameState:
         """The state after event ``seq``: the nearest snapshot, folded forward."""
         snap = self.store.nearest_snapshot(seq, self.plugins_hash)

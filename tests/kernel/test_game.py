@@ -162,3 +162,13 @@ def test_listeners_hear_each_accepted_command(save):
     game.submit({"type": "MoveCounter", "actor": "red", "counter": "r1", "to": [9, 9]})
     assert heard == [["CounterMoved"]]
     game.close()
+
+
+def test_refresh_folds_what_another_writer_appended(save):
+    writer = Game.new("skirmish", save, seed=1)
+    reader = Game.open(save, read_only=True)
+    assert reader.refresh() == 0
+    writer.submit({"type": "MoveCounter", "actor": "red", "counter": "r1", "to": [2, 3]})
+    assert reader.refresh() == 1
+    assert reader.state.to_json() == writer.state.to_json()
+    writer.close(); reader.close()
