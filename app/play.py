@@ -6,7 +6,9 @@ Controls (seeds, "Detailed Map" and "Player Interface Menu"):
   arrows: scroll one hex; Ctrl+arrows: one page; wheel: up/down; Shift+wheel: left/right;
   Ctrl+wheel or +/-: zoom at the cursor; drag: scroll; the autoscroll border scrolls after
   the cursor rests on it (sensitivity 0 = off); click: select a hex / unit; Space: lock the
-  units-in-hex panel; Enter: finish the current step; Esc: quit.
+  units-in-hex panel; Enter: finish the current step; F9: replay this game; Esc: quit.
+  Right click on the map-views or screen-layouts list: its popup menu (seeds, "Map Views",
+  "Screen Layouts"); the wheel scrolls the lists.
   Layers: T terrain, S hexsides, R rail, L labels, Z weather zones, W weather, H hex control,
   U units, M unit resolution.  Over the map-views list: Up/Down moves the label under the
   cursor, Ctrl+Up/Down to the top/bottom.
@@ -26,6 +28,7 @@ from kernel.game import Game
 
 from . import mapstyle
 from .detailed import DetailedMap, Selection, font
+from .forms import Gui, ask_name, popup_menu
 from .globalmap import VIEWS as GLOBAL_VIEWS
 from .globalmap import GlobalMap, draw_legend
 from .mapmodel import MapModel
@@ -87,8 +90,15 @@ class GameWindow:
     off screen through exactly the same code)."""
 
     def __init__(self, game: Game | None, screen: pygame.Surface | None = None, layout: str | ScreenLayout | None = None,
-                 reloader=None, ui=None, config_folder: Path | None = None, model: MapModel | None = None):
+                 reloader=None, ui=None, config_folder: Path | None = None, model: MapModel | None = None,
+                 forms: bool = False):
+        """``forms``: show the decision forms (the playing window; ``wif render`` and the map
+        tests draw the map without them)."""
         self.game = game
+        self.gui = Gui(screen.get_size() if screen is not None else (1024, 768))
+        self.list_scroll: dict[str, int] = {"mapviews": 0, "layouts": 0}
+        self.next_game: str | None = None  # a save the main loop should open next (a replay's fork)
+        self._last_draw = time.monotonic()
         self.reloader = reloader
         self.messages: list[tuple[str, tuple[int, int, int]]] = []
         self.notes: list[str] = []  # warnings from stores and plugins, shown as messages
@@ -120,6 +130,11 @@ class GameWindow:
             dmap.counters.messages = self.counter_messages
         if game is not None:
             game.listeners.append(self._on_events)
+        self.play = None
+        if forms and game is not None:
+            from .playforms import PlayForms
+
+            self.play = PlayForms(self)
         if reloader is not None:
             reloader.listeners.append(self._on_reload)
 
@@ -162,6 +177,7 @@ class GameWindow:
                 pygame.display.set_caption(f"World in Flames — {self.game.state.kernel.scenario} — {layout.name}")
         self.panels = {key: Panel(key, g.model_copy(), TITLES.get(key.split("-")[0], key))
                        for key, g in fitted.windows.items() if g.visible}
+        self.gui.resize(self.screen.get_size())
         old = self.detailed
         self.detailed = {}
         for key, panel in self.panels.items():
@@ -291,6 +307,13 @@ class GameWindow:
         """One pygame event; False when the window should close."""
         if event.type == pygame.QUIT:
             return False
+        if self.gui.process(event):
+            return True  # a form used it
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and self.gui.over_form(event.pos):
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
+            self._right_click(event.pos)
+            return True
         if event.type == pygame.KEYDOWN:
             return self._key(event)
         if event.type == pygame.MOUSEMOTION:
@@ -309,7 +332,13 @@ class GameWindow:
         if key == pygame.K_ESCAPE:
             return False
         if key == pygame.K_RETURN:
-            self.finish_step()
+            if self.play is not None:
+                self.play.finish_step()
+            else:
+                self.finish_step()
+            return True
+        if key == pygame.K_F9:
+            self.open_replay()
             return True
         if key == pygame.K_SPACE:
             self.units_locked = None if self.units_locked else (self.hover_hex,)
@@ -351,6 +380,12 @@ class GameWindow:
         dmap.set_zoom(dmap.zoom + step, anchor)
 
     def _wheel(self, event) -> None:
+        over = self.panel_at(self.mouse)
+        if over is not None and over.kind in self.list_scroll:
+            count = len(self._list_names(over.kind))
+            visible = max(1, (over.body.h - 30) // 18)
+            self.list_scroll[over.kind] = max(0, min(count - visible, self.list_scroll[over.kind] - event.y))
+            return
         target = self._map_under(self.mouse)
         if target is None:
             return
@@ -387,13 +422,12 @@ class GameWindow:
             panel, dmap = target
             self.hover_hex = dmap.screen_to_hex(self._local(panel, pos))
             dmap.hover = self.hover_hex
+            if self.play is not None:
+                self.play.hover(self.hover_hex)
         panel = self.panel_at(pos)
         self.mapview_hover = None
         if panel is not None and panel.kind == "mapviews":
-            index = (pos[1] - panel.body.y - 4) // 18
-            names = self.views.names(self.power())
-            if 0 <= index < len(names):
-                self.mapview_hover = names[index]
+            self.mapview_hover = self._list_row(panel, pos)
 
     def _press(self, pos) -> None:
         panel = self.panel_at(pos)
@@ -430,6 +464,8 @@ class GameWindow:
                 self.set_selection(hex_, ids)
                 info = self.model.info(hex_)
                 self.say(f"selected {info.lines()[0]}" + (f", {len(ids)} unit(s)" if ids else ""), TEXT)
+                if self.play is not None:
+                    self.play.map_click(hex_, ids)
         elif what == "click":
             self._click_form(panel, pos)
 
@@ -461,11 +497,10 @@ class GameWindow:
                 if rect.collidepoint(pos):
                     self.layout_command(name)
                     return
-            index = (pos[1] - panel.body.y - 4) // 18
-            names = self.layouts.names()
-            if 0 <= index < len(names):
-                self.apply_layout(names[index])
-                self.say(f"screen layout {names[index]}", DIM)
+            name = self._list_row(panel, pos)
+            if name is not None:
+                self.apply_layout(name)
+                self.say(f"screen layout {name}", DIM)
 
     def _mapview_buttons(self, panel: Panel):
         b = panel.body
@@ -486,10 +521,16 @@ class GameWindow:
             return
         target = view_name or self.mapview_hover
         if name == "save":
-            existing = set(self.views.names(power))
-            new = view_name or next(f"View {i}" for i in range(1, 999) if f"View {i}" not in existing)
-            self.views.save(power, self.map_view_of(dmap, new))
-            self.say(f"map view {new} saved", GOOD)
+            if view_name is None:  # seeds, "Map Views": Save "... you are asked to provide a name"
+                existing = set(self.views.names(power))
+                suggestion = next(f"View {i}" for i in range(1, 999) if f"View {i}" not in existing)
+                ask_name(self.gui, "Save map view as", suggestion, lambda n: self.mapview_command("save", n))
+                return
+            self.views.save(power, self.map_view_of(dmap, view_name))
+            self.say(f"map view {view_name} saved", GOOD)
+        elif name == "rename" and target:
+            ask_name(self.gui, f"Rename map view {target}", target,
+                     lambda n: (self.views.rename(power, target, n), self.say(f"map view {target} renamed {n}", GOOD)))
         elif name == "redefine" and target:
             self.views.redefine(power, target, self.map_view_of(dmap, target))
             self.say(f"map view {target} redefined", GOOD)
@@ -501,15 +542,102 @@ class GameWindow:
         self._flush_notes()
 
     def layout_command(self, name: str, layout_name: str | None = None) -> None:
-        if name == "save":
-            existing = set(self.layouts.names())
-            new = layout_name or next(f"Layout {i}" for i in range(1, 999) if f"Layout {i}" not in existing)
-            self.layouts.save(self.current_layout(new))
-            self.say(f"screen layout {new} saved", GOOD)
+        if name in ("save", "add"):
+            if layout_name is None:  # seeds, "Screen Layouts": save under a new name
+                existing = set(self.layouts.names())
+                suggestion = next(f"Layout {i}" for i in range(1, 999) if f"Layout {i}" not in existing)
+                ask_name(self.gui, "Save screen layout as" if name == "save" else "Add screen layout",
+                         suggestion, lambda n: self.layout_command(name, n))
+                return
+            self.layouts.save(self.current_layout(layout_name))
+            if name == "save":  # "add" puts it in the list without changing to it
+                self.layout = self.current_layout(layout_name)
+                self.layouts.set_current(layout_name)
+            self.say(f"screen layout {layout_name} saved", GOOD)
+        elif name == "rename":
+            old = layout_name or self.layout.name
+
+            def renamed(new: str) -> None:
+                self.layouts.rename(old, new)
+                if self.layout.name == old:
+                    self.layout = self.layout.model_copy(update={"name": new})
+                self.say(f"screen layout {old} renamed {new}", GOOD)
+
+            ask_name(self.gui, f"Rename screen layout {old}", old, renamed)
+        elif name == "delete" and layout_name and layout_name != self.layout.name:
+            self.layouts.delete(layout_name)
+            self.say(f"screen layout {layout_name} removed from the list", DIM)
+        elif name in ("up", "down") and layout_name:
+            self.layouts.move(layout_name, -1 if name == "up" else 1)
         elif name == "redefine":
             self.layouts.save(self.current_layout())
             self.say(f"screen layout {self.layout.name} redefined", GOOD)
         self._flush_notes()
+
+    # ------------------------------------------------------------------ the lists and their menus
+    def _list_names(self, kind: str) -> list[str]:
+        return self.views.names(self.power()) if kind == "mapviews" else self.layouts.names()
+
+    def _list_row(self, panel: Panel, pos) -> str | None:
+        index = (pos[1] - panel.body.y - 4) // 18 + self.list_scroll.get(panel.kind, 0)
+        names = self._list_names(panel.kind)
+        buttons = self._mapview_buttons(panel) if panel.kind == "mapviews" else self._layout_buttons(panel)
+        if any(rect.collidepoint(pos) for _, rect in buttons):
+            return None
+        return names[index] if 0 <= index < len(names) and pos[1] >= panel.body.y else None
+
+    def _right_click(self, pos) -> None:
+        """Seeds, "Map Views": right click on a label pops up Restore, Save, Redefine, Rename,
+        Delete; "Screen Layouts": on the current layout fetch/save/add/redefine/rename, on the
+        others the same less Redefine plus Change position and Delete."""
+        panel = self.panel_at(pos)
+        if panel is None or panel.kind not in self.list_scroll or panel.geometry.rolled:
+            return
+        name = self._list_row(panel, pos)
+        if panel.kind == "mapviews":
+            items = ["Restore", "Save…", "Redefine", "Rename…", "Delete"] if name else ["Save…"]
+            verbs = {"Restore": "restore", "Save…": "save", "Redefine": "redefine", "Rename…": "rename",
+                     "Delete": "delete"}
+
+            def chosen(item: str) -> None:
+                self.mapview_hover = name
+                self.mapview_command(verbs[item], name if verbs[item] != "save" else None)
+
+            popup_menu(self.gui, pos, items, chosen)
+            return
+        if name is None:
+            return
+        if name == self.layout.name:
+            items = ["Save as…", "Add to list…", "Redefine", "Rename…"]
+        else:
+            items = ["Switch to", "Save as…", "Add to list…", "Rename…", "Move up", "Move down", "Delete"]
+        verbs = {"Save as…": "save", "Add to list…": "add", "Redefine": "redefine", "Rename…": "rename",
+                 "Move up": "up", "Move down": "down", "Delete": "delete"}
+
+        def chosen_layout(item: str) -> None:
+            if item == "Switch to":
+                self.apply_layout(name)
+            elif verbs[item] in ("save", "add", "redefine"):
+                self.layout_command(verbs[item])
+            else:
+                self.layout_command(verbs[item], name)
+
+        popup_menu(self.gui, pos, items, chosen_layout)
+
+    def open_replay(self) -> None:
+        """F9: the replay viewer on this game (if installed); "Play on from here" gives a fork
+        that the main loop opens next.  Nothing of this game is closed."""
+        if self.game is None:
+            return
+        try:
+            from . import replay_view
+        except ImportError:
+            self.say("the replay viewer is not installed in this build", ACCENT)
+            return
+        fork = replay_view.run_replay_window(str(self.game.path), screen=self.screen)
+        if fork:
+            self.next_game = str(fork)
+            self.say(f"opening the fork {fork}", GOOD)
 
     def finish_step(self) -> None:
         if self.game is None:
@@ -558,6 +686,12 @@ class GameWindow:
         for panel in list(self.panels.values()):
             self._draw_panel(panel)
         self._draw_flyout()
+        if self.play is not None:
+            self.play.refresh()
+        now = time.monotonic()
+        self.gui.update(min(0.1, now - self._last_draw))
+        self._last_draw = now
+        self.gui.draw(s)
 
     def _draw_panel(self, panel: Panel) -> None:
         s = self.screen
@@ -583,6 +717,8 @@ class GameWindow:
         drawer = getattr(self, f"_draw_{panel.kind}", None)
         if panel.key in self.detailed:
             self.detailed[panel.key].draw(s, body.topleft)
+            if self.play is not None:
+                self.play.draw_overlay(s, self.detailed[panel.key], body.topleft)
         elif drawer is not None:
             drawer(panel)
         s.set_clip(old)
@@ -622,21 +758,38 @@ class GameWindow:
         s, b = self.screen, panel.body
         s.fill(FORM, b)
         y = b.y + 4
-        for name in self.layouts.names():
+        names = self.layouts.names()
+        first = self.list_scroll["layouts"]
+        for name in names[first:]:
             bold = name == self.layout.name  # seeds: the current layout is shown in bold
             s.blit(font(17, bold=bold).render(name, True, TEXT if bold else DIM), (b.x + 6, y))
             y += 18
+        self._draw_scrollbar(panel, first, len(names))
         self._draw_buttons(self._layout_buttons(panel))
 
     def _draw_mapviews(self, panel: Panel) -> None:
         s, b = self.screen, panel.body
         s.fill(FORM, b)
         y = b.y + 4
-        for name in self.views.names(self.power()):
+        names = self.views.names(self.power())
+        first = self.list_scroll["mapviews"]
+        for name in names[first:]:
             colour = mapstyle.SELECTION if name == self.mapview_hover else TEXT
             s.blit(font(17).render(name, True, colour), (b.x + 6, y))
             y += 18
+        self._draw_scrollbar(panel, first, len(names))
         self._draw_buttons(self._mapview_buttons(panel))
+
+    def _draw_scrollbar(self, panel: Panel, first: int, count: int) -> None:
+        b = panel.body
+        visible = max(1, (b.h - 30) // 18)
+        if count <= visible:
+            return
+        track = pygame.Rect(b.right - 6, b.y + 2, 4, b.h - 30)
+        pygame.draw.rect(self.screen, TITLE_BAR, track)
+        thumb_h = max(8, track.h * visible // count)
+        thumb_y = track.y + (track.h - thumb_h) * first // max(1, count - visible)
+        pygame.draw.rect(self.screen, TEXT, (track.x, thumb_y, 4, thumb_h))
 
     def _draw_buttons(self, buttons) -> None:
         for name, rect in buttons:
@@ -721,26 +874,72 @@ class GameWindow:
 
 # ---------------------------------------------------------------------- the program
 def main(args) -> int:
-    if args.save:
-        game = Game.open(args.save)
-    else:
-        path = new_save_path(args.scenario)
-        game = Game.new(args.scenario, path)
-        print(f"new game of {args.scenario}: {path}")
+    """``wif play [SAVE]``: without a save the Start New Game form comes first."""
+    pygame.display.init()
+    pygame.font.init()
+    game = None
+    try:
+        if args.save:
+            game = Game.open(args.save)
+        while True:
+            if game is None:
+                game = _start_new_game(args)
+                if game is None:
+                    return 0
+            next_game = _run_window(game, args)
+            game.close()
+            game = None
+            if not next_game:
+                return 0
+            game = Game.open(next_game)  # a fork chosen in the replay viewer
+    except WifError as exc:
+        print(f"error: {exc}")
+        return 1
+    finally:
+        if game is not None:
+            game.close()
+        pygame.quit()
+
+
+def _start_new_game(args) -> Game | None:
+    from .newgame import run_new_game_form
+
+    screen = pygame.display.set_mode((1024, 768))
+    pygame.display.set_caption("World in Flames — Start New Game")
+    while True:
+        choice = run_new_game_form(screen, args.scenario, new_save_path, frames=args.frames,
+                                   screenshot=args.screenshot)
+        if choice is None:
+            return None
+        if choice.kind == "game":
+            print(f"new game of {choice.game.state.kernel.scenario}: {choice.path}")
+            return choice.game
+        if choice.kind == "open":
+            return Game.open(choice.path)
+        try:
+            from . import replay_view
+        except ImportError:
+            print("the replay viewer is not installed in this build")
+            continue
+        fork = replay_view.run_replay_window(choice.path, screen=screen)
+        if fork:
+            return Game.open(fork)
+
+
+def _run_window(game: Game, args) -> str | None:
+    """The game window until it closes; the path of a save to open next, if any."""
     reloader = None
     if args.dev:
         from kernel.hotreload import PluginReloader
 
         reloader = PluginReloader(game)
         reloader.start()
-    pygame.display.init()
-    pygame.font.init()
     try:
-        window = GameWindow(game, reloader=reloader)
+        window = GameWindow(game, reloader=reloader, forms=True)
         clock = pygame.time.Clock()
         frames = 0
         running = True
-        while running:
+        while running and window.next_game is None:
             for event in pygame.event.get():
                 running = window.handle(event) and running
             window.tick()
@@ -752,12 +951,7 @@ def main(args) -> int:
             clock.tick(60)
         if args.screenshot:
             pygame.image.save(window.screen, args.screenshot)
-    except WifError as exc:
-        print(f"error: {exc}")
-        return 1
+        return window.next_game
     finally:
         if reloader is not None:
             reloader.stop()
-        pygame.quit()
-        game.close()
-    return 0

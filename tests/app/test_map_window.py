@@ -33,10 +33,17 @@ def window(demo_game, tmp_path, monkeypatch):
 
 
 def post(window, *events):
+    """Post the events and handle them, then the events the forms posted in reply (pygame_gui
+    reports a button press as a second event), drawing between passes as the window does."""
     for e in events:
         pygame.event.post(e)
-    for e in pygame.event.get():
-        window.handle(e)
+    for _ in range(4):
+        pending = pygame.event.get()
+        if not pending:
+            break
+        for e in pending:
+            window.handle(e)
+        window.gui.update(0.01)
 
 
 def key(k, mod=0):
@@ -135,6 +142,8 @@ def test_a_saved_map_view_restores_all_nine_parameters(window, tmp_path):
     save_button = dict(window._mapview_buttons(panel))["save"]
     post(window, *click(save_button.center))
     power = window.power()
+    assert window.views.names(power)[-1] != "View 1"  # not before it is named
+    post(window, key(pygame.K_RETURN))  # the naming dialog suggests "View 1"
     assert window.views.names(power)[-1] == "View 1"
     # somewhere else entirely, then restore by clicking the label
     window.apply_map_view(window.views.get(power, window.views.names(power)[0]))
@@ -166,7 +175,7 @@ def test_a_saved_layout_restores_window_geometry(window, tmp_path):
     moved = window.panels["units_in_hex"].geometry.model_copy()
     assert (moved.x, moved.y) == (legend_title.x + 40, legend_title.y - 200)
     save_button = dict(window._layout_buttons(window.panels["layouts"]))["save"]
-    post(window, *click(save_button.center))
+    post(window, *click(save_button.center), key(pygame.K_RETURN))
     assert "Layout 1" in window.layouts.names()
     window.apply_layout("M1007")
     assert window.panels["units_in_hex"].geometry != moved

@@ -49,12 +49,23 @@ def test_escape_quits(window):
     assert [window.handle(e) for e in pygame.event.get() if e.type == pygame.KEYDOWN] == [False]
 
 
-def test_play_command_opens_barbarossa_and_saves_a_screenshot(tmp_path, monkeypatch):
+def test_play_without_a_save_shows_the_start_new_game_form(tmp_path, monkeypatch):
     monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setattr(play, "new_save_path", lambda scenario: tmp_path / f"{scenario}.wif")
     shot = tmp_path / "shot.png"
     args = SimpleNamespace(save=None, scenario="barbarossa", dev=False, frames=2, screenshot=str(shot))
     assert play.main(args) == 0
-    assert (tmp_path / "barbarossa.wif").exists()
+    assert not (tmp_path / "barbarossa.wif").exists()  # nothing is created until Start
+    image = pygame.image.load(str(shot))
+    assert image.get_size() == (1024, 768)
+
+
+def test_play_command_opens_a_save_and_saves_a_screenshot(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    Game.new("barbarossa", tmp_path / "b.wif", seed=1).close()
+    shot = tmp_path / "shot.png"
+    args = SimpleNamespace(save=str(tmp_path / "b.wif"), scenario="barbarossa", dev=False, frames=2,
+                           screenshot=str(shot))
+    assert play.main(args) == 0
     image = pygame.image.load(str(shot))
     assert image.get_size() == (1024, 768)

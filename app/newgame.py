@@ -1,0 +1,242 @@
+"""The Start New Game form (seeds, "Opening Screen" and the Start New Game steps of the
+sequence of play: mode of play, scenario, optional rules, player names, assigning major
+powers), with "Open saved game…" and "Replay a saved game…".
+
+The new game is made by ``Game.new`` (through the optional-rules framework's ``new_game``, as
+``wif new`` does): mode, player names and the rule preset go in the game's options, so they
+are in the save's meta and its first event, GameStarted.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIDropDownMenu, UILabel, UITextBox, UITextEntryLine
+
+from kernel.errors import WifError
+
+from .forms import FormWindow, Gui
+
+MODES = {"solitaire": "Solitaire (one player, every power)", "hotseat": "Hot seat (players take turns at one screen)"}
+HIDDEN_SCENARIOS = ("render_demo", "lab")  # test fixtures, not games
+
+
+@dataclass
+class Choice:
+    """What the form ended with: a new game, a save to open, a save to replay, or quit (None)."""
+
+    kind: str  # "game", "open", "replay"
+    game: object = None
+    path: str | None = None
+
+
+def scenarios() -> dict[str, str]:
+    from kernel.plugins import discover
+
+    found = discover()
+    return {i.id: i.id for i in found.plugins.values()
+            if i.manifest.kind == "scenario" and i.id not in HIDDEN_SCENARIOS}
+
+
+def scenario_sides(scenario: str) -> dict[str, list[str]]:
+    from kernel.plugins import PluginHost, discover, resolve
+
+    found = discover()
+    host = PluginHost(resolve([scenario], found.plugins))
+    return dict(host.scenarios[scenario].sides)
+
+
+def presets() -> list[str]:
+    try:
+        from plugins.optional.framework.catalogue import BUILTIN_PRESETS, list_rule_sets
+
+        return list(BUILTIN_PRESETS) + [n for n in list_rule_sets() if n not in BUILTIN_PRESETS]
+    except Exception:  # the optional-rules framework is missing or broken: no presets
+        return ["none"]
+
+
+class NewGameForm:
+    def __init__(self, gui: Gui, default_scenario: str, save_path):
+        self.gui = gui
+        self.save_path = save_path  # scenario -> Path of the new save
+        self.choice: Choice | None = None
+        self.done = False
+        self.scenarios = scenarios()
+        self.scenario = default_scenario if default_scenario in self.scenarios else next(iter(self.scenarios), "")
+        self.mode = "solitaire"
+        self.preset = "none"
+        self.names = ["Player 1", "Player 2"]
+        self.assign: dict[str, int] = {}  # power -> player index
+        self.status = ""
+        self.window: FormWindow | None = None
+        self.build()
+
+    def sides(self) -> dict[str, list[str]]:
+        try:
+            return scenario_sides(self.scenario)
+        except Exception as exc:
+            self.status = f"scenario {self.scenario}: {exc}"
+            return {}
+
+    def build(self) -> None:
+        sw, sh = self.gui.size
+        if self.window is not None:
+            self.gui.close(self.window)
+        w, h = 620, 560
+        win = FormWindow(self.gui, pygame.Rect((sw - w) // 2, max(0, (sh - h) // 2), w, h), "Start New Game",
+                         object_id="#new_game")
+        self.window = win
+        m = self.gui.manager
+        y = 8
+        UILabel(pygame.Rect(8, y, 140, 30), "Mode of play", m, container=win)
+        self.mode_menu = UIDropDownMenu(list(MODES.values()), MODES[self.mode], pygame.Rect(150, y, 420, 30), m,
+                                        container=win)
+        self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, self.mode_menu, self._mode_changed)
+        y += 38
+        UILabel(pygame.Rect(8, y, 140, 30), "Scenario", m, container=win)
+        self.scenario_menu = UIDropDownMenu(list(self.scenarios) or ["-"], self.scenario or "-",
+                                            pygame.Rect(150, y, 420, 30), m, container=win)
+        self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, self.scenario_menu, self._scenario_changed)
+        y += 38
+        UILabel(pygame.Rect(8, y, 140, 30), "Optional rules", m, container=win)
+        self.preset_menu = UIDropDownMenu(presets(), self.preset, pygame.Rect(150, y, 420, 30), m, container=win)
+        self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, self.preset_menu, lambda t: setattr(self, "preset", t))
+        y += 38
+        players = 2 if self.mode == "hotseat" else 1
+        self.name_entries = []
+        for i in range(players):
+            UILabel(pygame.Rect(8, y, 140, 30), f"Player {i + 1} name", m, container=win)
+            entry = UITextEntryLine(pygame.Rect(150, y, 420, 30), m, container=win, initial_text=self.names[i])
+            self.name_entries.append(entry)
+            y += 38
+        sides = self.sides()
+        self.power_menus = {}
+        if players == 2:
+            UILabel(pygame.Rect(8, y, 300, 26), "Major powers per player", m, container=win)
+            y += 28
+            for side_index, (side, powers) in enumerate(sides.items()):
+                for power in powers:
+                    self.assign.setdefault(power, min(side_index, 1))
+                    UILabel(pygame.Rect(20, y, 200, 28), f"{power} ({side})", m, container=win)
+                    menu = UIDropDownMenu(["Player 1", "Player 2"], f"Player {self.assign[power] + 1}",
+                                          pygame.Rect(230, y, 160, 28), m, container=win)
+                    self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, menu,
+                                lambda t, p=power: self.assign.__setitem__(p, int(t.split()[-1]) - 1))
+                    self.power_menus[power] = menu
+                    y += 32
+        else:
+            powers = ", ".join(p for ps in sides.values() for p in ps)
+            UILabel(pygame.Rect(8, y, 560, 26), f"You play every major power: {powers}", m, container=win)
+            y += 30
+        y = max(y + 8, 330)
+        self.start_button = win.button((8, y, 180, 36), "Start", self.start)
+        self.open_button = win.button((196, y, 180, 36), "Open saved game…", lambda: self.pick("open"))
+        self.replay_button = win.button((384, y, 190, 36), "Replay a saved game…", lambda: self.pick("replay"))
+        y += 44
+        win.button((8, y, 100, 30), "Quit", self.quit)
+        y += 36
+        if self.status:
+            UITextBox(self.status, pygame.Rect(8, y, 570, 80), m, container=win, object_id="#status")
+
+    def _read_names(self) -> None:
+        for i, entry in enumerate(self.name_entries):
+            self.names[i] = entry.get_text().strip() or f"Player {i + 1}"
+
+    def _mode_changed(self, text: str) -> None:
+        self._read_names()
+        self.mode = next(k for k, v in MODES.items() if v == text)
+        self.build()
+
+    def _scenario_changed(self, text: str) -> None:
+        self._read_names()
+        self.scenario = text
+        self.assign = {}
+        self.build()
+
+    def start(self) -> None:
+        from plugins.optional.framework.catalogue import new_game
+
+        self._read_names()
+        sides = self.sides()
+        if not sides:
+            self.build()
+            return
+        if self.mode == "hotseat":
+            if self.names[0] == self.names[1]:
+                self.status = "The two players need different names."
+                self.build()
+                return
+            players = {self.names[0]: [], self.names[1]: []}
+            for powers in sides.values():
+                for power in powers:
+                    players[self.names[self.assign.get(power, 0)]].append(power)
+            if not all(players.values()):
+                self.status = "Each player needs at least one major power."
+                self.build()
+                return
+        else:
+            players = {self.names[0]: [p for ps in sides.values() for p in ps]}
+        options = {"mode": self.mode, "player_names": list(players)}
+        path = self.save_path(self.scenario)
+        try:
+            game = new_game(self.scenario, path, preset=self.preset, options=options, players=players)
+        except WifError as exc:
+            self.status = str(exc)
+            self.build()
+            return
+        self.choice = Choice("game", game=game, path=str(path))
+        self.done = True
+
+    def pick(self, kind: str) -> None:
+        from pygame_gui.windows import UIFileDialog
+
+        sw, sh = self.gui.size
+        folder = Path(__file__).resolve().parent.parent / "saves"
+        dialog = UIFileDialog(pygame.Rect(max(0, sw // 2 - 260), max(0, sh // 2 - 220), 520, 440), self.gui.manager,
+                              window_title="Open saved game" if kind == "open" else "Replay a saved game",
+                              initial_file_path=str(folder if folder.exists() else Path.cwd()),
+                              allow_picking_directories=False)
+        self.gui.on(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, dialog, lambda text: self.picked(kind, text))
+
+    def picked(self, kind: str, path: str | None) -> None:
+        if not path:
+            return
+        self.choice = Choice(kind, path=path)
+        self.done = True
+
+    def quit(self) -> None:
+        self.choice = None
+        self.done = True
+
+
+def run_new_game_form(screen: pygame.Surface, default_scenario: str, save_path, frames: int | None = None,
+                      screenshot: str | None = None) -> Choice | None:
+    """Show the form until the player chooses; ``frames`` stops after that many frames
+    (tests, screenshots) with no choice."""
+    gui = Gui(screen.get_size())
+    form = NewGameForm(gui, default_scenario, save_path)
+    clock = pygame.time.Clock()
+    count = 0
+    last = time.monotonic()
+    while not form.done:
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                return None
+            gui.process(event)
+        now = time.monotonic()
+        gui.update(min(0.1, now - last))
+        last = now
+        screen.fill((24, 28, 36))
+        gui.draw(screen)
+        pygame.display.flip()
+        count += 1
+        if frames is not None and count >= frames:
+            if screenshot:
+                pygame.image.save(screen, screenshot)
+            return None
+        clock.tick(60)
+    return form.choice
