@@ -1,4 +1,4 @@
-"""`wif replay`: a game's history in words, optionally stepped, optionally rendered."""
+"""`wif replay`: a game's history in words, optionally stepped, rendered, or in the viewer."""
 
 from __future__ import annotations
 
@@ -14,16 +14,18 @@ def line_for(replay, rec, state_before) -> str:
 
 
 def cmd_replay(args) -> int:
+    if args.window:
+        return _window(args)
     from kernel.replay import open_replay
 
     replay = open_replay(args.path)
     try:
         for problem in replay.game.problems:
             print(f"note: read-only replay: {problem}", file=sys.stderr)
-        start = max(1, args.from_seq)
+        start = max(1, args.from_seq or 1)
         end = min(replay.last, args.to_seq or replay.last)
         if args.render_every:
-            return _render_every(replay, args.render_every, Path(args.out), start, end)
+            return _render_every(replay, args.render_every, Path(args.out), start, end, _view_options(args))
         replay.seek(start - 1)
         interactive = args.step and sys.stdin.isatty()
         while replay.position < end:
@@ -44,17 +46,58 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def _render_every(replay, kind: str, out: Path, start: int, end: int) -> int:
+def _window(args) -> int:
+    """The replay viewer; "Play on from here" continues the forked save in the game window."""
+    path = Path(args.path)
+    if not path.exists():
+        raise WifError(f"{path}: no such save file")
+    from app.replay_view import run_replay_window
+
+    forked = run_replay_window(path, start_seq=args.from_seq)
+    if forked is None:
+        return 0
+    print(f"forked at the viewer's position into {forked} (the original is untouched)")
+    if args.no_play:
+        return 0
+    import argparse
+
+    from app import play
+
+    return play.main(argparse.Namespace(save=forked, scenario=None, dev=False, frames=None, screenshot=None))
+
+
+def _view_options(args) -> dict:
+    from app.cli_render import _size
+
+    options = {"view": args.view, "zoom": args.zoom, "size": _size(args.size)}
+    if args.center:
+        options["center"] = args.center
+    return options
+
+
+def _render_every(replay, kind: str, out: Path, start: int, end: int, view_options: dict | None = None) -> int:
+    """One PNG per bookmark: the state at its first event, with the hexes touched since the
+    previous picture outlined (and, without --center, the map centred on them)."""
     try:
-        from app.render import render_state_png
+        from app.render import centre_of, render_state_png
     except ImportError as exc:
         raise WifError(f"rendering needs the map renderer (app.render): {exc}") from exc
+    view_options = view_options or {}
     out.mkdir(parents=True, exist_ok=True)
     marks = [m for m in replay.bookmarks[kind] if start <= m.seq <= end]
+    replay.seek(start - 1)
     for n, mark in enumerate(marks, 1):
-        state = replay.seek(mark.seq)
+        touched: list[tuple[int, int]] = []
+        while replay.position < mark.seq:
+            rec = replay.event(replay.position + 1)
+            try:
+                touched += [h for h in replay.touched_hexes(rec, replay.state) if h not in touched]
+            except Exception:  # an old event a changed plugin cannot place: draw without it
+                pass
+            replay.forward()
         name = out / f"{n:04d}-seq{mark.seq}-T{mark.turn}.{mark.impulse}.png"
-        render_state_png(replay.game, state, name)
+        render_state_png(replay.game, replay.state, name, highlight=touched, focus=centre_of(touched),
+                         **view_options)
         print(f"{name}  {mark.title} (turn {mark.turn}, impulse {mark.impulse})")
     if not marks:
         print(f"no {kind} starts between events {start} and {end}", file=sys.stderr)
@@ -62,12 +105,21 @@ def _render_every(replay, kind: str, out: Path, start: int, end: int) -> int:
 
 
 def add_replay_commands(sub) -> None:
-    p = sub.add_parser("replay", help="print (or render) a game's history event by event")
+    p = sub.add_parser("replay", help="print, render or view a game's history event by event")
     p.add_argument("path")
-    p.add_argument("--from", dest="from_seq", type=int, default=1)
+    p.add_argument("--from", dest="from_seq", type=int,
+                   help="first event to print (--window: where the viewer starts; default the last event)")
     p.add_argument("--to", dest="to_seq", type=int)
     p.add_argument("--step", action="store_true", help="wait for Enter after each event")
+    p.add_argument("--window", action="store_true", help="open the replay viewer (timeline, history, maps)")
+    p.add_argument("--no-play", action="store_true",
+                   help="--window: after Play on from here, only print the new save instead of opening it")
     p.add_argument("--render-every", choices=["step", "phase", "impulse", "turn"],
                    help="write one PNG per bookmark of this kind instead of printing")
     p.add_argument("--out", default="replay-png", help="folder for --render-every")
+    p.add_argument("--view", choices=("detailed", "global", "window"), default="detailed",
+                   help="--render-every: what to draw, as in wif render")
+    p.add_argument("--zoom", type=int, default=5, choices=range(1, 9), metavar="1-8")
+    p.add_argument("--center", help="--render-every: a fixed centre (name or COL,ROW); default: where things happened")
+    p.add_argument("--size", default="1280x800", help="--render-every: WIDTHxHEIGHT")
     p.set_defaults(func=cmd_replay)

@@ -1,0 +1,648 @@
+"""The replay viewer: watch any save move by move, read its history, branch from any point.
+
+The maps are the game window's own (``GameWindow`` over a ``StateView``), showing the state
+at the cursor of a ``kernel.replay.Replay``; no command can be given here.  Below them a
+timeline, beside them the history panel.
+
+Keys:
+  Left / Right            one event back / forward
+  Shift+Left / Right      previous / next step        Ctrl+Left / Right  phase
+  PageUp / PageDown       previous / next impulse     Home / End         turn
+  Ctrl+Home / Ctrl+End    start / end of the game
+  Space                   play / pause                1..8               speed
+  G                       go to an event number (type it, Enter)
+  P / K                   filter the history by power / kind (Shift: backwards)
+  F                       Play on from here (a new save; the original is untouched)
+  Esc                     close
+  The map keeps its other keys: Up/Down (Ctrl: a page) scroll, +/- zoom, T S R L Z W H U M
+  layers; drag, wheel and the global map move it.  Enter does nothing: no command is given here.
+Mouse: the timeline's buttons and slider, a click on a history entry jumps there and centres
+the map on the hexes that event touched; wheel over the history scrolls it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+
+from kernel.errors import WifError
+from kernel.replay import BOOKMARK_KINDS, Replay, open_replay
+
+from .detailed import font
+from .play import ACCENT, DIM, FORM, GOOD, REPO_ROOT, TEXT, TITLE_BAR, TITLE_H, GameWindow
+from .render import StateView, StaticLayerTracker, centre_of, draw_highlights
+from .views import ScreenLayout, WindowGeometry
+
+SPEEDS = (1, 2, 5, 10, 25, 50, 100, 250)  # events per second
+DEFAULT_SPEED = 3  # 10 events/s: readable in the history panel
+TIMELINE_H = 112
+ROW_H = 18
+CURRENT_ROW = (70, 90, 70)
+SLIDER_TRACK = (90, 96, 110)
+TURN_TICK = (235, 200, 90)
+IMPULSE_TICK = (160, 160, 150)
+DIE_FACE = (245, 245, 235)
+BUTTONS = (("<turn", "turn", False), ("<imp", "impulse", False), ("<phase", "phase", False), ("<step", "step", False),
+           ("<1", "event", False), ("play", None, None), ("1>", "event", True), ("step>", "step", True),
+           ("phase>", "phase", True), ("imp>", "impulse", True), ("turn>", "turn", True))
+
+
+def replay_layout(size: tuple[int, int]) -> ScreenLayout:
+    """Detailed map on the left, global map top right; the viewer's own timeline (bottom)
+    and history panel (right, under the global map) fill the rest."""
+    w, h = size
+    side = int(max(300, min(520, w * 0.36)))
+    global_h = TITLE_H + 26 + min(230, (h - TIMELINE_H) // 3)
+    return ScreenLayout(name="replay", screen=size, windows={
+        "detailed": WindowGeometry(x=0, y=0, w=w - side, h=h - TIMELINE_H),
+        "global": WindowGeometry(x=w - side, y=0, w=side, h=global_h)})
+
+
+def fork_path(original: Path, seq: int, saves_dir: Path) -> Path:
+    """``<name>-from-<seq>.wif`` in the saves folder, numbered so it never overwrites."""
+    stem = Path(original).stem
+    candidate = saves_dir / f"{stem}-from-{seq}.wif"
+    n = 2
+    while candidate.exists():
+        candidate = saves_dir / f"{stem}-from-{seq}-{n}.wif"
+        n += 1
+    return candidate
+
+
+_SUBSTITUTES = {"→": "->", "←": "<-", "×": "x", "–": "-", "—": "-"}
+
+
+def printable(text: str, size: int = 16) -> str:
+    """The text with characters the default font lacks replaced (arrows, dashes), so no
+    box stands where a player expects a word."""
+    out = []
+    f = font(size)
+    for ch in text:
+        if ord(ch) > 127:
+            ch = _SUBSTITUTES.get(ch, ch)
+            if len(ch) == 1 and f.metrics(ch)[0] is None:
+                ch = "?"
+        out.append(ch)
+    return "".join(out)
+
+
+@dataclass
+class HistoryRow:
+    seq: int
+    when: str
+    text: str
+    dice: list[int]
+    skipped: bool
+
+
+class ReplayWindow:
+    """The viewer on any surface (tests draw off screen; ``run_replay_window`` on the display)."""
+
+    def __init__(self, path=None, screen: pygame.Surface | None = None, start_seq: int | None = None,
+                 replay: Replay | None = None, saves_dir: Path | None = None, clock=time.monotonic,
+                 size: tuple[int, int] = (1280, 800), model=None):
+        pygame.font.init()
+        self.replay = replay if replay is not None else open_replay(path)
+        self.owns_replay = replay is None
+        self.game = self.replay.game
+        self.saves_dir = Path(saves_dir) if saves_dir is not None else REPO_ROOT / "saves"
+        self.clock = clock
+        self.screen = screen if screen is not None else pygame.Surface(size)
+        self.view = StateView(self.game, self.replay.state)
+        if model is not None:
+            model.game = self.view
+        self.window = GameWindow(self.view, screen=self.screen, layout=replay_layout(self.screen.get_size()),
+                                 model=model)
+        self.tracker = StaticLayerTracker()
+        self.highlight: list[tuple[int, int]] = []
+        self.follow = True  # stepping keeps the touched hexes in view
+        self.running = True
+        self.result: str | None = None
+        self.playing = False
+        self.speed_index = DEFAULT_SPEED
+        self._budget = 0.0
+        self._last_tick = clock()
+        self.typing: str | None = None  # the event number being typed after G
+        self.status: tuple[str, tuple] = ("", DIM)
+        self.filter_power: str | None = None
+        self.filter_kind: str | None = None
+        self.history_top: int | None = None  # seq of the first row when scrolled; None: follow the cursor
+        self._rows_cache: tuple | None = None
+        self._history_hits: list[tuple[pygame.Rect, int]] = []
+        self._slider_drag = False
+        self.powers, self.kinds = self._filter_choices()
+        self.go_to(self.replay.last if start_seq is None else start_seq, centre=True)
+
+    # ------------------------------------------------------------------ geometry
+    @property
+    def timeline_rect(self) -> pygame.Rect:
+        w, h = self.screen.get_size()
+        return pygame.Rect(0, h - TIMELINE_H, w, TIMELINE_H)
+
+    @property
+    def history_rect(self) -> pygame.Rect:
+        g = self.window.panels["global"].geometry if "global" in self.window.panels else None
+        w, h = self.screen.get_size()
+        x = g.x if g else w * 2 // 3
+        top = (g.y + g.h) if g else 0
+        return pygame.Rect(x, top, w - x, h - TIMELINE_H - top)
+
+    def slider_rect(self) -> pygame.Rect:
+        t = self.timeline_rect
+        return pygame.Rect(t.x + 10, t.y + 40, t.w - 20, 14)
+
+    def buttons(self) -> list[tuple[str, pygame.Rect]]:
+        t = self.timeline_rect
+        x, y = t.x + 8, t.y + 62
+        out = []
+        for label, _, _ in BUTTONS:
+            w = 14 + font(17).size(label)[0] if label != "play" else 50
+            out.append((label, pygame.Rect(x, y, w, 22)))
+            x += w + 4
+        x += 10
+        for label, w in (("slower", 56), ("faster", 56), ("go to", 90), ("play on from here", 150)):
+            out.append((label, pygame.Rect(x, y, w, 22)))
+            x += w + 4
+        return out
+
+    def filter_buttons(self) -> list[tuple[str, pygame.Rect]]:
+        r = self.history_rect
+        half = (r.w - 12) // 2
+        return [("power", pygame.Rect(r.x + 4, r.y + TITLE_H + 3, half, 20)),
+                ("kind", pygame.Rect(r.x + 8 + half, r.y + TITLE_H + 3, half, 20))]
+
+    def history_list_rect(self) -> pygame.Rect:
+        r = self.history_rect
+        top = r.y + TITLE_H + 27
+        return pygame.Rect(r.x, top, r.w, r.bottom - top)
+
+    # ------------------------------------------------------------------ moving the cursor
+    @property
+    def position(self) -> int:
+        return self.replay.position
+
+    def go_to(self, seq: int, centre: bool = False) -> None:
+        """Put the cursor after event ``seq`` and outline the hexes that event touched."""
+        r = self.replay
+        seq = max(0, min(r.last, seq))
+        hexes: list = []
+        if seq == 0:
+            r.seek(0)
+        else:
+            if seq != r.position + 1:
+                r.seek(seq - 1)
+            hexes = self._touched(seq)  # before folding: where a unit came from is still known
+            r.forward()
+        self._after_move(hexes, centre)
+
+    def _touched(self, seq: int) -> list:
+        rec = self.replay.event(seq)
+        try:
+            return self.replay.touched_hexes(rec, self.replay.state) if rec is not None else []
+        except Exception:  # a changed plugin may not understand an old event; show it without
+            return []
+
+    def _after_move(self, hexes, centre: bool) -> None:
+        self.view.state = self.replay.state
+        self.tracker.update(self.replay.state, self.window.detailed.values())
+        self.highlight = hexes
+        dmap = self.window.primary
+        if dmap is not None and hexes and (centre or (self.follow and not self._any_visible(dmap, hexes))):
+            dmap.center_on(centre_of(hexes, dmap.grid.cols))
+            self._follow_global(dmap)
+        self._rows_cache = None
+
+    def _any_visible(self, dmap, hexes) -> bool:
+        w, h = dmap.size
+        return any(0 <= x < w and 0 <= y < h for x, y in (dmap.hex_to_screen(hx) for hx in hexes))
+
+    def _follow_global(self, dmap) -> None:
+        """Keep the detailed map's rectangle in the middle of the global map panel."""
+        panel = self.window.panels.get("global")
+        if panel is None:
+            return
+        gmap = self.window.global_map
+        link = gmap.link_rect(dmap)
+        gmap.scroll_x = int((gmap.scroll_x + link.centerx - panel.body.w // 2) % gmap.image_size()[0])
+
+    def step(self, count: int = 1) -> None:
+        self.history_top = None
+        self.go_to(self.position + count)
+
+    def jump(self, kind: str, forward: bool) -> None:
+        """Previous/next event, step, phase, impulse or turn (bookmarks from the replay)."""
+        self.history_top = None
+        if kind == "event":
+            self.step(1 if forward else -1)
+            return
+        mark = self.replay.next_bookmark(kind) if forward else self.replay.previous_bookmark(kind)
+        if mark is None:
+            self.say(f"no {'next' if forward else 'previous'} {kind}", DIM)
+            return
+        self.go_to(mark.seq)
+        self.say(f"{mark.title} (turn {mark.turn}, impulse {mark.impulse})", TEXT)
+
+    def toggle_play(self) -> None:
+        self.playing = not self.playing
+        if self.playing and self.position >= self.replay.last:
+            self.go_to(0)
+        self._budget = 0.0
+        self._last_tick = self.clock()
+
+    def set_speed(self, index: int) -> None:
+        self.speed_index = max(0, min(len(SPEEDS) - 1, index))
+        self.say(f"speed {SPEEDS[self.speed_index]} events/s", DIM)
+
+    def tick(self) -> None:
+        """Per frame: playing moves the cursor by speed x elapsed time."""
+        now = self.clock()
+        elapsed, self._last_tick = now - self._last_tick, now
+        self.window.tick()
+        if not self.playing:
+            return
+        self._budget += elapsed * SPEEDS[self.speed_index]
+        count = min(int(self._budget), self.replay.last - self.position)
+        self._budget -= int(self._budget)
+        if count > 1:
+            self.replay.forward(count - 1)  # only the last event of the frame is outlined
+        if count > 0:
+            self.go_to(self.position + 1)
+        if self.position >= self.replay.last:
+            self.playing = False
+            self.say("end of the game", DIM)
+
+    # ------------------------------------------------------------------ play on from here
+    def fork_here(self) -> str | None:
+        """Copy the events up to the cursor into a new save; the viewer closes and returns it."""
+        if self.game.problems:
+            self.say("cannot play on: " + self.game.problems[0], ACCENT)
+            return None
+        if self.position < 1:
+            self.say("step to an event first: there is nothing to play on from", ACCENT)
+            return None
+        self.saves_dir.mkdir(parents=True, exist_ok=True)
+        path = fork_path(self.game.path, self.position, self.saves_dir)
+        try:
+            self.game.fork(self.position, path).close()
+        except WifError as exc:
+            self.say(str(exc), ACCENT)
+            return None
+        self.result = str(path)
+        self.running = False
+        return self.result
+
+    # ------------------------------------------------------------------ history
+    def _filter_choices(self) -> tuple[list[str], list[str]]:
+        conn = self.game.store.conn
+        actors = {a for (a,) in conn.execute("SELECT DISTINCT actor FROM events")}
+        kernel = self.replay.state.kernel
+        powers = [p for p in kernel.powers() if p in actors or kernel.side_of(p) in actors]
+        powers += sorted(a for a in actors if a not in powers and a not in kernel.sides)
+        kinds = sorted(t for (t,) in conn.execute("SELECT DISTINCT type FROM events"))
+        return powers, kinds
+
+    def cycle_filter(self, which: str, step: int = 1) -> None:
+        choices = [None] + (self.powers if which == "power" else self.kinds)
+        current = self.filter_power if which == "power" else self.filter_kind
+        chosen = choices[(choices.index(current) + step) % len(choices)]
+        if which == "power":
+            self.filter_power = chosen
+        else:
+            self.filter_kind = chosen
+        self.history_top = None
+        self._rows_cache = None
+
+    def _where(self) -> tuple[str, list]:
+        clauses, params = [], []
+        if self.filter_power:
+            who = [self.filter_power]
+            side = self.replay.state.kernel.side_of(self.filter_power)
+            if side:
+                who.append(side)
+            clauses.append(f"actor IN ({', '.join('?' * len(who))})")
+            params += who
+        if self.filter_kind:
+            clauses.append("type = ?")
+            params.append(self.filter_kind)
+        return "".join(f" AND {c}" for c in clauses), params
+
+    def _seqs(self, op: str, seq: int, order: str, limit: int) -> list[int]:
+        where, params = self._where()
+        rows = self.game.store.conn.execute(
+            f"SELECT seq FROM events WHERE seq {op} ?{where} ORDER BY seq {order} LIMIT ?", [seq, *params, limit])
+        return [s for (s,) in rows]
+
+    def visible_count(self) -> int:
+        return max(1, self.history_list_rect().h // ROW_H)
+
+    def history_seqs(self) -> list[int]:
+        """The seqs the panel lists: around the cursor, or from ``history_top`` when scrolled."""
+        n = self.visible_count()
+        if self.history_top is not None:
+            return self._seqs(">=", self.history_top, "ASC", n)
+        before = list(reversed(self._seqs("<=", self.position, "DESC", max(1, n // 3))))
+        after = self._seqs(">", self.position, "ASC", n - len(before))
+        if len(after) < n - len(before):  # near the end: show more of the past
+            before = list(reversed(self._seqs("<=", self.position, "DESC", n - len(after))))
+        return before + after
+
+    def history_rows(self) -> list[HistoryRow]:
+        key = (self.position, self.filter_power, self.filter_kind, self.history_top, self.visible_count())
+        if self._rows_cache is not None and self._rows_cache[0] == key:
+            return self._rows_cache[1]
+        rows = []
+        for seq in self.history_seqs():
+            rec = self.replay.event(seq)
+            if rec is None:
+                continue
+            when = f"T{rec.turn}.{rec.impulse}" if rec.turn else "setup"
+            dice = list(rec.data.get("results") or []) if rec.type == "DiceRolled" else []
+            rows.append(HistoryRow(seq, when, printable(self.replay.describe(rec)), dice, seq in self.replay.skipped))
+        self._rows_cache = (key, rows)
+        return rows
+
+    def scroll_history(self, rows: int) -> None:
+        seqs = self.history_seqs()
+        if not seqs:
+            return
+        top = seqs[0]
+        if rows > 0:
+            found = self._seqs(">", top, "ASC", rows)
+            self.history_top = found[-1] if found else top
+        else:
+            found = self._seqs("<", top, "DESC", -rows)
+            self.history_top = found[-1] if found else top
+
+    # ------------------------------------------------------------------ events
+    def say(self, text: str, colour=TEXT) -> None:
+        self.status = (text, colour)
+
+    def handle(self, event) -> bool:
+        """One pygame event; False once the viewer should close."""
+        if event.type == pygame.QUIT:
+            self.running = False
+        elif event.type == pygame.KEYDOWN:
+            self._key(event)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
+            if not self._press(event.pos, event.button):
+                self.window.handle(event)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            if self._slider_drag:
+                self._slider_drag = False
+                self._slide(event.pos)
+            else:
+                self.window.handle(event)
+        elif event.type == pygame.MOUSEMOTION:
+            if self._slider_drag:
+                self._slide(event.pos)
+            else:
+                self.window.handle(event)
+        elif event.type == pygame.MOUSEWHEEL:
+            mouse = self.window.mouse
+            if self.history_rect.collidepoint(mouse):
+                self.scroll_history(-3 * event.y)
+            elif self.timeline_rect.collidepoint(mouse):
+                self.step(1 if event.y < 0 else -1)
+            else:
+                self.window.handle(event)
+        return self.running
+
+    def _key(self, event) -> None:
+        key, mod = event.key, getattr(event, "mod", 0)
+        ctrl, shift = mod & pygame.KMOD_CTRL, mod & pygame.KMOD_SHIFT
+        if self.typing is not None:
+            self._type(event)
+            return
+        moves = {pygame.K_LEFT: False, pygame.K_RIGHT: True}
+        if key == pygame.K_ESCAPE:
+            self.running = False
+        elif key in moves:
+            self.jump("phase" if ctrl else "step" if shift else "event", moves[key])
+        elif key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+            self.jump("impulse", key == pygame.K_PAGEDOWN)
+        elif key in (pygame.K_HOME, pygame.K_END):
+            if ctrl:
+                self.history_top = None
+                self.go_to(0 if key == pygame.K_HOME else self.replay.last)
+            else:
+                self.jump("turn", key == pygame.K_END)
+        elif key == pygame.K_SPACE:
+            self.toggle_play()
+        elif pygame.K_1 <= key <= pygame.K_8:
+            self.set_speed(key - pygame.K_1)
+        elif key == pygame.K_g:
+            self.typing = ""
+        elif key == pygame.K_p:
+            self.cycle_filter("power", -1 if shift else 1)
+        elif key == pygame.K_k:
+            self.cycle_filter("kind", -1 if shift else 1)
+        elif key == pygame.K_f:
+            self.fork_here()
+        elif key != pygame.K_RETURN:  # Enter would finish a step in the game; here it does nothing
+            self.window.handle(event)  # the map's own keys: scrolling, zoom, layers
+
+    def _type(self, event) -> None:
+        key = event.key
+        if key == pygame.K_ESCAPE:
+            self.typing = None
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            text, self.typing = self.typing, None
+            if text:
+                self.history_top = None
+                self.go_to(int(text), centre=True)
+                self.say(f"event {self.position}", TEXT)
+        elif key == pygame.K_BACKSPACE:
+            self.typing = self.typing[:-1]
+        elif event.unicode and event.unicode.isdigit() and len(self.typing) < 9:
+            self.typing += event.unicode
+        elif pygame.K_0 <= key <= pygame.K_9 and len(self.typing) < 9:
+            self.typing += chr(key)
+
+    def _press(self, pos, button: int) -> bool:
+        """A click on the viewer's own panels; False when it belongs to the map window."""
+        self.window.mouse = pos
+        if self.timeline_rect.collidepoint(pos):
+            if button == 1 and self.slider_rect().inflate(0, 10).collidepoint(pos):
+                self._slider_drag = True
+                self._slide(pos)
+                return True
+            for label, rect in self.buttons():
+                if rect.collidepoint(pos) and button == 1:
+                    self._button(label)
+            return True
+        if self.history_rect.collidepoint(pos):
+            for which, rect in self.filter_buttons():
+                if rect.collidepoint(pos):
+                    self.cycle_filter(which, 1 if button == 1 else -1)
+                    return True
+            for rect, seq in self._history_hits:
+                if rect.collidepoint(pos) and button == 1:
+                    self.go_to(seq, centre=True)
+                    self.say(f"event {seq}", TEXT)
+                    return True
+            return True
+        return False
+
+    def _button(self, label: str) -> None:
+        for name, kind, forward in BUTTONS:
+            if name == label:
+                if kind is None:
+                    self.toggle_play()
+                else:
+                    self.jump(kind, forward)
+                return
+        if label == "slower":
+            self.set_speed(self.speed_index - 1)
+        elif label == "faster":
+            self.set_speed(self.speed_index + 1)
+        elif label == "go to":
+            self.typing = ""
+        elif label == "play on from here":
+            self.fork_here()
+
+    def seq_at_slider(self, x: int) -> int:
+        rect = self.slider_rect()
+        frac = min(1.0, max(0.0, (x - rect.x) / max(1, rect.w - 1)))
+        return round(frac * self.replay.last)
+
+    def slider_x(self, seq: int) -> int:
+        rect = self.slider_rect()
+        return rect.x + round(seq / max(1, self.replay.last) * (rect.w - 1))
+
+    def _slide(self, pos) -> None:
+        self.history_top = None
+        target = self.seq_at_slider(pos[0])
+        if target != self.position:
+            self.go_to(target)
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self) -> None:
+        self.window.draw()
+        draw_highlights(self.window, self.highlight)
+        self._draw_history()
+        self._draw_timeline()
+
+    def _draw_timeline(self) -> None:
+        s, t = self.screen, self.timeline_rect
+        s.fill(FORM, t)
+        pygame.draw.line(s, TITLE_BAR, t.topleft, t.topright, 2)
+        r = self.replay
+        k = r.state.kernel
+        rec = r.event(self.position) if self.position else None
+        step_title = (k.sequence.current or "-").split(".")[-1]
+        play = f"playing {SPEEDS[self.speed_index]}/s" if self.playing else f"paused ({SPEEDS[self.speed_index]}/s)"
+        head = f"event {self.position} of {r.last}   turn {k.turn} impulse {k.impulse}   {step_title}   {play}"
+        s.blit(font(18).render(head, True, TEXT), (t.x + 8, t.y + 5))
+        if rec is not None:
+            s.blit(font(17).render(printable(r.describe(rec), 17)[:150], True, GOOD), (t.x + 8, t.y + 22))
+        problems = self.game.problems
+        if problems:
+            note = "read-only replay: " + "; ".join(problems)
+            if r.skipped:
+                note += f"   {len(r.skipped)} event(s) not shown (first: {r.skipped[0]})"
+            text = font(16).render(note[:170], True, ACCENT)
+            s.blit(text, (t.right - text.get_width() - 8 if text.get_width() < t.w // 2 else t.x + t.w // 2, t.y + 5))
+        self._draw_slider()
+        for label, rect in self.buttons():
+            active = (label == "play" and self.playing) or (label == "go to" and self.typing is not None)
+            disabled = label == "play on from here" and (problems or self.position < 1)
+            pygame.draw.rect(s, GOOD if active else TITLE_BAR, rect)
+            shown = ("pause" if self.playing else "play") if label == "play" else label
+            if label == "go to" and self.typing is not None:
+                shown = f"# {self.typing}_"
+            text = font(17).render(shown, True, DIM if disabled else (0, 0, 0) if active else TEXT)
+            s.blit(text, (rect.centerx - text.get_width() // 2, rect.y + 5))
+        message, colour = self.status
+        help_line = "Left/Right event  Shift step  Ctrl phase  PgUp/PgDn impulse  Home/End turn  Space play  G go to  F play on  Esc close"
+        s.blit(font(15).render(message or help_line, True, colour if message else DIM), (t.x + 8, t.y + 92))
+
+    def _draw_slider(self) -> None:
+        s, rect = self.screen, self.slider_rect()
+        pygame.draw.rect(s, SLIDER_TRACK, rect)
+        for mark in self.replay.bookmarks["impulse"]:
+            x = self.slider_x(mark.seq)
+            pygame.draw.line(s, IMPULSE_TICK, (x, rect.y + 8), (x, rect.bottom - 1))
+        for mark in self.replay.bookmarks["turn"]:
+            x = self.slider_x(mark.seq)
+            pygame.draw.line(s, TURN_TICK, (x, rect.y - 3), (x, rect.bottom + 2), 2)
+        x = self.slider_x(self.position)
+        pygame.draw.rect(s, GOOD, (x - 4, rect.y - 4, 9, rect.h + 8))
+
+    def _draw_history(self) -> None:
+        s, r = self.screen, self.history_rect
+        if r.h <= TITLE_H:
+            return
+        s.fill(FORM, r)
+        pygame.draw.rect(s, TITLE_BAR, (r.x, r.y, r.w, TITLE_H))
+        s.blit(font(17).render("History", True, TEXT), (r.x + 6, r.y + 2))
+        for which, rect in self.filter_buttons():
+            value = (self.filter_power if which == "power" else self.filter_kind) or "all"
+            pygame.draw.rect(s, GOOD if value != "all" else TITLE_BAR, rect)
+            s.blit(font(16).render(f"{which}: {value}"[:40], True, (0, 0, 0) if value != "all" else TEXT),
+                   (rect.x + 5, rect.y + 4))
+        area = self.history_list_rect()
+        old = s.get_clip()
+        s.set_clip(area)
+        self._history_hits = []
+        y = area.y
+        for row in self.history_rows():
+            line = pygame.Rect(area.x, y, area.w, ROW_H)
+            if row.seq == self.position:
+                s.fill(CURRENT_ROW, line)
+            colour = ACCENT if row.skipped else TEXT if row.seq <= self.position else DIM
+            x = area.x + 4
+            s.blit(font(15).render(f"{row.seq:>6} {row.when:<6}", True, DIM), (x, y + 3))
+            x += 78
+            for value in row.dice:  # the dice themselves, as small faces
+                face = pygame.Rect(x, y + 2, 14, 14)
+                pygame.draw.rect(s, DIE_FACE, face, border_radius=3)
+                digit = font(15).render(str(value), True, (0, 0, 0))
+                s.blit(digit, (face.centerx - digit.get_width() // 2, face.y + 2))
+                x += 17
+            s.blit(font(16).render(row.text[:90], True, colour), (x + 2, y + 3))
+            self._history_hits.append((line, row.seq))
+            y += ROW_H
+        s.set_clip(old)
+
+    def close(self) -> None:
+        if self.owns_replay:
+            self.game.close()
+
+
+def run_replay_window(path, screen: pygame.Surface | None = None, start_seq: int | None = None,
+                      saves_dir: Path | None = None) -> str | None:
+    """Open the replay viewer on the save ``path`` until the player closes it.
+
+    ``screen``: the display surface to draw on (a running game passes its own; by default a
+    window is opened).  ``start_seq``: where the cursor starts (default: the last event).
+    Returns the path of the new save when the player chose "Play on from here", else None.
+    The save itself is only read."""
+    own_display = screen is None
+    pygame.display.init()
+    pygame.font.init()
+    if own_display:
+        sizes = pygame.display.get_desktop_sizes()
+        dw, dh = sizes[0] if sizes else (1280, 800)
+        screen = pygame.display.set_mode((min(1280, dw), min(800, max(480, dh - 60))))
+        pygame.display.set_caption(f"World in Flames — replay of {Path(path).name}")
+    window = ReplayWindow(path, screen=screen, start_seq=start_seq, saves_dir=saves_dir)
+    try:
+        frame_clock = pygame.time.Clock()
+        while window.running:
+            for event in pygame.event.get():
+                if not window.handle(event):
+                    break
+            if not window.running:
+                break
+            window.tick()
+            window.draw()
+            pygame.display.flip()
+            frame_clock.tick(60)
+    finally:
+        window.close()
+        if own_display:
+            pygame.display.quit()
+    return window.result

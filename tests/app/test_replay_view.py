@@ -1,0 +1,389 @@
+"""The replay viewer driven by real pygame events (SDL_VIDEODRIVER=dummy): the timeline's keys,
+buttons and slider, bookmarks, play/pause, the history panel (filters, a click that jumps and
+centres), the outlined hexes on the map, Play on from here, and a save whose plugin is missing."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pygame
+import pytest
+
+from app.mapmodel import MapModel
+from app.render import HIGHLIGHT, centre_of
+from app.replay_view import CURRENT_ROW, GOOD, ReplayWindow, run_replay_window
+from app.stamps import hex_corners
+from kernel.game import Game
+from kernel.verify import verify
+
+UNITS = [
+    {"id": "g1", "power": "germany", "branch": "land", "type": "arm", "size": "army", "name": "4th Panzer Army",
+     "factors": {"combat": 4, "move": 6}, "hex": [204, 52]},
+    {"id": "g2", "power": "germany", "branch": "land", "type": "inf", "size": "army", "name": "9th Army",
+     "factors": {"combat": 4, "move": 4}, "hex": [203, 53]},
+    {"id": "r1", "power": "ussr", "branch": "land", "type": "inf", "size": "army", "name": "3rd Army",
+     "factors": {"combat": 3, "move": 3}, "hex": [210, 48]},
+]
+
+
+def play_lab_game(path, turns: int = 3) -> None:
+    """A lab game of a few turns: each power chooses a land action and moves its units a hex."""
+    game = Game.new("lab", path, seed=7, snapshot_every=100, extra_plugins=["land", "turn"], options={
+        "units": UNITS, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+        "actions": {"germany": "land"}})
+    for _ in range(300):
+        k = game.state.kernel
+        if k.sequence.finished or not k.sequence.pending or k.turn >= turns:
+            break
+        who = k.sequence.pending[0]
+        power = k.sides[who][0] if who in k.sides else who
+        legal = game.legal_commands()
+        if "ChooseAction" in legal and game.submit({"type": "ChooseAction", "actor": power, "action": "land"}).accepted:
+            continue
+        if "MoveLandUnit" in legal:
+            for unit in list(game.state["units"].units.values()):
+                if unit.power == power:
+                    for to in ([unit.hex[0] + 1, unit.hex[1]], [unit.hex[0] - 1, unit.hex[1]]):
+                        if game.submit({"type": "MoveLandUnit", "actor": power, "unit": unit.id, "to": to}).accepted:
+                            break
+        assert game.submit({"type": "FinishStep", "actor": power}).accepted
+    game.close()
+
+
+@pytest.fixture(scope="module")
+def lab_save(tmp_path_factory):
+    path = tmp_path_factory.mktemp("replay") / "lab.wif"
+    play_lab_game(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def model():
+    return MapModel()
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def viewer(lab_save, model, tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    clock = FakeClock()
+    win = ReplayWindow(lab_save, saves_dir=tmp_path / "saves", clock=clock, model=model)
+    win.window.settings.autoscroll = 0
+    win.fake_clock = clock
+    yield win
+    win.close()
+    pygame.quit()
+
+
+def post(win, *events):
+    for e in events:
+        pygame.event.post(e)
+    for e in pygame.event.get():
+        win.handle(e)
+
+
+def key(k, mod=0, unicode=""):
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode, scancode=0)
+
+
+def motion(pos, buttons=(0, 0, 0)):
+    return pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=buttons)
+
+
+def click(pos, button=1):
+    return [motion(pos), pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button),
+            pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)]
+
+
+def press_button(win, label):
+    post(win, *click(dict(win.buttons())[label].center))
+
+
+def first_seq(game, type_, after=0):
+    return next(r.seq for r in game.history(after + 1) if r.type == type_)
+
+
+def highlighted(win, hex_) -> bool:
+    """Is the outline colour on the edges of ``hex_`` in the drawn detailed map?"""
+    dmap = win.window.primary
+    body = win.window.panels["detailed"].body
+    sx, sy = dmap.hex_to_screen(hex_)
+    corners = hex_corners(dmap.geometry, body.x + sx, body.y + sy)
+    hits = 0
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
+        mx, my = round((x0 + x1) / 2), round((y0 + y1) / 2)
+        if any(win.screen.get_at((mx + dx, my + dy))[:3] == HIGHLIGHT for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
+            hits += 1
+    return hits >= 5  # a neighbour's outline may share one edge, never five
+
+
+# ---------------------------------------------------------------- stepping
+def test_right_n_times_then_left_n_times_returns_the_identical_state(viewer):
+    viewer.go_to(100)
+    start = viewer.replay.state.to_json()
+    for _ in range(40):
+        post(viewer, key(pygame.K_RIGHT))
+    assert viewer.position == 140
+    assert viewer.replay.state.to_json() == viewer.game.state_at(140).to_json()
+    for _ in range(40):
+        post(viewer, key(pygame.K_LEFT))
+    assert viewer.position == 100 and viewer.replay.state.to_json() == start
+    # the map reads the replay's state, not the game's latest one
+    assert viewer.window.model.state is viewer.replay.state
+
+
+def test_stepping_onto_a_move_outlines_both_hexes_and_stepping_off_clears_them(viewer):
+    game = viewer.game
+    moved = first_seq(game, "UnitMoved")
+    viewer.go_to(moved - 2)
+    origin = tuple(game.state_at(moved - 1)["units"].units["g1"].hex)
+    post(viewer, key(pygame.K_RIGHT))
+    viewer.draw()
+    assert not highlighted(viewer, origin)
+    post(viewer, key(pygame.K_RIGHT))  # onto UnitMoved
+    destination = tuple(viewer.replay.state["units"].units["g1"].hex)
+    assert viewer.highlight == [origin, destination]
+    viewer.draw()
+    assert highlighted(viewer, origin) and highlighted(viewer, destination)
+    # the counter is drawn at its new hex in the replayed state
+    assert viewer.window.model.units().units["g1"].hex == destination
+    post(viewer, key(pygame.K_LEFT))
+    viewer.draw()
+    assert viewer.position == moved - 1
+    assert not highlighted(viewer, origin) and not highlighted(viewer, destination)
+    assert viewer.window.model.units().units["g1"].hex == origin
+
+
+def test_bookmark_buttons_and_keys_land_on_the_first_event_of_their_turn_impulse_phase(viewer):
+    game = viewer.game
+    events = {r.seq: r for r in game.history()}
+    replay = viewer.replay
+    post(viewer, key(pygame.K_HOME, pygame.KMOD_CTRL))
+    assert viewer.position == 0
+    press_button(viewer, "turn>")
+    first_turn = replay.bookmarks["turn"][0]
+    assert viewer.position == first_turn.seq
+    assert events[viewer.position].type == "StepStarted" and events[viewer.position].data["counter"] == "turn"
+    post(viewer, key(pygame.K_END))  # next turn
+    turn2 = replay.bookmarks["turn"][1]
+    assert viewer.position == turn2.seq and events[turn2.seq - 1].turn == 1 and events[turn2.seq].turn == 2
+    press_button(viewer, "imp>")
+    mark = next(m for m in replay.bookmarks["impulse"] if m.seq > turn2.seq)
+    assert viewer.position == mark.seq and events[mark.seq].data["counter"] == "impulse"
+    post(viewer, key(pygame.K_PAGEDOWN))
+    here = events[viewer.position]
+    before = events[viewer.position - 1]
+    assert here.data["counter"] == "impulse" and (before.impulse, before.turn) != (here.impulse, here.turn)
+    post(viewer, key(pygame.K_PAGEUP))
+    assert viewer.position == mark.seq
+    post(viewer, key(pygame.K_RIGHT, pygame.KMOD_CTRL))  # next phase
+    assert events[viewer.position].type == "StepStarted"
+    assert events[viewer.position].data["level"] in ("phase", "stage")
+    phase_start = viewer.position
+    post(viewer, key(pygame.K_RIGHT, pygame.KMOD_SHIFT))  # next step
+    assert events[viewer.position].type == "StepStarted" and viewer.position > phase_start
+    press_button(viewer, "<step")
+    assert viewer.position == phase_start
+    press_button(viewer, "<turn")
+    assert viewer.position == turn2.seq
+    # every impulse bookmark is the first event of its impulse
+    for m in replay.bookmarks["impulse"]:
+        prev = events[m.seq - 1]
+        assert (prev.turn, prev.impulse) != (m.turn, m.impulse)
+
+
+def test_slider_click_and_drag_seek_and_the_knob_follows(viewer):
+    rect = viewer.slider_rect()
+    target = (rect.x + rect.w // 3, rect.centery)
+    post(viewer, *click(target))
+    assert viewer.position == viewer.seq_at_slider(target[0])
+    assert viewer.replay.state.to_json() == viewer.game.state_at(viewer.position).to_json()
+    viewer.draw()
+    assert viewer.screen.get_at((viewer.slider_x(viewer.position), rect.centery))[:3] == GOOD
+    # drag from there to beyond the right end: the last event
+    post(viewer, pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=target, button=1),
+         motion((rect.right - 30, rect.centery), (1, 0, 0)), motion((rect.right + 40, rect.centery), (1, 0, 0)),
+         pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(rect.right + 40, rect.centery), button=1))
+    assert viewer.position == viewer.replay.last
+
+
+def test_go_to_an_event_number_by_typing_it(viewer):
+    post(viewer, key(pygame.K_g), key(pygame.K_1, unicode="1"), key(pygame.K_2, unicode="2"),
+         key(pygame.K_3, unicode="3"), key(pygame.K_RETURN))
+    assert viewer.position == 123 and viewer.typing is None
+    viewer.draw()
+    rows = viewer.history_rows()
+    assert 123 in [r.seq for r in rows]
+    rect = next(r for r, seq in viewer._history_hits if seq == 123)
+    assert viewer.screen.get_at((rect.right - 3, rect.centery))[:3] == CURRENT_ROW
+    # the "go to" button too; Esc leaves the number field without moving
+    press_button(viewer, "go to")
+    post(viewer, key(pygame.K_5, unicode="5"), key(pygame.K_ESCAPE))
+    assert viewer.position == 123 and viewer.running
+
+
+def test_play_and_pause_at_a_chosen_speed(viewer):
+    viewer.go_to(10)
+    post(viewer, key(pygame.K_5))  # 25 events a second
+    post(viewer, key(pygame.K_SPACE))
+    assert viewer.playing
+    viewer.fake_clock.now += 2.0
+    viewer.tick()
+    assert viewer.position == 60
+    press_button(viewer, "play")  # the same button pauses
+    assert not viewer.playing
+    viewer.fake_clock.now += 5.0
+    viewer.tick()
+    assert viewer.position == 60
+    press_button(viewer, "faster")
+    press_button(viewer, "play")
+    viewer.fake_clock.now += 1.0
+    viewer.tick()
+    assert viewer.position == 110
+    viewer.fake_clock.now += 1000.0
+    viewer.tick()
+    assert viewer.position == viewer.replay.last and not viewer.playing
+
+
+# ---------------------------------------------------------------- history panel
+def test_history_filters_by_kind_and_power_and_a_click_jumps_and_centres(viewer):
+    viewer.go_to(0)
+    kinds = viewer.kinds
+    for _ in range(kinds.index("UnitMoved") + 1):
+        post(viewer, key(pygame.K_k))
+    assert viewer.filter_kind == "UnitMoved"
+    viewer.draw()
+    rows = viewer.history_rows()
+    assert len(rows) >= 3 and all(viewer.replay.event(r.seq).type == "UnitMoved" for r in rows)
+    third = rows[2]
+    before = viewer.game.state_at(third.seq - 1)
+    touched = viewer.replay.touched_hexes(viewer.replay.event(third.seq), before)
+    rect = next(r for r, seq in viewer._history_hits if seq == third.seq)
+    post(viewer, *click(rect.center))
+    assert viewer.position == third.seq and viewer.highlight == touched
+    assert viewer.window.primary.centre_hex == centre_of(touched)
+    viewer.draw()
+    assert all(highlighted(viewer, h) for h in touched)
+    # by power: the ussr's moves only; the filter button cycles too, right click goes back
+    while viewer.filter_power != "ussr":
+        post(viewer, key(pygame.K_p))
+    rows = viewer.history_rows()
+    assert rows and all(viewer.replay.event(r.seq).actor in ("ussr", "allies") for r in rows)
+    power_button = dict(viewer.filter_buttons())["power"]
+    post(viewer, *click(power_button.center, button=3))
+    assert viewer.filter_power != "ussr"
+    # the dice are shown as numbers on the DiceRolled rows
+    viewer.filter_power = None
+    while viewer.filter_kind != "DiceRolled":
+        post(viewer, key(pygame.K_k))
+    rows = viewer.history_rows()
+    assert rows and all(r.dice for r in rows)
+    assert rows[0].dice == viewer.replay.event(rows[0].seq).data["results"]
+
+
+def test_wheel_over_the_history_scrolls_it_and_stepping_brings_the_cursor_back(viewer):
+    viewer.go_to(300)
+    area = viewer.history_list_rect()
+    first = viewer.history_seqs()[0]
+    post(viewer, motion(area.center), pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, flipped=False))
+    assert viewer.history_seqs()[0] == first + 6 and viewer.position == 300
+    post(viewer, key(pygame.K_RIGHT))
+    assert 301 in viewer.history_seqs()
+
+
+def test_nothing_can_be_changed_from_the_viewer(viewer, lab_save):
+    digest = hashlib.sha256(lab_save.read_bytes()).hexdigest()
+    viewer.go_to(20)
+    post(viewer, key(pygame.K_RETURN))  # Enter finishes a step in the game window; not here
+    assert viewer.position == 20
+    assert not viewer.window.game.submit({"type": "FinishStep", "actor": "germany"}).accepted
+    viewer.window.finish_step()
+    assert viewer.game.store.last()[0] == viewer.replay.last
+    assert hashlib.sha256(lab_save.read_bytes()).hexdigest() == digest
+
+
+# ---------------------------------------------------------------- play on from here
+def test_play_on_from_here_forks_a_verified_save_equal_to_state_at_k(viewer, lab_save, tmp_path):
+    digest = hashlib.sha256(lab_save.read_bytes()).hexdigest()
+    k = 250
+    viewer.go_to(k)
+    press_button(viewer, "play on from here")
+    assert not viewer.running and viewer.result is not None
+    forked = viewer.saves_dir / "lab-from-250.wif"
+    assert viewer.result == str(forked)
+    assert verify(forked).ok
+    with Game.open(forked) as game:
+        assert game.state.to_json() == viewer.game.state_at(k).to_json()
+        assert game.store.last()[0] == k
+    assert hashlib.sha256(lab_save.read_bytes()).hexdigest() == digest
+    # a second fork at the same point gets a name of its own
+    viewer.running = True
+    assert viewer.fork_here() == str(viewer.saves_dir / "lab-from-250-2.wif")
+    assert forked.exists()
+
+
+def test_run_replay_window_returns_the_fork_or_none(lab_save, tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    try:
+        pygame.event.post(key(pygame.K_ESCAPE))
+        assert run_replay_window(lab_save, start_seq=40, saves_dir=tmp_path) is None
+        pygame.display.init()
+        pygame.event.post(key(pygame.K_LEFT))
+        pygame.event.post(key(pygame.K_f))
+        assert run_replay_window(lab_save, start_seq=40, saves_dir=tmp_path) == str(tmp_path / "lab-from-39.wif")
+    finally:
+        pygame.quit()
+
+
+def test_wif_replay_window_flag_opens_the_viewer(lab_save, tmp_path, monkeypatch, capsys):
+    from app import replay_view
+    from app.cli import main
+
+    seen = {}
+
+    def fake(path, start_seq=None, **_):
+        seen.update(path=path, start=start_seq)
+        return str(tmp_path / "x.wif")
+
+    monkeypatch.setattr(replay_view, "run_replay_window", fake)
+    assert main(["replay", str(lab_save), "--window", "--from", "12", "--no-play"]) == 0
+    assert seen == {"path": lab_save, "start": 12}
+    assert "x.wif" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- missing plugins
+def test_a_save_whose_plugin_is_missing_says_which_shows_the_rest_and_is_not_written(
+        mini, tmp_path, model, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    path = tmp_path / "m.wif"
+    game = Game.new("mini", path, seed=1, plugin_dirs=mini)
+    game.submit({"type": "Note", "actor": "n1", "text": "hello"})
+    game.close()
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    pygame.display.init()
+    try:
+        win = ReplayWindow(path, saves_dir=tmp_path / "saves", model=model, start_seq=0)
+        assert any("plugin 'mini' (version 1.0.0) is missing" in p for p in win.game.problems)
+        while win.position < win.replay.last:
+            post(win, key(pygame.K_RIGHT))
+        win.draw()
+        assert win.replay.skipped
+        rows = win.history_rows()
+        assert any(r.skipped and "not shown" in r.text for r in rows)
+        assert win.fork_here() is None and win.running
+        assert "cannot play on" in win.status[0] and not (tmp_path / "saves").exists()
+        win.close()
+    finally:
+        pygame.quit()
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    assert verify(path, plugin_dirs=mini).ok
