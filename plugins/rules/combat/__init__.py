@@ -6,8 +6,8 @@ Steps (full ids under ``wif.``):
 - ``...ignore-notional.include-notional-units``: ``IncludeNotional`` (invasions and
   paradrops only: other plugins open such attacks with ``declare_forced_attack``);
 - ``...defending-hq-support`` / ``...attacking-hq-support``: ``DeclareHQSupport`` (optional
-  rule 13, on when the game options hold ``"hq_support": true`` or ``"optional_rules"``
-  lists ``"hq-support"``); ``...ground-support.hq-support-rolls`` rolls them on 1D10;
+  rule 13, on when the optional rule ``hq-support`` is ON (``plugins.optional.framework.is_on``)
+  or the old game option ``"hq_support": true`` is set); ``...ground-support.hq-support-rolls`` rolls them on 1D10;
 - ``...land-combat-resolution`` runs ``procedures.land-combat-resolution`` once per combat:
   ``SelectLandCombat``, ``UseSnowUnits``, ``ChooseLandCombatType``, ``ResolveCombat``, the
   die roll, ``ConvertToRetreat``, ``AssignLandLosses``, apply losses, ``RetreatUnit``,
@@ -43,6 +43,7 @@ from plugins.rules import core
 from plugins.rules.units import UnitFlipped, UnitMoved
 
 from . import odds as O
+from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
 from .odds import odds_preview  # noqa: F401  (public)
 
 PROC = "wif.procedures.land-combat-resolution"
@@ -459,8 +460,15 @@ def _options(state) -> dict:
 
 
 def hq_support_in_play(state) -> bool:
-    o = _options(state)
-    return bool(o.get("hq_support")) or "hq-support" in (o.get("optional_rules") or [])
+    """Optional rule HQ support (option 13): ON through the optional-rule framework (so a
+    toggle during play counts), or the older game option ``"hq_support": true``."""
+    if _options(state).get("hq_support"):
+        return True
+    try:
+        from plugins.optional.framework import is_on
+    except Exception:  # the framework is not installed: only the options say
+        return "hq-support" in (_options(state).get("optional_rules") or [])
+    return is_on(state, "hq-support")
 
 
 def _reject_wrong_side(state, actor: str, want_active: bool, rule: str) -> None:
@@ -698,10 +706,10 @@ def use_snow_units(ctx, cmd: UseSnowUnits) -> None:
     _finish(ctx, cmd.actor)
 
 
-def _evaluate(state, c: Combat, table: str | None = None) -> dict:
+def _evaluate(state, c: Combat, table: str | None = None, hook=None, extra_shifts: dict | None = None) -> dict:
     return O.evaluate(state, c.attackers, c.hex, notional=bool(c.forced and c.notional),
                       ground_support=cs(state).ground_support.get(c.id), hq_shift=c.hq_shift,
-                      snow_units=c.snow_units, table=table or c.table)
+                      snow_units=c.snow_units, table=table or c.table, hook=hook, extra_shifts=extra_shifts)
 
 
 def _chooser_side(state, c: Combat) -> str:
@@ -730,24 +738,38 @@ def resolve_combat(ctx, cmd: ResolveCombat) -> None:
 def land_combat_die_rolls(ctx, step_id: str) -> None:
     """Land Combat Die Rolls: roll 1D10, add the modifiers, read the table."""
     c = current_combat(ctx.state)
-    ev = _evaluate(ctx.state, c)
+    hook = ctx.host.pm.hook
+    ev = _evaluate(ctx.state, c, hook=hook)
     table = c.table or "assault"
     place = ev["place"]
+    losses = None
+    drm = ev["drm"]
     if ev["automatic"]:
         roll = modified = None
         result = "*/2B" if table == "blitz" else "*/2S"
         odds = "auto"
     else:
-        (roll,) = ctx.roll(f"land combat at {place} (combat {c.id}, {ev['odds']} {table})")
-        modified = roll + sum(ev["drm"].values())
-        result = O.lookup(table, ev["level"], modified)
+        # Optional rules: a roll for a better odds column first (Fractional odds), then
+        # another results table (2D10 Land CRT); neither: the 1D10 tables.
+        better = hook.land_odds_roll(ctx=ctx, combat=c, evaluation=ev)
+        if better:
+            ev = _evaluate(ctx.state, c, hook=hook, extra_shifts={better["reason"]: better["shift"]})
+            drm = ev["drm"]
+        other = hook.land_combat_result(ctx=ctx, combat=c, evaluation=ev, table=table)
+        if other:
+            roll, modified, result, drm = other["roll"], other["modified"], other["result"], other["drm"]
+            losses = other.get("losses")
+        else:
+            (roll,) = ctx.roll(f"land combat at {place} (combat {c.id}, {ev['odds']} {table})")
+            modified = roll + sum(drm.values())
+            result = O.lookup(table, ev["level"], modified)
         odds = ev["odds"]
     p = O.parse_result(result)
     ctx.emit(LandCombatResolved(
         combat=c.id, hex=c.hex, place=place, table=table, attack=ev["attack"], defence=ev["defence"],
-        base_odds=ev["base_odds"], shifts=ev["shifts"], odds=odds, drm=ev["drm"], roll=roll,
+        base_odds=ev["base_odds"], shifts=ev["shifts"], odds=odds, drm=drm, roll=roll,
         modified=modified, result=result,
-        losses={"attacker": p["attacker_losses"], "defender": p["defender_losses"]}))
+        losses=losses or {"attacker": p["attacker_losses"], "defender": p["defender_losses"]}))
 
 
 def convert_to_retreat(ctx, cmd: ConvertToRetreat) -> None:
@@ -794,7 +816,9 @@ def assign_losses(ctx, cmd: AssignLandLosses) -> None:
         raise Rejected(f"Land Combat: the result destroys {need} {side} land unit(s); choose exactly {need} "
                        f"of your units in this combat ({names})")
     if side == "attacker" and c.snow_units:
-        if not any(O.is_snow_unit(pool[u]) for u in chosen):
+        hook = ctx.host.pm.hook
+        if not any(O.is_snow_unit(pool[u], state, hook) or hook.first_loss_eligible(state=state, unit=pool[u], combat=c)
+                   for u in chosen):
             raise Rejected("Weather Report: having used the snow units' benefit, your first loss must be "
                            "one of those units")
     ctx.emit(LandLossesTaken(combat=c.id, side=side, units=chosen))
@@ -833,7 +857,10 @@ def apply_losses(ctx, step_id: str) -> None:
         retreating = [u.id for u in survivors]
     disorganized = []
     if not p["asterisk"]:
-        disorganized += [u.id for u in _living_attackers(state, c) if u.face_up]
+        organized = [u.id for u in _living_attackers(state, c) if u.face_up]
+        chosen = ctx.host.pm.hook.land_combat_disorganized(state=state, combat=c, side="attacker", units=organized,
+                                                           result=c.result)
+        disorganized += organized if chosen is None else list(chosen)
     losses = c.result["losses"]
     if retreating or losses["defender"] > losses["attacker"]:
         disorganized += [u.id for u in survivors if u.face_up and u.id not in shattered + destroyed]

@@ -114,12 +114,14 @@ def is_mountain_unit(unit) -> bool:
     return unit_type(unit) in MOUNTAIN_TYPES or "mountain" in unit.flags
 
 
-def is_snow_unit(unit) -> bool:
-    """Weather Report: "MTN, ski troops, Swedish, Finnish, Norwegian, or elite Soviet units"."""
+def is_snow_unit(unit, state=None, hook=None) -> bool:
+    """Weather Report: "MTN, ski troops, Swedish, Finnish, Norwegian, or elite Soviet units".
+    Ski troops are an optional rule (its plugin answers the ``snow_unit`` hook)."""
     nat = (unit.nationality or unit.power).lower()
-    return (is_mountain_unit(unit) or "ski" in unit.flags
-            or nat in effects()["snow_unit_nationalities"]
-            or ("elite" in unit.flags and nat == "ussr"))
+    if (is_mountain_unit(unit) or nat in effects()["snow_unit_nationalities"]
+            or ("elite" in unit.flags and nat == "ussr")):
+        return True
+    return hook is not None and any(hook.snow_unit(state=state, unit=unit))
 
 
 def hostile(state, power_a: str, power_b: str) -> bool:
@@ -223,8 +225,13 @@ def attacker_chooses_table(state, attackers, hex_, dfn=None) -> tuple[bool, list
 
 # ---------------------------------------------------------------- the whole calculation
 def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_support: dict | None = None,
-             hq_shift: dict | None = None, snow_units: bool | None = None, table: str | None = None) -> dict:
-    """Every number of one land combat, as the seeds' "Land Combat" section computes them."""
+             hq_shift: dict | None = None, snow_units: bool | None = None, table: str | None = None,
+             hook=None, extra_shifts: dict | None = None) -> dict:
+    """Every number of one land combat, as the seeds' "Land Combat" section computes them.
+
+    ``hook`` (the game's ``pm.hook``) lets optional rules add odds shifts and die modifiers
+    (see ``hooks.py``); ``extra_shifts`` are shifts decided while resolving (a fractional
+    odds roll)."""
     hex_ = norm(hex_)
     units = state["units"].units
     attackers = [units[i] for i in attacker_ids if i in units and units[i].on_map]
@@ -263,7 +270,7 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
     shifts: dict[str, int] = {}
     w_shift = fx["weather_odds_shift"].get(weather, 0)
     snow_eligible = (weather in fx["snow_unit_mitigation"] and w_shift < 0 and bool(attackers)
-                     and 2 * sum(1 for u in attackers if is_snow_unit(u)) >= len(attackers))
+                     and 2 * sum(1 for u in attackers if is_snow_unit(u, state, hook)) >= len(attackers))
     use_snow = snow_eligible if snow_units is None else (snow_units and snow_eligible)
     if use_snow:
         w_shift = min(0, w_shift + fx["snow_unit_mitigation"][weather])
@@ -277,6 +284,13 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
         shifts["attacking HQ support"] = int(hq["attacker"])
     if hq.get("defender"):
         shifts["defending HQ support"] = -int(hq["defender"])
+    pre = {"hex": hex_, "terrain": terrain, "weather": weather, "table": table}
+    if hook is not None:
+        for answer in hook.land_odds_shifts(state=state, attackers=attackers, defenders=dfn, evaluation=pre):
+            for shift, reason in answer or ():
+                shifts[reason] = shifts.get(reason, 0) + int(shift)
+    for reason, shift in (extra_shifts or {}).items():
+        shifts[reason] = int(shift)
 
     chooser_is_attacker, why = attacker_chooses_table(state, attackers, hex_, dfn)
     out = {
@@ -306,6 +320,10 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
         drm["only territorials defend"] = 1
     out.update(base_odds=level_name(base), level=level, odds=level_name(max(level, LEVEL_1_2)),
                drm=drm, automatic=False)
+    if hook is not None:
+        for answer in hook.land_combat_modifiers(state=state, attackers=attackers, defenders=dfn, evaluation=out):
+            for value, reason in answer or ():
+                drm[reason] = drm.get(reason, 0) + int(value)
     return out
 
 
@@ -333,12 +351,13 @@ def notional_factors(state, hex_, real_defenders) -> int:
     return max(0, cf)
 
 
-def odds_preview(state, attackers, defender_hex) -> dict:
+def odds_preview(state, attackers, defender_hex, host=None) -> dict:
     """What the GUI shows before committing an attack: the odds, who chooses the table, and
     the die modifiers, for ``attackers`` (unit ids) against ``defender_hex``.
 
     Returns {"odds", "base_odds", "attack", "defence", "shifts", "drm", "chooser",
-    "table_options", "weather", "terrain", ...}."""
+    "table_options", "weather", "terrain", ...}.  Pass the game's ``host`` to include the
+    optional rules' odds shifts and die modifiers."""
     hex_ = norm(defender_hex)
     combat = None
     try:
@@ -351,7 +370,8 @@ def odds_preview(state, attackers, defender_hex) -> dict:
         hq = combat.hq_shift
         snow = combat.snow_units
     out = evaluate(state, list(attackers), hex_, notional=bool(combat and combat.forced and combat.notional),
-                   ground_support=gs, hq_shift=hq, snow_units=snow)
+                   ground_support=gs, hq_shift=hq, snow_units=snow, table=combat.table if combat else None,
+                   hook=host.pm.hook if host is not None else None)
     out["table_options"] = ["blitz", "assault"]
     out["modifiers"] = {"odds_shifts": out["shifts"], "die": out["drm"]}
     return out

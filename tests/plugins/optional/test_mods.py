@@ -126,15 +126,15 @@ def test_mod_with_malformed_rule_metadata_is_named_and_left_out(tmp_path):
 
 def test_mods_with_conflicting_ids_keep_the_first_and_say_so(tmp_path):
     first, second = tmp_path / "a", tmp_path / "b"
-    write_rule_plugin(first, "blitz-bonus", "land", description="first")
-    write_rule_plugin(second, "blitz-bonus", "land", description="second")
+    write_rule_plugin(first, "chinese-attack-weakness", "land", description="first")
+    write_rule_plugin(second, "chinese-attack-weakness", "land", description="second")
     catalogue = build_catalogue(plugin_dirs=[first, second])
-    assert catalogue.get("blitz-bonus").description == "first"
-    assert any("'blitz-bonus' found twice" in e for e in catalogue.errors)
+    assert catalogue.get("chinese-attack-weakness").description == "first"
+    assert any("'chinese-attack-weakness' found twice" in e for e in catalogue.errors)
     # a plugin whose rule.toml claims another plugin's rule is refused too
     third = tmp_path / "c"
     folder = write_rule_plugin(third, "sneaky", "land")
-    (folder / "rule.toml").write_text((folder / "rule.toml").read_text().replace('id = "sneaky"', 'id = "blitz-bonus"'))
+    (folder / "rule.toml").write_text((folder / "rule.toml").read_text().replace('id = "sneaky"', 'id = "chinese-attack-weakness"'))
     catalogue = build_catalogue(plugin_dirs=[first, third])
     assert any("sneaky" in e and "the plugin id must be the rule id" in e for e in catalogue.errors)
     # and a mod that puts a catalogue rule in another group
