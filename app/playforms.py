@@ -124,6 +124,8 @@ class PlayForms:
             return False
         self.status = (f"{command['type']}: done", (120, 200, 120))
         for record in outcome.events:
+            if record.type.startswith(("Step", "Digression")):
+                continue  # the Sequence of Play header already says where the game is
             text = self.game.describe(record)
             if text:
                 self.log.append(text)
@@ -164,7 +166,7 @@ class PlayForms:
     # ------------------------------------------------------------------ popups
     def show_popup(self, title: str, lines: list[str], width: int = 460) -> FormWindow:
         sw, sh = self.gui.size
-        height = min(sh - 40, 110 + 22 * len(lines))
+        height = min(sh - 80, max(200, 100 + 46 * len(lines)))
         win = FormWindow(self.gui, pygame.Rect((sw - width) // 2, 60 + 20 * len(self.popups), width, height), title,
                          object_id="#result_form")
         UITextBox("<br>".join(lines) or "-", pygame.Rect(6, 6, width - 44, height - 90), self.gui.manager, container=win)
@@ -313,10 +315,10 @@ class PlayForms:
         if not action:
             return y
         left = remaining(self.state, actor)
-        text = ", ".join(f"{kind} {'∞' if n is None else n}" for kind, n in left.items())
-        UITextBox(f"action <b>{action}</b>; left: {text}", pygame.Rect(4, y, width, 48), self.gui.manager,
+        text = ", ".join(f"{kind} {'any' if n is None else n}" for kind, n in left.items() if n != 0) or "nothing"
+        UITextBox(f"action <b>{action}</b>; left: {text}", pygame.Rect(4, y, width, 66), self.gui.manager,
                   container=form)
-        return y + 50
+        return y + 68
 
     def build_move(self, form, names, y: int, width: int) -> int:
         rail_only = "MoveLandUnit" not in names
@@ -337,7 +339,7 @@ class PlayForms:
         return y
 
     def build_attack(self, form, y: int, width: int) -> int:
-        lines = ["Click your units' hexes, then the hex to attack."]
+        lines = []
         if self.attackers:
             lines.append("attackers: " + ", ".join(self.unit_named(u) for u in self.attackers))
         if self.target is not None:
@@ -348,6 +350,8 @@ class PlayForms:
             drm = ", ".join(f"{k} {v:+d}" for k, v in (p.get("drm") or {}).items()) or "none"
             lines.append(f"<b>odds {p.get('odds')}</b> ({p.get('attack')} : {p.get('defence')}, base {p.get('base_odds')});"
                          f" shifts {shifts}; die modifiers {drm}; table chosen by {p.get('chooser')}")
+            lines.insert(0, lines.pop())  # the odds first: they decide whether to commit
+        lines.append("Click your units' hexes, then the hex to attack.")
         UITextBox("<br>".join(lines), pygame.Rect(4, y, width, 110), self.gui.manager, container=form,
                   object_id="#attack_preview")
         y += 112
@@ -474,7 +478,7 @@ class PlayForms:
             return
         sw, sh = self.gui.size
         if self.units_form is None:
-            self.units_form = FormWindow(self.gui, pygame.Rect(sw - self.WIDTH - 230, 100, 230, 330),
+            self.units_form = FormWindow(self.gui, pygame.Rect(0, 100, 230, 330),
                                          "Selectable units", object_id="#selectable_units")
         form = self.units_form
         form.clear()
