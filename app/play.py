@@ -748,6 +748,11 @@ class GameWindow:
         if self.game is None:
             return
         step = self.game.state.kernel.sequence.current or "-"
+        decider = self.power() if self.game.state.kernel.sequence.pending else None
+        if decider:  # seeds, "Sequence of Play": the flag of the major power to decide
+            from .playforms import flag_surface
+
+            s.blit(flag_surface(decider), (b.right - 40, b.y + 4))
         parts = step.split(".")
         y = b.y + 4
         for depth, part in enumerate(parts):

@@ -326,3 +326,31 @@ def test_drag_scrolls_the_map_and_autoscroll_border_moves_it(window):
     for _ in range(20):
         window.tick()
     assert dmap.centre_hex[0] == col + 1
+
+
+def test_right_click_menu_renames_a_map_view_through_the_naming_dialog(window):
+    power = window.power()
+    panel = window.panels["mapviews"]
+    first = window.views.names(power)[0]
+    pos = (panel.body.x + 20, panel.body.y + 10)
+    post(window, motion(pos), pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=3),
+         pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=3))
+    menu = window.gui.modal[-1]
+    assert [item["text"] for item in menu.item_list] == ["Restore", "Save…", "Redefine", "Rename…", "Delete"]
+    rename = next(item["button_element"] for item in menu.item_list if item["text"] == "Rename…")
+    post(window, *click(rename.rect.center))
+    dialog = window.gui.modal[-1]
+    assert dialog.entry.get_text() == first
+    post(window, pygame.event.Event(pygame.TEXTINPUT, text="North front"), key(pygame.K_RETURN))
+    assert window.views.names(power)[0] == "North front" and first not in window.views.names(power)
+    assert not window.gui.modal
+
+
+def test_the_wheel_scrolls_the_map_views_list(window):
+    power = window.power()
+    panel = window.panels["mapviews"]
+    names = window.views.names(power)
+    pos = (panel.body.x + 20, panel.body.y + 10)
+    post(window, motion(pos), pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False), motion(pos))
+    assert window.list_scroll["mapviews"] == 1
+    assert window.mapview_hover == names[1]  # the row under the cursor is now the second view

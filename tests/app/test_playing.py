@@ -210,3 +210,13 @@ def test_start_new_game_form_creates_the_game(tmp_path, monkeypatch):
             game.close()
     finally:
         pygame.quit()
+
+
+def test_forms_roll_up_to_their_title_bar(open_window, tmp_path):
+    game = lab_game(tmp_path / "r.wif")
+    window = open_window(game)
+    form = window.play.form
+    pump(window, *click(form.roll_button.rect.center))
+    assert form.rolled and not form.visible and form.rolled_bar.rect.height < 40
+    pump(window, *click(form.rolled_bar.rect.center))
+    assert not form.rolled and form.visible
