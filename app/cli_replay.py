@@ -53,7 +53,10 @@ def _window(args) -> int:
         raise WifError(f"{path}: no such save file")
     from app.replay_view import run_replay_window
 
-    forked = run_replay_window(path, start_seq=args.from_seq)
+    from app.cli_render import _size
+
+    forked = run_replay_window(path, start_seq=args.from_seq, size=_size(args.size) if args.size else None,
+                               zoom=args.zoom, frames=args.frames, screenshot=args.screenshot)
     if forked is None:
         return 0
     print(f"forked at the viewer's position into {forked} (the original is untouched)")
@@ -69,7 +72,7 @@ def _window(args) -> int:
 def _view_options(args) -> dict:
     from app.cli_render import _size
 
-    options = {"view": args.view, "zoom": args.zoom, "size": _size(args.size)}
+    options = {"view": args.view, "zoom": args.zoom or 5, "size": _size(args.size or "1280x800")}
     if args.center:
         options["center"] = args.center
     return options
@@ -119,7 +122,9 @@ def add_replay_commands(sub) -> None:
     p.add_argument("--out", default="replay-png", help="folder for --render-every")
     p.add_argument("--view", choices=("detailed", "global", "window"), default="detailed",
                    help="--render-every: what to draw, as in wif render")
-    p.add_argument("--zoom", type=int, default=5, choices=range(1, 9), metavar="1-8")
+    p.add_argument("--zoom", type=int, choices=range(1, 9), metavar="1-8", help="detailed map zoom (default 5)")
+    p.add_argument("--frames", type=int, help="--window: close after this many frames (scripts, screenshots)")
+    p.add_argument("--screenshot", help="--window: save the last frame to this PNG")
     p.add_argument("--center", help="--render-every: a fixed centre (name or COL,ROW); default: where things happened")
-    p.add_argument("--size", default="1280x800", help="--render-every: WIDTHxHEIGHT")
+    p.add_argument("--size", help="WIDTHxHEIGHT of the pictures (default 1280x800) or of the viewer's window")
     p.set_defaults(func=cmd_replay)

@@ -38,7 +38,7 @@ from .views import ScreenLayout, WindowGeometry
 
 SPEEDS = (1, 2, 5, 10, 25, 50, 100, 250)  # events per second
 DEFAULT_SPEED = 3  # 10 events/s: readable in the history panel
-TIMELINE_H = 112
+TIMELINE_H = 130
 ROW_H = 18
 CURRENT_ROW = (70, 90, 70)
 SLIDER_TRACK = (90, 96, 110)
@@ -87,6 +87,21 @@ def printable(text: str, size: int = 16) -> str:
                 ch = "?"
         out.append(ch)
     return "".join(out)
+
+
+def fit(text: str, size: int, width: int) -> str:
+    """``text`` cut to ``width`` pixels, ending in "..." when cut."""
+    f = font(size)
+    if f.size(text)[0] <= width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # the longest prefix that fits with the dots
+        mid = (low + high + 1) // 2
+        if f.size(text[:mid] + "...")[0] <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low] + "..."
 
 
 @dataclass
@@ -343,7 +358,7 @@ class ReplayWindow:
         n = self.visible_count()
         if self.history_top is not None:
             return self._seqs(">=", self.history_top, "ASC", n)
-        before = list(reversed(self._seqs("<=", self.position, "DESC", max(1, n // 3))))
+        before = list(reversed(self._seqs("<=", self.position, "DESC", max(1, n // 2))))
         after = self._seqs(">", self.position, "ASC", n - len(before))
         if len(after) < n - len(before):  # near the end: show more of the past
             before = list(reversed(self._seqs("<=", self.position, "DESC", n - len(after))))
@@ -536,16 +551,11 @@ class ReplayWindow:
         play = f"playing {SPEEDS[self.speed_index]}/s" if self.playing else f"paused ({SPEEDS[self.speed_index]}/s)"
         head = f"event {self.position} of {r.last}   turn {k.turn} impulse {k.impulse}   {step_title}   {play}"
         s.blit(font(18).render(head, True, TEXT), (t.x + 8, t.y + 5))
+        width = t.w - 16
         if rec is not None:
-            s.blit(font(17).render(printable(r.describe(rec), 17)[:150], True, GOOD), (t.x + 8, t.y + 22))
-        problems = self.game.problems
-        if problems:
-            note = "read-only replay: " + "; ".join(problems)
-            if r.skipped:
-                note += f"   {len(r.skipped)} event(s) not shown (first: {r.skipped[0]})"
-            text = font(16).render(note[:170], True, ACCENT)
-            s.blit(text, (t.right - text.get_width() - 8 if text.get_width() < t.w // 2 else t.x + t.w // 2, t.y + 5))
+            s.blit(font(17).render(fit(printable(r.describe(rec), 17), 17, width), True, GOOD), (t.x + 8, t.y + 22))
         self._draw_slider()
+        problems = self.game.problems
         for label, rect in self.buttons():
             active = (label == "play" and self.playing) or (label == "go to" and self.typing is not None)
             disabled = label == "play on from here" and (problems or self.position < 1)
@@ -556,20 +566,38 @@ class ReplayWindow:
             text = font(17).render(shown, True, DIM if disabled else (0, 0, 0) if active else TEXT)
             s.blit(text, (rect.centerx - text.get_width() // 2, rect.y + 5))
         message, colour = self.status
-        help_line = "Left/Right event  Shift step  Ctrl phase  PgUp/PgDn impulse  Home/End turn  Space play  G go to  F play on  Esc close"
-        s.blit(font(15).render(message or help_line, True, colour if message else DIM), (t.x + 8, t.y + 92))
+        help_line = ("Left/Right event  Shift step  Ctrl phase  PgUp/PgDn impulse  Home/End turn  Space play  "
+                     "1-8 speed  G go to  P/K filter  F play on  Esc close")
+        s.blit(font(15).render(fit(message or help_line, 15, width), True, colour if message else DIM),
+               (t.x + 8, t.y + 92))
+        if problems:  # a missing or changed plugin: say which, and what could not be shown
+            note = "read-only replay: " + "; ".join(problems)
+            if r.skipped:
+                note += f"; {len(r.skipped)} event(s) not shown (first: {r.skipped[0]})"
+            s.blit(font(15).render(fit(printable(note, 15), 15, width), True, ACCENT), (t.x + 8, t.y + 110))
+        else:
+            note = f"replay of {self.game.path.name} (read only: nothing here changes the save)"
+            s.blit(font(15).render(fit(note, 15, width), True, DIM), (t.x + 8, t.y + 110))
 
     def _draw_slider(self) -> None:
         s, rect = self.screen, self.slider_rect()
-        pygame.draw.rect(s, SLIDER_TRACK, rect)
-        for mark in self.replay.bookmarks["impulse"]:
-            x = self.slider_x(mark.seq)
-            pygame.draw.line(s, IMPULSE_TICK, (x, rect.y + 8), (x, rect.bottom - 1))
-        for mark in self.replay.bookmarks["turn"]:
-            x = self.slider_x(mark.seq)
-            pygame.draw.line(s, TURN_TICK, (x, rect.y - 3), (x, rect.bottom + 2), 2)
+        s.blit(self._slider_track(rect), (rect.x, rect.y - 3))
         x = self.slider_x(self.position)
         pygame.draw.rect(s, GOOD, (x - 4, rect.y - 4, 9, rect.h + 8))
+
+    def _slider_track(self, rect: pygame.Rect) -> pygame.Surface:
+        """The track with a tick per impulse and turn, drawn once per size (a long game has
+        thousands of impulses, far more than the track has pixels)."""
+        if getattr(self, "_track", None) is not None and self._track[0] == rect.size:
+            return self._track[1]
+        track = pygame.Surface((rect.w, rect.h + 6))
+        track.fill(FORM)
+        track.fill(SLIDER_TRACK, (0, 3, rect.w, rect.h))
+        for kind, colour, top, width in (("impulse", IMPULSE_TICK, 3 + 8, 1), ("turn", TURN_TICK, 0, 2)):
+            for x in sorted({self.slider_x(m.seq) - rect.x for m in self.replay.bookmarks[kind]}):
+                pygame.draw.line(track, colour, (x, top), (x, rect.h + 5 if kind == "turn" else rect.h + 2), width)
+        self._track = (rect.size, track)
+        return track
 
     def _draw_history(self) -> None:
         s, r = self.screen, self.history_rect
@@ -602,7 +630,7 @@ class ReplayWindow:
                 digit = font(15).render(str(value), True, (0, 0, 0))
                 s.blit(digit, (face.centerx - digit.get_width() // 2, face.y + 2))
                 x += 17
-            s.blit(font(16).render(row.text[:90], True, colour), (x + 2, y + 3))
+            s.blit(font(16).render(fit(row.text, 16, area.right - x - 6), True, colour), (x + 2, y + 3))
             self._history_hits.append((line, row.seq))
             y += ROW_H
         s.set_clip(old)
@@ -613,24 +641,32 @@ class ReplayWindow:
 
 
 def run_replay_window(path, screen: pygame.Surface | None = None, start_seq: int | None = None,
-                      saves_dir: Path | None = None) -> str | None:
+                      saves_dir: Path | None = None, *, size: tuple[int, int] | None = None,
+                      zoom: int | None = None, frames: int | None = None, screenshot: str | None = None) -> str | None:
     """Open the replay viewer on the save ``path`` until the player closes it.
 
     ``screen``: the display surface to draw on (a running game passes its own; by default a
     window is opened).  ``start_seq``: where the cursor starts (default: the last event).
     Returns the path of the new save when the player chose "Play on from here", else None.
-    The save itself is only read."""
+    The save itself is only read.  ``size``: of the window it opens (default: 1280x800 or
+    what the desktop allows); ``zoom``: the detailed map's zoom; ``frames`` and
+    ``screenshot`` (for scripts and the README picture): stop after that many frames and save
+    the last one as a PNG."""
     own_display = screen is None
     pygame.display.init()
     pygame.font.init()
     if own_display:
         sizes = pygame.display.get_desktop_sizes()
         dw, dh = sizes[0] if sizes else (1280, 800)
-        screen = pygame.display.set_mode((min(1280, dw), min(800, max(480, dh - 60))))
+        screen = pygame.display.set_mode(size or (min(1280, dw), min(800, max(480, dh - 60))))
         pygame.display.set_caption(f"World in Flames — replay of {Path(path).name}")
     window = ReplayWindow(path, screen=screen, start_seq=start_seq, saves_dir=saves_dir)
+    if zoom is not None and window.window.primary is not None:
+        window.window.primary.set_zoom(zoom)
+        window.go_to(window.position, centre=True)
     try:
         frame_clock = pygame.time.Clock()
+        drawn = 0
         while window.running:
             for event in pygame.event.get():
                 if not window.handle(event):
@@ -640,7 +676,13 @@ def run_replay_window(path, screen: pygame.Surface | None = None, start_seq: int
             window.tick()
             window.draw()
             pygame.display.flip()
+            drawn += 1
+            if frames is not None and drawn >= frames:
+                break
             frame_clock.tick(60)
+        if screenshot:
+            Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(window.screen, str(screenshot))
     finally:
         window.close()
         if own_display:

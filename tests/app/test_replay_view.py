@@ -351,13 +351,13 @@ def test_wif_replay_window_flag_opens_the_viewer(lab_save, tmp_path, monkeypatch
 
     seen = {}
 
-    def fake(path, start_seq=None, **_):
-        seen.update(path=path, start=start_seq)
+    def fake(path, start_seq=None, zoom=None, **_):
+        seen.update(path=path, start=start_seq, zoom=zoom)
         return str(tmp_path / "x.wif")
 
     monkeypatch.setattr(replay_view, "run_replay_window", fake)
-    assert main(["replay", str(lab_save), "--window", "--from", "12", "--no-play"]) == 0
-    assert seen == {"path": lab_save, "start": 12}
+    assert main(["replay", str(lab_save), "--window", "--from", "12", "--zoom", "7", "--no-play"]) == 0
+    assert seen == {"path": lab_save, "start": 12, "zoom": 7}
     assert "x.wif" in capsys.readouterr().out
 
 
