@@ -44,6 +44,8 @@ from kernel.hookspecs import hookimpl
 from plugins.rules.core import ActivityUsed, action_of, enemies, hex_controller, hex_key, world_map
 from plugins.rules.units import UnitFlipped, UnitMoved
 
+from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
+
 DATA = Path(__file__).parent / "data"
 ROOT = "wif"
 AM = f"{ROOT}.procedures.air-mission"
@@ -206,10 +208,12 @@ class AirCombatEnded(EventData):
 
 
 class GroundStrikeRolled(EventData):
+    # ``die`` is the best (lowest) die; ``dice`` every die when optional rules add some
     bomber: str
     target: str
     die: int
     tactical: int
+    dice: list[int] = []
     success: bool
 
 
@@ -667,20 +671,38 @@ def _alive(c: Combat, side: str) -> bool:
     return bool(line.get("fighters") or line.get("bombers"))
 
 
-def strength(state, line: dict[str, list[str]]) -> tuple[float, bool]:
+def rating(state, unit, role: str, hook=None) -> float:
+    """A unit's air-to-air rating as modified by optional rules (``air_to_air_modifiers``)."""
+    value = float(unit.factors.get("air", 0))
+    if hook is not None:
+        value += sum(d for answer in hook.air_to_air_modifiers(state=state, unit=unit, role=role)
+                     for d, _ in answer or ())
+    return value
+
+
+def strength(state, line: dict[str, list[str]], opposing: dict | None = None, hook=None) -> tuple[float, bool]:
     """Air-to-air strength and whether the side rolls ("Combat values").
 
     Front fighter's rating + 1 per other FTR + 0.5 per other carrier air unit; with no
-    fighter group, the front bomber's rating (an unarmed bomber does not roll)."""
+    fighter group, the front bomber's rating (an unarmed bomber does not roll).  ``hook``
+    lets optional rules modify ratings and back-up fighters (against ``opposing``'s line)."""
     units = _units(state)
     if line["fighters"]:
         front, *others = line["fighters"]
-        total = float(units[front].factors.get("air", 0))
-        total += sum(0.5 if is_carrier(units[u]) else 1.0 for u in others)
+        total = rating(state, units[front], "front-fighter", hook)
+        their_front = (opposing or {}).get("fighters") or []
+        their = rating(state, units[their_front[0]], "front-fighter", hook) if their_front else None
+        for u in others:
+            if is_carrier(units[u]):
+                total += 0.5
+            elif hook is None or hook.backup_fighter_counts(
+                    state=state, unit=units[u], rating=rating(state, units[u], "backup", hook),
+                    opposing_front_rating=their) is not False:
+                total += 1.0
         return total, True
     if line["bombers"]:
         front = units[line["bombers"][0]]
-        return float(front.factors.get("air", 0)), "unarmed" not in front.flags
+        return rating(state, front, "front-bomber", hook), "unarmed" not in front.flags
     return 0.0, False
 
 
@@ -707,7 +729,8 @@ def begin_round(ctx) -> None:
         return
     strengths, rolls = {}, {}
     for side in (c.defender, c.attacker):
-        strengths[side], rolls[side] = strength(state, c.lines[side])
+        strengths[side], rolls[side] = strength(state, c.lines[side], c.lines[_other(state, side)],
+                                                ctx.host.pm.hook)
     values = {s: strengths[s] - strengths[_other(state, s)] for s in strengths}
     ctx.emit(AirCombatRoundStarted(round=c.round + 1, strength=strengths, value=values,
                                    no_roll=[s for s in rolls if not rolls[s]]))
@@ -728,6 +751,7 @@ def fire(ctx, side: str) -> None:
                     faces=10, count=2)
     modified = sum(dice) + value
     result = a2a_result(modified)
+    result = ctx.host.pm.hook.air_combat_result(state=state, combat=c, side=side, result=result) or result
     line = c.lines[target]
     if result in ("AX", "DX", "AA", "DA"):
         candidates = [g[0] for g in (line["fighters"], line["bombers"]) if g]
@@ -881,10 +905,14 @@ def perform(ctx) -> None:
         for f in sorted(bombers, key=lambda f: f.unit):
             tactical = units[f.unit].factors.get("tactical", 0)
             for target in _strike_targets(state, f.power, f.hex):
-                (die,) = ctx.roll(f"ground strike at {f.hex}: {units[f.unit].name or f.unit} vs {target.name or target.id}",
-                                  faces=10, count=1)
+                extra = sum(n or 0 for n in ctx.host.pm.hook.ground_strike_extra_dice(
+                    state=state, bomber=units[f.unit], target=target))
+                dice = ctx.roll(f"ground strike at {f.hex}: {units[f.unit].name or f.unit} vs {target.name or target.id}",
+                                faces=10, count=1 + extra)
+                die = min(dice)
                 ok = die <= tactical
-                ctx.emit(GroundStrikeRolled(bomber=f.unit, target=target.id, die=die, tactical=tactical, success=ok))
+                ctx.emit(GroundStrikeRolled(bomber=f.unit, target=target.id, die=die, tactical=tactical, success=ok,
+                                            dice=dice if extra else []))
                 if ok:
                     ctx.emit(UnitFlipped(unit=target.id, face_up=False))
     elif m.kind == "ground-support":
@@ -893,7 +921,12 @@ def perform(ctx) -> None:
         for f in bombers:
             groups.setdefault((f.hex, f.side), []).append(f.unit)
         for (hex_, side), ids in sorted(groups.items()):
-            factors = sum(units[u].factors.get("tactical", 0) for u in ids)
+            hook = ctx.host.pm.hook
+            factors = 0
+            for u in ids:
+                base = units[u].factors.get("tactical", 0)
+                changed = hook.ground_support_factor(state=state, unit=units[u], hex_=hex_, side=side, factor=base)
+                factors += base if changed is None else changed
             ctx.emit(AirGroundSupportFlown(hex=hex_, side=side, factors=factors, units=sorted(ids)))
             if "GroundSupportAdded" in ctx.host.events:  # the land combat plugin is in the game
                 from plugins.rules.combat import GroundSupportAdded  # noqa: PLC0415
