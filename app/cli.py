@@ -281,7 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="open the game window")
     p.add_argument("save", nargs="?", help="a save to open (default: a new game)")
-    p.add_argument("--scenario", default=DEFAULT_SCENARIO)
+    p.add_argument("--scenario", help=f"start a new game of this scenario at once (e.g. {DEFAULT_SCENARIO}); "
+                   "without it and without a save, the Start New Game form opens")
     p.add_argument("--dev", action="store_true", help="hot reload plugins when their files change")
     p.add_argument("--frames", type=int, help="quit after this many frames (tests, screenshots)")
     p.add_argument("--screenshot", help="save the last frame to this PNG")

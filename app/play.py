@@ -886,6 +886,10 @@ def main(args) -> int:
     try:
         if args.save:
             game = Game.open(args.save)
+        elif getattr(args, "scenario", None):
+            path = new_save_path(args.scenario)
+            game = Game.new(args.scenario, path)
+            print(f"new game of {args.scenario}: {path}")
         while True:
             if game is None:
                 game = _start_new_game(args)
@@ -912,7 +916,7 @@ def _start_new_game(args) -> Game | None:
     screen = pygame.display.set_mode((1024, 768))
     pygame.display.set_caption("World in Flames — Start New Game")
     while True:
-        choice = run_new_game_form(screen, args.scenario, new_save_path, frames=args.frames,
+        choice = run_new_game_form(screen, args.scenario or "barbarossa", new_save_path, frames=args.frames,
                                    screenshot=args.screenshot)
         if choice is None:
             return None

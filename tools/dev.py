@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Set up the project's virtual environment (if needed) and run the game or the tests.
 
-    python3 tools/dev.py play [wif play options…]   # launch the game (Barbarossa by default)
+    python3 tools/dev.py play [wif play options…]   # launch the game (a new Barbarossa game by default)
     python3 tools/dev.py test [pytest options…]      # run the test suite
     python3 tools/dev.py wif ARGS…                   # any other wif command
 
@@ -46,6 +46,9 @@ def main(argv: list[str]) -> int:
     if what == "test":
         return subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT)
     if what == "play":
+        # The quick start launches Barbarossa; `play SAVE` or `play --scenario X` override it.
+        if not rest:
+            rest = ["--scenario", "barbarossa"]
         return subprocess.call([str(PYTHON), "-m", "app.cli", "play", *rest], cwd=ROOT)
     return subprocess.call([str(PYTHON), "-m", "app.cli", *rest], cwd=ROOT)
 

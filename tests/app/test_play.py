@@ -53,7 +53,7 @@ def test_play_without_a_save_shows_the_start_new_game_form(tmp_path, monkeypatch
     monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setattr(play, "new_save_path", lambda scenario: tmp_path / f"{scenario}.wif")
     shot = tmp_path / "shot.png"
-    args = SimpleNamespace(save=None, scenario="barbarossa", dev=False, frames=2, screenshot=str(shot))
+    args = SimpleNamespace(save=None, scenario=None, dev=False, frames=2, screenshot=str(shot))
     assert play.main(args) == 0
     assert not (tmp_path / "barbarossa.wif").exists()  # nothing is created until Start
     image = pygame.image.load(str(shot))
@@ -69,3 +69,16 @@ def test_play_command_opens_a_save_and_saves_a_screenshot(tmp_path, monkeypatch)
     assert play.main(args) == 0
     image = pygame.image.load(str(shot))
     assert image.get_size() == (1024, 768)
+
+
+def test_play_with_a_scenario_starts_it_at_once(tmp_path, monkeypatch):
+    """What the quick start's `tools/dev.py play` does: a new Barbarossa game, on the map."""
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setattr(play, "new_save_path", lambda scenario: tmp_path / f"{scenario}.wif")
+    shot = tmp_path / "shot.png"
+    args = SimpleNamespace(save=None, scenario="barbarossa", dev=False, frames=2, screenshot=str(shot))
+    assert play.main(args) == 0
+    assert (tmp_path / "barbarossa.wif").exists()
+    with Game.open(tmp_path / "barbarossa.wif") as game:
+        assert game.state.kernel.scenario == "barbarossa"
+    assert pygame.image.load(str(shot)).get_size() == (1024, 768)
