@@ -29,7 +29,7 @@ from pathlib import Path
 import pygame
 
 from kernel.errors import WifError
-from kernel.replay import BOOKMARK_KINDS, Replay, open_replay
+from kernel.replay import Replay, open_replay
 
 from .detailed import font
 from .play import ACCENT, DIM, FORM, GOOD, REPO_ROOT, TEXT, TITLE_BAR, TITLE_H, GameWindow
