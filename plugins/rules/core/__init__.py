@@ -234,6 +234,15 @@ def register_reducers(register):
 
 
 @hookimpl
+def event_hexes(event, state):
+    """Hexes a core event touched: a control change's hex (weather covers whole zones and
+    is shown by the weather layer, not outlined)."""
+    if event.type == "HexControlChanged":
+        return [tuple(event.data["hex"])]
+    return None
+
+
+@hookimpl
 def describe_event(event, state):
     d = event.data
     if event.type == "ActionChosen":

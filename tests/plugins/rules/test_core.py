@@ -50,3 +50,12 @@ def test_lab_sets_the_last_turn_and_the_calendar_when_the_turn_plugin_is_loaded(
 
     assert "1942" in date_name(game.state)
     game.close()
+
+
+def test_a_control_change_reports_its_hex_for_replay_and_redraw(save):
+    from kernel.replay import Replay
+
+    game = Game.new("lab", save, seed=1, options={"hex_control": {"200,40": "germany"}})
+    change = [e for e in game.history() if e.type == "HexControlChanged"][0]
+    assert Replay(game).touched_hexes(change) == [(200, 40)]
+    game.close()
