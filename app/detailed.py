@@ -24,6 +24,7 @@ from kernel.hexgrid import Hex
 
 from . import mapstyle
 from .counters import CounterArt, stack_order
+from .dirty import MapChanges
 from .mapmodel import MapModel
 from .stamps import Stamps, hex_corners
 
@@ -188,21 +189,51 @@ class DetailedMap:
         self._chunks.clear()
         self._controller_grid = None
 
-    def invalidate_hexes(self, hexes) -> None:
-        """Forget the chunks holding these hexes (and their neighbours' overlap)."""
-        self._controller_grid = None
+    def invalidate_hexes(self, hexes, layer: str | None = None) -> int:
+        """Forget the cached chunks a change at these hexes shows on; returns how many.
+
+        ``layer`` ("control", "weather") narrows it to chunks baked with that layer on:
+        a chunk drawn with the layer off looks the same after the change.  The controller
+        grid is patched at these hexes only (rebuilding it reads all 70,200 hexes)."""
+        hexes = [self.grid.normalize(h) for h in hexes]
+        if self._controller_grid is not None and layer in (None, "control"):
+            cg = self._controller_grid
+            land = [(c, r) for c, r in hexes if cg[r][c] != "sea"]
+            for (col, row), power in zip(land, self.model.controllers_at(land)):
+                cg[row][col] = power
+        if not hexes or not self._chunks:
+            return 0
+        flag = STATIC_LAYERS.index(layer) if layer in STATIC_LAYERS else None
+        zooms = {key[0] for key in self._chunks}
         doomed = set()
-        for col, row in hexes:
-            for zoom, g in mapstyle.ZOOMS.items():
-                ci = (col // g.chunk_cols)
+        for zoom in zooms:
+            g = mapstyle.ZOOMS[zoom]
+            cw, ch = g.chunk_cols * g.w, g.chunk_rows * g.h
+            n_x = self.grid.cols // g.chunk_cols
+            reach_x, reach_y = g.half_w + 1, g.top + 1  # a hex's stamp spans its centre +- these
+            for col, row in hexes:
                 x, y = col * g.w + g.half_w * (row & 1), row * g.h + g.top
-                ch = g.chunk_rows * g.h
-                for dx in (-g.w, 0, g.w):
-                    for dy in (-g.h, 0, g.h):
-                        ci = ((x + dx) // (g.chunk_cols * g.w)) % (self.grid.cols // g.chunk_cols)
-                        doomed.add((zoom, ci, (y + dy) // ch))
-        for key in [k for k in self._chunks if (k[0], k[2], k[3]) in doomed]:
+                for ci in range((x - reach_x) // cw, (x + reach_x) // cw + 1):
+                    for cj in range((y - reach_y) // ch, (y + reach_y) // ch + 1):
+                        doomed.add((zoom, ci % n_x, cj))
+        keys = [k for k in self._chunks if (k[0], k[2], k[3]) in doomed and (flag is None or k[1][flag])]
+        for key in keys:
             del self._chunks[key]
+        return len(keys)
+
+    def apply_changes(self, changes: "MapChanges") -> int:
+        """Forget what events changed (see ``app.dirty``); returns the chunks dropped."""
+        dropped = 0
+        if changes.everything:
+            dropped = len(self._chunks)
+            self.invalidate()
+            return dropped
+        for layer, hexes in changes.static.items():
+            if hexes:
+                dropped += self.invalidate_hexes(hexes, None if layer == "any" else layer)
+        if changes.units:
+            self._stack_seq = -1
+        return dropped
 
     def chunk(self, zoom: int, ci: int, cj: int) -> pygame.Surface:
         key = (zoom, self._static_key(), ci, cj)

@@ -78,6 +78,29 @@ class MapModel:
         self.sea_label_hex = self._sea_label_hexes()
         self.objective_hexes = {c.hex for c in self.world.objectives}
         self._warned_types: set[str] = set()
+        self._zone_hexes: dict[int, list[Hex]] | None = None
+        self._country_hexes: dict[str | None, list[Hex]] | None = None
+
+    # ------------------------------------------------------------------ hexes by area
+    def zone_hexes(self, zone: int) -> list[Hex]:
+        """The hexes of one weather zone (what a weather change repaints)."""
+        if self._zone_hexes is None:
+            self._zone_hexes = self._index(self.zone_grid)
+        return self._zone_hexes.get(zone, [])
+
+    def country_hexes(self, code: str) -> list[Hex]:
+        """The hexes of one country (what a change of its controller repaints)."""
+        if self._country_hexes is None:
+            self._country_hexes = self._index(self.country_grid)
+        return self._country_hexes.get(code, [])
+
+    @staticmethod
+    def _index(grid) -> dict:
+        out: dict = {}
+        for r, row in enumerate(grid):
+            for c, value in enumerate(row):
+                out.setdefault(value, []).append((c, r))
+        return out
 
     # ------------------------------------------------------------------ state
     @property
@@ -126,6 +149,13 @@ class MapModel:
             if countries:
                 return "neutral"
         return self.controller_of_country(code)
+
+    def controllers_at(self, hexes) -> list[str]:
+        """The controller of many land hexes as ``controller_grid`` has it, reading the
+        state's tables once (a country changing hands repaints thousands of hexes)."""
+        changed, countries = self._control_tables() or ({}, {})
+        base = countries if countries else self.start_controller
+        return [changed.get(f"{col},{row}") or base.get(self.country_grid[row][col], "neutral") for col, row in hexes]
 
     def weather(self, zone: int) -> str:
         """Current weather in a zone, from the game's state (core.world or a ``weather``

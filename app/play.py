@@ -28,6 +28,7 @@ from kernel.game import Game
 
 from . import mapstyle
 from .detailed import DetailedMap, Selection, font
+from .dirty import map_changes
 from .forms import Gui, ask_name, popup_menu
 from .globalmap import VIEWS as GLOBAL_VIEWS
 from .globalmap import GlobalMap, draw_legend
@@ -251,10 +252,10 @@ class GameWindow:
             self.say(self.notes.pop(0), ACCENT)
 
     def _on_events(self, game, records) -> None:
-        """Reducers changed state: chunks only care about hex control (units are drawn on top)."""
-        if any(r.type.endswith("ControlChanged") or r.type.startswith("Weather") for r in records):
-            for dmap in self.detailed.values():
-                dmap.invalidate()
+        """Reducers changed state: drop only the chunks showing a changed hex (``app.dirty``)."""
+        self.last_changes = map_changes(game, records, self.model)
+        for dmap in self.detailed.values():
+            dmap.apply_changes(self.last_changes)
 
     def _on_reload(self, result) -> None:
         self.say(result.message, GOOD if result.ok else ACCENT)
