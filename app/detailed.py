@@ -15,6 +15,8 @@ the centre line), the same at every zoom, so zooming keeps places where they are
 from __future__ import annotations
 
 import math
+import time
+from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -73,11 +75,15 @@ class DetailedMap:
         self._stamps: dict[int, Stamps] = {}
         self._chunks: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self.chunks_built = 0
+        self._build_seconds: dict[int, float] = {}
         self.hover: Hex | None = None
         self.selection = Selection()
         self._controller_grid: list[list[str]] | None = None
         self._stack_seq = -1
         self._stacks: list[tuple[Hex, list]] = []
+        self._sprites: list = []
+        self._sprites_x: list[int] = []
+        self._sprites_key: tuple | None = None
         self._static_side_data()
 
     # ------------------------------------------------------------------ geometry
@@ -241,7 +247,10 @@ class DetailedMap:
         if found is not None:
             self._chunks.move_to_end(key)
             return found
+        started = time.perf_counter()
         found = self._build_chunk(zoom, ci, cj)
+        spent = time.perf_counter() - started
+        self._build_seconds[zoom] = 0.7 * self._build_seconds.get(zoom, spent) + 0.3 * spent
         self._chunks[key] = found
         if len(self._chunks) > CHUNK_CACHE_SIZE:
             self._chunks.popitem(last=False)
@@ -410,7 +419,7 @@ class DetailedMap:
             for i in range(ox_i // cw, (ox_i + w - 1) // cw + 1):
                 surf = self.chunk(zoom, i % n_x, cj)
                 blits.append((surf, (pos[0] + i * cw - ox_i, pos[1] + cj * ch - oy_i)))
-        target.blits(blits, doreturn=False)
+        target.fblits(blits)
         if self.layers["units"]:
             self._draw_units(target, pos, ox_i, oy_i)
         for hex_, colour, width in ((self.hover, mapstyle.HOVER, 1), (self.selection.hex, mapstyle.SELECTION, 3)):
@@ -419,10 +428,11 @@ class DetailedMap:
                 pygame.draw.polygon(target, colour, hex_corners(g, pos[0] + sx, pos[1] + sy), width)
         target.set_clip(old_clip)
 
-    def prefetch(self, limit: int = 1) -> int:
+    def prefetch(self, limit: int = 1, deadline: float | None = None) -> int:
         """Build up to ``limit`` missing chunks in the ring just outside the view, so panning
-        finds them ready.  The window calls this once a frame after drawing (idle time
-        before the next frame); returns how many it built."""
+        finds them ready; with ``deadline`` (a ``time.perf_counter()`` value) only while a
+        chunk, at this zoom's measured build time, still fits before it.  Returns how many
+        it built."""
         g = self.geometry
         cw, ch = g.chunk_cols * g.w, g.chunk_rows * g.h
         n_x = self.grid.cols // g.chunk_cols
@@ -434,12 +444,20 @@ class DetailedMap:
         rows = range(max(0, oy // ch - 1), min((world_h - 1) // ch, (oy + h - 1) // ch + 1) + 1)
         for i in range(ox // cw - 1, (ox + w - 1) // cw + 2):
             for cj in rows:
-                if (self.zoom, key, i % n_x, cj) not in self._chunks:
-                    self.chunk(self.zoom, i % n_x, cj)
-                    built += 1
-                    if built >= limit:
-                        return built
+                if (self.zoom, key, i % n_x, cj) in self._chunks:
+                    continue
+                if deadline is not None and time.perf_counter() + self.build_seconds(self.zoom) > deadline:
+                    return built
+                self.chunk(self.zoom, i % n_x, cj)
+                built += 1
+                if built >= limit:
+                    return built
         return built
+
+    def build_seconds(self, zoom: int) -> float:
+        """What building one chunk at ``zoom`` has cost here (a running mean; 15 ms before
+        the first build)."""
+        return self._build_seconds.get(zoom, 0.015)
 
     def stacks(self) -> list[tuple[Hex, list]]:
         """Units on the map by hex, rebuilt only when the game has new events."""
@@ -459,31 +477,54 @@ class DetailedMap:
             self._stack_seq = seq
         return self._stacks
 
-    def _draw_units(self, target, pos, ox, oy) -> None:
+    def _unit_sprites(self) -> list[tuple[int, int, list]]:
+        """Per stack: its centre in world pixels and its blits relative to that centre
+        (counters underneath first, the top counter, the count badge).  Built once per
+        (game event, zoom, resolution), so a panning frame only shifts positions."""
+        stacks = self.stacks()
+        key = (self._stack_seq, id(stacks), self.zoom, self.unit_resolution)
+        if key == self._sprites_key:
+            return self._sprites
         g = self.geometry
-        ww = self.world_size()[0]
-        w, h = self.size
         size = g.counter
         half = size // 2
-        art = self.counters
-        blits = []
-        badges = []
         shift = max(1, size // 12)
-        for (col, row), members in self.stacks():
-            x = col * g.w + g.half_w * (row & 1)
-            y = row * g.h + g.top
-            sx = (x - ox + size) % ww - size
-            sy = y - oy
-            if sx > w + size or sy < -size or sy > h + size:
-                continue
-            top = members[0]
-            depth = min(len(members) - 1, 2)
-            for k in range(depth, 0, -1):  # the counters underneath peek out
-                blits.append((art.surface(members[k], size, self.unit_resolution),
-                              (pos[0] + sx - half + k * shift, pos[1] + sy - half + k * shift)))
-            blits.append((art.surface(top, size, self.unit_resolution), (pos[0] + sx - half, pos[1] + sy - half)))
+        art = self.counters
+        sprites = []
+        for (col, row), members in stacks:
+            parts = []
+            for k in range(min(len(members) - 1, 2), 0, -1):  # the counters underneath peek out
+                parts.append((art.surface(members[k], size, self.unit_resolution), k * shift - half, k * shift - half))
+            parts.append((art.surface(members[0], size, self.unit_resolution), -half, -half))
             if len(members) > 1 and size >= 16:
-                badges.append((art.badge(len(members), size), (pos[0] + sx + half - size // 3, pos[1] + sy - half - 4)))
-        target.fblits(blits)
-        if badges:
-            target.fblits(badges)
+                parts.append((art.badge(len(members), size), half - size // 3, -half - 4))
+            sprites.append((col * g.w + g.half_w * (row & 1), row * g.h + g.top, parts))
+        sprites.sort(key=lambda item: item[0])  # by x, so a view's columns are one slice
+        self._sprites, self._sprites_x = sprites, [item[0] for item in sprites]
+        self._sprites_key = key
+        return sprites
+
+    def _draw_units(self, target, pos, ox, oy) -> None:
+        sprites = self._unit_sprites()
+        if not sprites:
+            return
+        size = self.geometry.counter
+        ww = self.world_size()[0]
+        w, h = self.size
+        xs = self._sprites_x
+        blits = []
+        add = blits.append
+        px, py = pos
+        # the columns in view, at most two slices where the view straddles the date line
+        left, right = (ox - size) % ww, (ox - size) % ww + w + 2 * size
+        spans = [(left, min(right, ww), 0)] + ([(0, right - ww, ww)] if right > ww else [])
+        y_lo, y_hi = oy - size, oy + h + size
+        for lo, hi, wrap in spans:
+            for i in range(bisect_left(xs, lo), bisect_left(xs, hi)):
+                x, y, parts = sprites[i]
+                if y_lo <= y <= y_hi:
+                    sx, sy = px + x + wrap - left - size, py + y - oy  # x - left: from the view's left edge
+                    for surface, dx, dy in parts:
+                        add((surface, (sx + dx, sy + dy)))
+        if blits:
+            target.fblits(blits)

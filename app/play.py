@@ -53,6 +53,8 @@ LAYER_KEYS = {pygame.K_t: "terrain", pygame.K_s: "hexsides", pygame.K_r: "rail",
               pygame.K_z: "weather_zones", pygame.K_w: "weather", pygame.K_h: "control", pygame.K_u: "units"}
 AUTOSCROLL_BORDER = 10
 DRAG_THRESHOLD = 5
+FRAME_SECONDS = 1 / 60
+PREFETCH_MARGIN = 0.004  # leave room for event handling, the flip and the timer's jitter
 
 
 def new_save_path(scenario: str) -> Path:
@@ -100,6 +102,8 @@ class GameWindow:
         self.list_scroll: dict[str, int] = {"mapviews": 0, "layouts": 0}
         self.next_game: str | None = None  # a save the main loop should open next (a replay's fork)
         self._last_draw = time.monotonic()
+        self.last_draw_seconds = 0.0
+        self.last_changes = None  # what the last events changed on the map (app.dirty.MapChanges)
         self.reloader = reloader
         self.messages: list[tuple[str, tuple[int, int, int]]] = []
         self.notes: list[str] = []  # warnings from stores and plugins, shown as messages
@@ -659,8 +663,11 @@ class GameWindow:
         """Work that happens every frame whatever the events: autoscroll, reloads."""
         if self.reloader is not None:
             self.reloader.process_pending()
+        # Prefetch chunks next to the view in the time the last frame left over, so a
+        # frame that must draw stays within its budget (FRAME_SECONDS at 60 frames a second).
+        deadline = time.perf_counter() + FRAME_SECONDS - PREFETCH_MARGIN - self.last_draw_seconds
         for dmap in self.detailed.values():
-            dmap.prefetch(1)
+            dmap.prefetch(4, deadline=deadline)
         target = self._map_under(self.mouse)
         if target is None or self.settings.autoscroll <= 0 or self._drag is not None:
             self._border_frames = 0
@@ -679,6 +686,11 @@ class GameWindow:
             self._border_frames = 0
 
     def draw(self) -> None:
+        started = time.perf_counter()
+        self._draw()
+        self.last_draw_seconds = time.perf_counter() - started
+
+    def _draw(self) -> None:
         s = self.screen
         s.fill(BACKGROUND)
         for text in self.counter_messages:
