@@ -24,6 +24,13 @@ class HOOKSPECS:
         """Extra odds shifts (levels, + favours the attacker): a list of ``(shift, reason)``."""
 
     @staticmethod
+    @hookspec(firstresult=True)
+    def table_choice_weight(state, unit, side, kind):
+        """How many units ``unit`` counts as among the ``side``'s (attacker/defender) ``kind``
+        ("arm": ARM and HQ-A; "mech") units when choosing the combat table; None: the base count
+        (a division 1/2, a corps 1, other types 0)."""
+
+    @staticmethod
     @hookspec
     def snow_unit(state, unit):
         """True if ``unit`` counts as a snow unit (Weather Report: MTN, ski troops, ...) beyond

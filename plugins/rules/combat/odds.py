@@ -195,12 +195,19 @@ def parse_result(code: str) -> dict:
 
 
 # ---------------------------------------------------------------- table choice
-def _count(units, types) -> int:
-    """Divisions count as 1/2 a unit (the total rounded up)."""
-    return math.ceil(sum(0.5 if is_division(u) else 1 for u in units if unit_type(u) in types))
+def _count(units, types, state=None, hook=None, side: str = "", kind: str = "") -> int:
+    """Divisions count as 1/2 a unit (the total rounded up).  An optional rule may weigh a unit
+    otherwise (``table_choice_weight``: e.g. Artillery's anti-tank units count as ARM corps)."""
+    total = 0.0
+    for u in units:
+        weight = hook.table_choice_weight(state=state, unit=u, side=side, kind=kind) if hook is not None else None
+        if weight is None:
+            weight = (0.5 if is_division(u) else 1) if unit_type(u) in types else 0
+        total += weight
+    return math.ceil(total)
 
 
-def attacker_chooses_table(state, attackers, hex_, dfn=None) -> tuple[bool, list[str]]:
+def attacker_chooses_table(state, attackers, hex_, dfn=None, hook=None) -> tuple[bool, list[str]]:
     """Land Combat, choosing combat tables: the attacker chooses if (1) the defending hex is a
     non-city hex in clear, forest or desert; (2) any attacking unit is not attacking across a
     fort hexside; (3) the attacker has more ARM and HQ-A units than the defender, or more MECH
@@ -214,9 +221,10 @@ def attacker_chooses_table(state, attackers, hex_, dfn=None) -> tuple[bool, list
     # (2) the map has no fortification hexsides yet: no attacker attacks across one.
     if dfn is None:
         dfn = defenders(state, hex_, attackers[0].power) if attackers else []
-    a_arm = _count(attackers, ARM_TYPES)
-    d_arm = _count(dfn, ARM_TYPES | AT_TYPES)  # each defending AT unit counts as an ARM corps
-    a_mech, d_mech = _count(attackers, MECH_TYPES), _count(dfn, MECH_TYPES)
+    a_arm = _count(attackers, ARM_TYPES, state, hook, "attacker", "arm")
+    d_arm = _count(dfn, ARM_TYPES | AT_TYPES, state, hook, "defender", "arm")  # defending AT units count as ARM
+    a_mech = _count(attackers, MECH_TYPES, state, hook, "attacker", "mech")
+    d_mech = _count(dfn, MECH_TYPES, state, hook, "defender", "mech")
     c3 = a_arm > d_arm or (a_mech > d_mech and d_arm == 0)
     if not c3:
         reasons.append("the attacker has no more ARM/HQ-A (or MECH) units than the defender")
@@ -292,7 +300,7 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
     for reason, shift in (extra_shifts or {}).items():
         shifts[reason] = int(shift)
 
-    chooser_is_attacker, why = attacker_chooses_table(state, attackers, hex_, dfn)
+    chooser_is_attacker, why = attacker_chooses_table(state, attackers, hex_, dfn, hook=hook)
     out = {
         "hex": hex_, "place": place_name(hex_), "terrain": terrain, "weather": weather,
         "attack": attack_total, "defence": defence_total, "notional_factors": notional_cf,
