@@ -89,6 +89,16 @@ class UnitRailMoved(EventData):
     rail_moves: int
 
 
+class LandUnitsOverrun(EventData):
+    """Enemy land units destroyed by an overrun during land movement."""
+
+    hex: Hex
+    units: list[str]
+    by: str  # the overrunning unit
+    power: str
+    odds: float
+
+
 class UnitsOverrun(EventData):
     hex: Hex
     units: list[str]
@@ -223,6 +233,9 @@ def move_land_unit(ctx, cmd: MoveLandUnit) -> None:
         raise Rejected(f"Land Movement: {unit.name or unit.id} moved by rail this impulse")
     if (cmd.path is None) == (cmd.to is None):
         raise Rejected("Land Movement: give either a path or a destination (to)")
+    target = norm(cmd.path[-1] if cmd.path else cmd.to)
+    if any(u.branch == "land" and _hostile_to(state, unit.power, u.power) for u in state["units"].in_hex(target)):
+        return _overrun_move(ctx, unit, cmd)
     if cmd.path is not None:
         cost = path_cost(state, unit.id, cmd.path)
         path = [norm(h) for h in cmd.path]
@@ -245,6 +258,31 @@ def move_land_unit(ctx, cmd: MoveLandUnit) -> None:
     ctx.emit(UnitMoved(unit=unit.id, to_hex=dest))
     overran = _enter_hexes(ctx, unit, path, rules)
     if overran:
+        ctx.push(REBASE_DIGRESSION)
+
+
+def _hostile_to(state, power, other) -> bool:
+    return other != power and core.enemies(state, power, other)
+
+
+def _overrun_move(ctx, unit, cmd: MoveLandUnit) -> None:
+    """Overrun (see data/overrun.json for what the seeds say and what is authored): the
+    unit moves into a hex of enemy land units whose final odds against it reach the
+    overrun odds; they are destroyed and the unit enters."""
+    from .overrun import overrun_check
+
+    state = ctx.state
+    path, cost, odds, defenders = overrun_check(state, unit, cmd.path, cmd.to)
+    dest = path[-1]
+    rules = MoveRules(state, unit)
+    _use_activity(ctx, unit.power, LAND_MOVE)
+    ctx.emit(LandUnitsOverrun(hex=dest, units=defenders, by=unit.id, power=unit.power, odds=odds))
+    for uid in defenders:
+        ctx.emit(UnitMoved(unit=uid, to_hex=None, to_where="eliminated"))
+    start = norm(unit.hex)
+    ctx.emit(LandUnitMoved(unit=unit.id, power=unit.power, from_hex=start, path=path, cost=cost))
+    ctx.emit(UnitMoved(unit=unit.id, to_hex=dest))
+    if _enter_hexes(ctx, unit, path, rules):
         ctx.push(REBASE_DIGRESSION)
 
 
@@ -371,7 +409,8 @@ def register_state(register):
 
 @hookimpl
 def register_events(register):
-    for model in (LandUnitMoved, UnitRailMoved, UnitsOverrun, FacilitiesCaptured, OverstackLossChosen):
+    for model in (LandUnitMoved, UnitRailMoved, UnitsOverrun, LandUnitsOverrun, FacilitiesCaptured,
+                  OverstackLossChosen):
         register(model)
 
 
@@ -434,6 +473,11 @@ def describe_event(event, state):
         n = d["rail_moves"]
         return (f"{power_name(d['power'])}: {_unit_name(state, d['unit'])} moves by rail "
                 f"{place_name(d['from_hex'])} → {place_name(d['path'][-1])} ({n} rail move{'s' if n > 1 else ''})")
+    if event.type == "LandUnitsOverrun":
+        unit = state["units"].units.get(d["by"])
+        who = (unit.name or unit.id) if unit else d["by"]
+        return (f"{power_name(d['power'])}: {who} overruns {len(d['units'])} land unit(s) at "
+                f"{place_name(d['hex'])} ({d['odds']:g}:1)")
     if event.type == "UnitsOverrun":
         names = ", ".join(_unit_name(state, u) for u in d["units"])
         return f"{power_name(d['by'])} overruns {names} at {place_name(d['hex'])}"

@@ -135,11 +135,14 @@ def zoc_hexes(state, side: str) -> set[tuple[int, int]]:
     return _zoc_of(state, lambda p: p in powers)
 
 
-def _zoc_of(state, owner_pred) -> set:
+def _zoc_of(state, owner_pred, skip_hex=None) -> set:
     out: set = set()
     u = state["units"]
     world = core.world(state)
+    skip = core.hex_key(skip_hex) if skip_hex is not None else None
     for key, ids in u.at_hex.items():
+        if key == skip:
+            continue
         units = [u.units[i] for i in ids]
         exerting = [x for x in units if x.branch == "land" and owner_pred(x.power)]
         if not exerting:

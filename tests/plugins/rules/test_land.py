@@ -145,9 +145,49 @@ def test_zones_of_control_stop_a_moving_unit(save):
     refused(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g1",
                    "path": [[206, 52], [207, 52], [207, 53]]}, "zone of control")
     refused(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g1",
-                   "path": [[206, 52], [207, 52], [208, 52]]}, "Land Movement")
+                   "path": [[206, 52], [207, 52], [208, 52]]}, "Overrun", "needs 11:1")
     out = game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "path": [[206, 52], [207, 52]]})
     assert out.accepted, out.reason
+    game.close()
+
+
+# ---------------------------------------------------------------- Overruns
+def strong(uid, hex_, combat=24, move=6):
+    u = unit(uid, hex_=hex_, type_="arm", move=move)
+    u["factors"] = {"combat": combat, "move": move}
+    return u
+
+
+def test_land_movement_overrun_destroys_weak_enemy_land_units_and_enters(save):
+    """Land Movement: "Enemy units might be overrun during land movement" (odds authored)."""
+    target = (207, 52)
+    weak = unit("r1", power="ussr", hex_=target, size="division")
+    weak["factors"] = {"combat": 1, "move": 3}
+    game = new_game(save, [strong("g1", (205, 52)), weak])
+    # the division's own ZOC does not stop the overrunning unit on its way in
+    out = game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)})
+    assert out.accepted, out.reason
+    assert types(out.events)[:3] == ["ActivityUsed", "LandUnitsOverrun", "UnitMoved"]
+    overrun = out.events[1]
+    assert overrun.data["units"] == ["r1"] and overrun.data["odds"] >= 11
+    assert "overruns 1 land unit(s)" in game.describe(overrun)
+    assert game.state["units"].units["r1"].where == "eliminated"
+    assert game.state["units"].units["g1"].hex == target
+    assert core.hex_controller(game.state, target) == "germany"
+    game.close()
+
+
+def test_land_movement_overrun_refused_below_the_odds_or_without_movement_points(save):
+    target = (207, 52)
+    defender = unit("r1", power="ussr", hex_=target, size="division")
+    defender["factors"] = {"combat": 3, "move": 3}
+    game = new_game(save, [strong("g1", (205, 52), combat=24), strong("g2", (206, 53), combat=40, move=1),
+                           defender])
+    refused(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)},
+            "Overrun", "needs 11:1")
+    refused(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g2", "to": list(target)},
+            "Overrun", "movement points")
+    assert game.state["units"].units["r1"].where == "map"
     game.close()
 
 
