@@ -282,11 +282,23 @@ def path_cost(state, unit_id: str, path) -> int:
     unit = _unit(state, unit_id)
     rules = MoveRules(state, unit)
     hexes = [norm(h) for h in path]
-    here = norm(unit.hex)
-    if hexes and hexes[0] == here:
+    if hexes and hexes[0] == norm(unit.hex):
         hexes = hexes[1:]
     if not hexes:
         raise Rejected("Land Movement: the path enters no hex")
+    total, _ = walk_path(rules, unit, hexes)
+    ma = movement_allowance(unit)
+    if total > ma:
+        raise Rejected(f"Land Movement: the path costs {total} movement points, "
+                       f"{unit.name or unit.id} has {ma}")
+    return total
+
+
+def walk_path(rules: MoveRules, unit, hexes) -> tuple[int, tuple[int, int]]:
+    """Walk ``hexes`` (entered in order, from the unit's hex) under ``rules``: the movement
+    points spent and the hex reached.  Raises Rejected naming the rule at the first
+    illegal step (not adjacent, sea, neutral, enemy, or leaving an enemy ZOC)."""
+    here = norm(unit.hex)
     total = 0
     for i, h in enumerate(hexes):
         if i and here in rules.zoc:
@@ -300,11 +312,7 @@ def path_cost(state, unit_id: str, path) -> int:
             raise Rejected(reason)
         total += cost
         here = h
-    ma = movement_allowance(unit)
-    if total > ma:
-        raise Rejected(f"Land Movement: the path costs {total} movement points, "
-                       f"{unit.name or unit.id} has {ma}")
-    return total
+    return total, here
 
 
 def cheapest_path(state, unit_id: str, to) -> list[tuple[int, int]]:

@@ -18,6 +18,7 @@ from .movement import (
     movement_allowance,
     norm,
     reachable,
+    walk_path,
 )
 
 DATA = Path(__file__).with_name("data") / "overrun.json"
@@ -83,19 +84,7 @@ def overrun_check(state, unit, path=None, to=None):
         approach = [norm(h) for h in path[:-1]]
         if approach and approach[0] == start:
             approach = approach[1:]
-        here, spent = start, 0
-        for i, h in enumerate(approach):
-            if i and here in rules.zoc:
-                raise Rejected(f"Land Movement: {unit.name or unit.id} must stop on entering the enemy zone of "
-                               f"control at {here[0]},{here[1]}")
-            kind = next((k for n, k in _adjacent(here) if n == h), False)
-            if kind is False:
-                raise Rejected(f"Land Movement: hex {h[0]},{h[1]} is not adjacent to {here[0]},{here[1]}")
-            cost, reason = rules.step(here, h, kind)
-            if cost is None:
-                raise Rejected(reason)
-            spent += cost
-            here = h
+        spent, here = walk_path(rules, unit, approach)
         choices = [(spent, here, approach)]
     else:
         choices = []
