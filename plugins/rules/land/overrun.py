@@ -78,7 +78,6 @@ def overrun_check(state, unit, path=None, to=None):
     defenders = [u for u in state["units"].in_hex(dest) if u.branch == "land" and rules.hostile(u.power)]
     # the overrun hex's own units do not stop the unit on its way in (authored, see data)
     rules.zoc = _zoc_of(state, rules.hostile, skip_hex=dest)
-    found = reachable(state, unit.id, rules=rules)
     start = norm(unit.hex)
     if path:
         approach = [norm(h) for h in path[:-1]]
@@ -87,6 +86,7 @@ def overrun_check(state, unit, path=None, to=None):
         spent, here = walk_path(rules, unit, approach)
         choices = [(spent, here, approach)]
     else:
+        found = reachable(state, unit.id, rules=rules)
         choices = []
         for n, _kind in _adjacent(dest):
             if n in found:
