@@ -56,6 +56,11 @@ def render(path_or_scenario: str, out: str, view: str = "detailed", global_view:
                 only = ScreenLayout(name=f"render {view}", screen=size,
                                     windows={key: WindowGeometry(x=0, y=0, w=w, h=h)})
                 window = GameWindow(game, screen=screen, layout=only)
+            if view == "global":
+                # the rectangle of the detailed map the window would link (M1007's map area)
+                layout = window.layouts.get("M1007") if "M1007" in window.layouts.names() else None
+                area = layout.windows["detailed"] if layout is not None and "detailed" in layout.windows else None
+                window.link_detailed((area.w, area.h - TITLE_H) if area else (1024, 672), zoom)
             dmap = window.primary
             if dmap is not None:
                 dmap.set_zoom(zoom)

@@ -141,6 +141,19 @@ class FormWindow(UIWindow):
             self.title_bar.set_relative_position((TITLE_BAR_H, 0))
             self.title_bar.set_dimensions((self.title_bar.rect.width - TITLE_BAR_H, TITLE_BAR_H))
 
+    def visible_rect(self) -> pygame.Rect:
+        """The window as the player sees it and as it was asked for (``rect`` also holds the
+        theme's shadow around it)."""
+        return self.rect.inflate(-2 * self.shadow_width, -2 * self.shadow_width)
+
+    def place(self, rect: pygame.Rect) -> None:
+        """Move and size the window so that ``visible_rect()`` is ``rect``."""
+        rect = pygame.Rect(rect)
+        self.set_dimensions(rect.inflate(2 * self.shadow_width, 2 * self.shadow_width).size)
+        self.set_position((rect.x - self.shadow_width, rect.y - self.shadow_width))
+        if self.rolled_bar is not None:
+            self.rolled_bar.set_position(rect.topleft)
+
     def toggle_roll(self) -> None:
         """Rolled up, the window is replaced by a bar of its title's size at the same place
         (shrinking a pygame_gui window below its title bar clips the title away)."""

@@ -48,10 +48,12 @@ TITLE_H = 18
 ROLL_ICON = pygame.Rect(3, 3, 12, 12)  # seeds: the small icon at the top left rolls a form up
 TITLES = {"main": "World in Flames", "layouts": "Screen layouts", "mapviews": "Map views",
           "detailed": "Detailed map", "global": "Global map", "legend": "Global map legend",
-          "sequence": "Sequence of play", "units_in_hex": "Units in hex", "selectable": "Selectable units"}
+          "sequence": "Sequence of play", "units_in_hex": "Units in hex", "selectable": "Selectable units",
+          "play": "Play"}
 LAYER_KEYS = {pygame.K_t: "terrain", pygame.K_s: "hexsides", pygame.K_r: "rail", pygame.K_l: "labels",
               pygame.K_z: "weather_zones", pygame.K_w: "weather", pygame.K_h: "control", pygame.K_u: "units"}
 AUTOSCROLL_BORDER = 10
+FORM_KINDS = ("play", "selectable")  # layout windows that are pygame_gui forms, not panels
 DRAG_THRESHOLD = 5
 FRAME_SECONDS = 1 / 60
 PREFETCH_MARGIN = 0.004  # leave room for event handling, the flip and the timer's jitter
@@ -114,6 +116,7 @@ class GameWindow:
         self.settings = Settings()
         self.selection_listeners: list = []
         self.detailed: dict[str, DetailedMap] = {}
+        self.linked_detailed: DetailedMap | None = None
         self.global_map = GlobalMap(self.model)
         self.legend_visible = True
         self.units_locked: tuple | None = None  # (hex, units) while Space holds the panel
@@ -181,7 +184,11 @@ class GameWindow:
             if self.game is not None:
                 pygame.display.set_caption(f"World in Flames — {self.game.state.kernel.scenario} — {layout.name}")
         self.panels = {key: Panel(key, g.model_copy(), TITLES.get(key.split("-")[0], key))
-                       for key, g in fitted.windows.items() if g.visible}
+                       for key, g in fitted.windows.items() if g.visible and key not in FORM_KINDS}
+        # the decision forms are pygame_gui windows; the layout says where they open
+        self.form_geometry = {key: fitted.windows[key].model_copy() for key in FORM_KINDS if key in fitted.windows}
+        if getattr(self, "play", None) is not None:
+            self.play.place_forms()
         self.gui.resize(self.screen.get_size())
         old = self.detailed
         self.detailed = {}
@@ -208,12 +215,22 @@ class GameWindow:
         windows = {k: g.model_copy() for k, g in self.layout.windows.items()}
         for key, panel in self.panels.items():
             windows[key] = panel.geometry.model_copy()
+        if self.play is not None:
+            windows.update(self.play.form_geometries())
         return ScreenLayout(name=name or self.layout.name, screen=self.screen.get_size(), windows=windows,
                             scenario=self.layout.scenario, description=self.layout.description)
 
     @property
     def primary(self) -> DetailedMap | None:
-        return self.detailed.get("detailed") or next(iter(self.detailed.values()), None)
+        """The detailed map the global map is linked to: the layout's first, else the one
+        ``link_detailed`` gave (a picture of the global map alone still shows its rectangle)."""
+        return self.detailed.get("detailed") or next(iter(self.detailed.values()), None) or self.linked_detailed
+
+    def link_detailed(self, size: tuple[int, int], zoom: int = 5) -> DetailedMap:
+        """A detailed map that is not on screen, for the global map's rectangle."""
+        self.linked_detailed = DetailedMap(self.model, size, zoom=zoom, centre=self._default_centre())
+        self.linked_detailed.counters.messages = self.counter_messages
+        return self.linked_detailed
 
     # ------------------------------------------------------------------ map views
     def power(self) -> str:
@@ -613,7 +630,7 @@ class GameWindow:
         if name is None:
             return
         if name == self.layout.name:
-            items = ["Save as…", "Add to list…", "Redefine", "Rename…"]
+            items = ["Fetch from disk…", "Save as…", "Add to list…", "Redefine", "Rename…"]
         else:
             items = ["Switch to", "Save as…", "Add to list…", "Rename…", "Move up", "Move down", "Delete"]
         verbs = {"Save as…": "save", "Add to list…": "add", "Redefine": "redefine", "Rename…": "rename",
@@ -622,12 +639,39 @@ class GameWindow:
         def chosen_layout(item: str) -> None:
             if item == "Switch to":
                 self.apply_layout(name)
+            elif item == "Fetch from disk…":
+                self.pick_layout_file()
             elif verbs[item] in ("save", "add", "redefine"):
                 self.layout_command(verbs[item])
             else:
                 self.layout_command(verbs[item], name)
 
         popup_menu(self.gui, pos, items, chosen_layout)
+
+    def pick_layout_file(self):
+        """Seeds, "Screen Layouts": fetch a layout from disk; a file picker opens in the
+        layouts folder and the chosen file joins the list and becomes the current layout."""
+        from pygame_gui.windows import UIFileDialog
+        import pygame_gui
+
+        sw, sh = self.screen.get_size()
+        folder = self.layouts.folder if self.layouts.folder.exists() else Path.cwd()
+        dialog = UIFileDialog(pygame.Rect(max(0, sw // 2 - 260), max(0, sh // 2 - 220), min(520, sw), min(440, sh)),
+                              self.gui.manager, window_title="Fetch a screen layout from disk",
+                              initial_file_path=str(folder), allow_picking_directories=False)
+        self.gui.on(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, dialog, lambda text: self.fetch_layout(text))
+        return dialog
+
+    def fetch_layout(self, path: str | None) -> None:
+        if not path:
+            return
+        try:
+            layout = self.layouts.fetch(path)
+        except ValueError as exc:
+            self.say(str(exc), ACCENT)
+            return
+        self.apply_layout(layout.name)
+        self.say(f"screen layout {layout.name} fetched from {path}", GOOD)
 
     def open_replay(self) -> None:
         """F9: the replay viewer on this game (if installed); "Play on from here" gives a fork

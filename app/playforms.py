@@ -200,6 +200,37 @@ class PlayForms:
                 lines.append(self.game.describe(record) or f"{record.type}: {record.data}")
         self.show_popup("Victory", lines or ["The game is over."], width=520)
 
+    # ------------------------------------------------------------------ where the forms are
+    def form_rect(self, kind: str) -> pygame.Rect:
+        """Where a form opens: the screen layout's "play" / "selectable" window (seeds, "Screen
+        Layouts": every form's position is stored per layout), else our defaults."""
+        sw, sh = self.gui.size
+        g = self.window.form_geometry.get(kind)
+        if g is not None:
+            return pygame.Rect(g.x, g.y, g.w, g.h)
+        if kind == "play":
+            return pygame.Rect(sw - self.WIDTH, 100, self.WIDTH, min(560, sh - 110))
+        return pygame.Rect(0, 100, 230, 330)
+
+    def forms(self) -> dict:
+        return {kind: form for kind, form in (("play", self.form), ("selectable", self.units_form)) if form is not None}
+
+    def place_forms(self) -> None:
+        """A new screen layout: move the open forms where it puts them."""
+        for kind, form in self.forms().items():
+            form.place(self.form_rect(kind))
+            self._built_for = None  # rebuild the contents for the new size
+
+    def form_geometries(self) -> dict:
+        """The forms' places now, as layout windows (for Save / Redefine)."""
+        from .views import WindowGeometry
+
+        out = {}
+        for kind, form in self.forms().items():
+            r = form.visible_rect()
+            out[kind] = WindowGeometry(x=r.x, y=r.y, w=r.width, h=r.height, rolled=form.rolled)
+        return out
+
     # ------------------------------------------------------------------ the forms
     def refresh(self) -> None:
         """Rebuild the forms when the game moved on (called every frame; cheap otherwise)."""
@@ -218,10 +249,8 @@ class PlayForms:
         return self.hot_seat and player is not None and player != self.at_screen
 
     def build_play_form(self) -> None:
-        sw, sh = self.gui.size
         if self.form is None:
-            self.form = FormWindow(self.gui, pygame.Rect(sw - self.WIDTH, 100, self.WIDTH, min(560, sh - 110)),
-                                   "Play", object_id="#play_form")
+            self.form = FormWindow(self.gui, self.form_rect("play"), "Play", object_id="#play_form")
         form = self.form
         form.clear()
         manager = self.gui.manager
@@ -476,15 +505,16 @@ class PlayForms:
                 self.gui.close(self.units_form)
                 self.units_form = None
             return
-        sw, sh = self.gui.size
         if self.units_form is None:
-            self.units_form = FormWindow(self.gui, pygame.Rect(0, 100, 230, 330),
-                                         "Selectable units", object_id="#selectable_units")
+            self.units_form = FormWindow(self.gui, self.form_rect("selectable"), "Selectable units",
+                                         object_id="#selectable_units")
         form = self.units_form
         form.clear()
         ids = self.selectable_units()
         items = [(self.unit_named(u), u) for u in ids]
-        lst = UISelectionList(pygame.Rect(2, 2, 190, 280), items, self.gui.manager, container=form)
+        inner = form.get_container().rect
+        lst = UISelectionList(pygame.Rect(2, 2, max(120, inner.width - 4), max(80, inner.height - 4)), items,
+                              self.gui.manager, container=form)
         form.unit_list = lst
         form.unit_ids = ids
         self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, lst,

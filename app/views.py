@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 WINDOW_KINDS = ("main", "layouts", "mapviews", "detailed", "global", "legend", "sequence", "units_in_hex",
-                "selectable")
+                "selectable", "play")
 
 
 class MapView(BaseModel):
@@ -266,6 +266,30 @@ class LayoutStore:
         if layout.name not in self.names():
             self.names().append(layout.name)
         self._save_list()
+
+    def fetch(self, path: str | Path) -> ScreenLayout:
+        """Seeds, "Screen Layouts": fetch a layout from disk (a file not in the list, e.g. a
+        friend's) and add it to the list.  A name already in the list with other contents
+        gets " (2)", " (3)" ... so the player's own layout is not overwritten.  Raises
+        ValueError naming the file when it is not a screen layout; nothing changes then."""
+        path = Path(path)
+        notes: list[str] = []
+        raw = _read_json(path, notes)
+        if raw is None:
+            raise ValueError(notes[0].replace("; using the defaults", "") if notes else f"{path}: no such file")
+        try:
+            layout = ScreenLayout.model_validate(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise ValueError(f"{path}: not a screen layout ({'.'.join(str(x) for x in first['loc'])}: "
+                             f"{first['msg']})") from None
+        name, n = layout.name, 1
+        while name in self.names() and self.get(name).model_dump() != layout.model_copy(update={"name": name}).model_dump():
+            n += 1
+            name = f"{layout.name} ({n})"
+        layout = layout.model_copy(update={"name": name})
+        self.save(layout)
+        return layout
 
     def rename(self, name: str, new_name: str) -> None:
         layout = self.get(name).model_copy(update={"name": new_name})

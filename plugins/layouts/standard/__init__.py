@@ -6,6 +6,9 @@ hidden).  Wider monitors move the main form right to leave room for the selectab
 in the top-left corner, run the detailed map the full width, and very large ones put the
 global map and units in hex on the right.  M2510 is two 1280x1024 monitors: the largest
 detailed map on the primary, the other forms (and a second detailed map) on the secondary.
+
+"play" (the Play form, where decisions are made) and "selectable" (Selectable Units, which
+the seeds keep vertical) are forms over the map: the layout stores where they open.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from kernel.hookspecs import hookimpl
 
 TOP = 96  # height of the strip holding the main form and the lists
 GLOBAL = (720, 390 + 48)  # single-size global map plus its title bar and view buttons
+PLAY_W = 330  # the Play form's width (app/playforms.py)
 
 
 def _w(x, y, w, h, visible=True, rolled=False):
@@ -29,12 +33,13 @@ def single(name: str, sw: int, sh: int) -> dict:
             "legend": _w(sw - 220, TOP + GLOBAL[1], 220, 230, visible=False),
             "sequence": _w(0, sh - 200, 300, 200, visible=False),
             "units_in_hex": _w(0, sh - 110, 560, 110, rolled=True),
-            "selectable": _w(0, TOP, 200, 300, visible=False),
+            "selectable": _w(0, TOP, 230, 330),
+            "play": _w(sw - PLAY_W, TOP + 4, PLAY_W, min(560, sh - TOP - 14)),
         }
     left = 220  # room for the selectable units form in the top-left corner
     wide = sw >= 1900
     windows = {
-        "selectable": _w(0, 0, left, TOP, rolled=True),
+        "selectable": _w(0, TOP, left + 10, min(480, sh - TOP - 160)),
         "main": _w(left, 0, 620, TOP), "layouts": _w(left + 620, 0, 200, TOP),
         "mapviews": _w(left + 820, 0, sw - left - 820, TOP),
         "detailed": _w(0, TOP, sw - (GLOBAL[0] if wide else 0), sh - TOP),
@@ -42,6 +47,9 @@ def single(name: str, sw: int, sh: int) -> dict:
         "legend": _w(sw - 240, TOP + GLOBAL[1], 240, 240, visible=wide),
         "units_in_hex": _w(sw - GLOBAL[0], sh - 150, GLOBAL[0] if wide else 600, 150, rolled=not wide),
         "sequence": _w(sw - GLOBAL[0], TOP + GLOBAL[1], GLOBAL[0] - 240, 240, visible=wide),
+        # wide screens: the Play form beside the legend, under the global map; else top right
+        "play": (_w(sw - GLOBAL[0] - PLAY_W, TOP + 4, PLAY_W, min(640, sh - TOP - 160)) if wide
+                 else _w(sw - PLAY_W, TOP + 4, PLAY_W, min(600, sh - TOP - 14))),
     }
     return windows
 
@@ -57,7 +65,9 @@ def dual() -> dict:
         "sequence": _w(p + GLOBAL[0], TOP + 240, 560 - 240, 200),
         "detailed-2": _w(p, TOP + GLOBAL[1], 1280, 1024 - TOP - GLOBAL[1] - 150),
         "units_in_hex": _w(p, 1024 - 150, 1280 - 240, 150),
-        "selectable": _w(p + 1280 - 240, 1024 - 150, 240, 150),
+        "selectable": _w(p + 1280 - 240, 1024 - 150 - 330, 240, 330),
+        # seeds: the secondary monitor holds the popup forms; the Play form beside selectable units
+        "play": _w(p + 1280 - 240 - PLAY_W, TOP + GLOBAL[1], PLAY_W, 1024 - TOP - GLOBAL[1] - 150),
     }
 
 
