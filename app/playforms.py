@@ -20,7 +20,7 @@ import typing
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIImage, UILabel, UISelectionList, UITextBox
+from pygame_gui.elements import UIImage, UILabel, UIScrollingContainer, UISelectionList, UITextBox
 
 from . import mapstyle
 from .forms import FormWindow, Gui
@@ -49,6 +49,85 @@ def flag_surface(power: str, size=(36, 24)) -> pygame.Surface:
 
     text = font(14, bold=True).render(power[:2].upper(), True, (255, 255, 255))
     s.blit(text, (size[0] // 2 - text.get_width() // 2, size[1] // 2 - text.get_height() // 2))
+    return s
+
+
+def victory_report(game) -> dict:
+    """The victory result in words and the objectives table: the scenario's own count of the
+    current state when it publishes ``count_objectives(state)`` (Barbarossa does), else the
+    last ``ObjectivesCounted`` event's rows.  Rows: name, hex, value, controller, credited
+    ({power: share of the value})."""
+    import importlib
+
+    state = game.state
+    lines, rows, totals = [], [], {}
+    recent = list(game.history(max(1, state.kernel.seq - 80)))
+    for record in recent:
+        if record.type == "VictoryDetermined":
+            lines.append(f"<b>{record.data.get('result', '')}</b> (turn {record.data.get('turn')})")
+        elif "Victory" in record.type or ("Game" in record.type and "End" in record.type):
+            lines.append(game.describe(record) or f"{record.type}: {record.data}")
+    counter = None
+    for name in (state.kernel.scenario, state.kernel.options.get("scenario_rules")):
+        try:
+            counter = getattr(importlib.import_module(f"plugins.scenarios.{name}"), "count_objectives", None)
+        except (ImportError, TypeError, ValueError):
+            counter = None
+        if counter is not None:
+            break
+    if counter is not None:
+        try:
+            totals, rows = counter(state)
+        except Exception:  # a scenario's count that cannot read this state: fall back to the events
+            totals, rows = {}, []
+    if not rows:
+        for record in reversed(recent):
+            if record.type == "ObjectivesCounted":
+                totals, rows = dict(record.data["objectives"]), list(record.data["held"])
+                break
+    sides: dict[str, float] = {}
+    for power, value in totals.items():
+        side = state.kernel.side_of(power) or power
+        sides[side] = sides.get(side, 0.0) + value
+    totals_text = "Objectives: " + ", ".join(f"{p} <b>{v:g}</b>" for p, v in totals.items())
+    if sides and set(sides) != set(totals):
+        totals_text += "; per side: " + ", ".join(f"{s} <b>{v:g}</b>" for s, v in sides.items())
+    return {"lines": lines, "rows": rows, "totals": totals, "sides": sides, "totals_text": totals_text}
+
+
+def victory_table_surface(report: dict, width: int) -> pygame.Surface:
+    """The objectives table drawn as one picture (pygame_gui has no table element): objective,
+    value, controller, and the value each power gets, in the powers' colours."""
+    from .detailed import font
+
+    powers = list(report["totals"]) or sorted({p for r in report["rows"] for p in r.get("credited", {})})
+    columns = [("Objective", 0), ("Hex", 0.28), ("Value", 0.40), ("Held by", 0.50)]
+    step = 0.32 / max(1, len(powers))
+    columns += [(p, 0.68 + step * i) for i, p in enumerate(powers)]
+    row_h = 18
+    s = pygame.Surface((width, row_h * (len(report["rows"]) + 2) + 4))
+    s.fill((236, 234, 224))
+    f, bold = font(17), font(17, bold=True)
+    for title, at in columns:
+        s.blit(bold.render(title, True, (0, 0, 0)), (int(at * width) + 4, 2))
+    y = row_h + 2
+    for i, row in enumerate(report["rows"]):
+        if i % 2:
+            s.fill((222, 220, 208), (0, y, width, row_h))
+        holder = row.get("controller") or "neutral"
+        cells = [row.get("name", "?"), ",".join(str(v) for v in row.get("hex", [])), f"{row.get('value', 0):g}", holder]
+        for (title, at), text in zip(columns, cells):
+            s.blit(f.render(str(text), True, (0, 0, 0)), (int(at * width) + 4, y + 1))
+        swatch_x = int(columns[3][1] * width) - 10
+        pygame.draw.rect(s, mapstyle.power_colour(holder), (swatch_x, y + 4, 10, 10))
+        for (power, at) in columns[4:]:
+            share = row.get("credited", {}).get(power)
+            if share:
+                s.blit(f.render(f"{share:g}", True, mapstyle.power_colour(power)), (int(at * width) + 4, y + 1))
+        y += row_h
+    for (power, at) in columns[4:]:
+        s.blit(bold.render(f"{report['totals'].get(power, 0):g}", True, (0, 0, 0)), (int(at * width) + 4, y + 1))
+    s.blit(bold.render("Total", True, (0, 0, 0)), (4, y + 1))
     return s
 
 
@@ -192,13 +271,27 @@ class PlayForms:
         lines = [f"{names.get(int(z), 'zone ' + z)}: <b>{w}</b>" for z, w in sorted(weather.items(), key=lambda i: int(i[0]))]
         self.show_popup("Weather Report", lines)
 
-    def show_victory(self) -> None:
-        """Seeds, "Victory": the result at the game's end."""
-        lines = []
-        for record in self.game.history(max(1, self.state.kernel.seq - 60)):
-            if "Victory" in record.type or "GameEnded" in record.type or "Game" in record.type and "End" in record.type:
-                lines.append(self.game.describe(record) or f"{record.type}: {record.data}")
-        self.show_popup("Victory", lines or ["The game is over."], width=520)
+    def show_victory(self) -> FormWindow:
+        """Seeds, "Victory": the result at the game's end, and the table of objectives with
+        who holds each and whom it counts for, totalled per major power and per side."""
+        report = victory_report(self.game)
+        if not report["rows"]:
+            lines = report["lines"] or ["The game is over."]
+            return self.show_popup("Victory", lines, width=520)
+        sw, sh = self.gui.size
+        width, height = min(600, sw - 20), min(sh - 60, 620)
+        win = FormWindow(self.gui, pygame.Rect((sw - width) // 2, 30, width, height), "Victory", object_id="#victory")
+        summary = "<br>".join(report["lines"] + [report["totals_text"]])
+        UITextBox(summary, pygame.Rect(6, 6, width - 44, 110), self.gui.manager, container=win)
+        table = victory_table_surface(report, width - 64)
+        box = UIScrollingContainer(pygame.Rect(6, 120, width - 44, height - 210), self.gui.manager, container=win)
+        box.set_scrollable_area_dimensions(table.get_size())
+        UIImage(pygame.Rect((0, 0), table.get_size()), table, self.gui.manager, container=box)
+        win.button((6, height - 80, 90, 30), "OK", lambda: self.close_popup(win))
+        win.report = report
+        win.table_surface = table
+        self.popups.append(win)
+        return win
 
     # ------------------------------------------------------------------ where the forms are
     def form_rect(self, kind: str) -> pygame.Rect:
@@ -242,6 +335,9 @@ class PlayForms:
         self._built_for = key
         self.build_play_form()
         self.build_units_form()
+        if k.sequence.finished and not self._victory_shown:  # a game opened after its end
+            self._victory_shown = True
+            self.show_victory()
 
     def hidden(self) -> bool:
         """Hot seat: the decisions are hidden until the deciding player is at the screen."""
