@@ -11,7 +11,10 @@ Public functions other plugins call (import them lazily, inside functions):
 - ``has_basic_supply_path(state, unit_id)`` — a basic supply path of any length to a
   source (the notional unit's "-1 if it cannot trace a basic supply path of any length");
 - ``supply_range(state, hex)`` — 4/3/2 hexes by the weather in the hex (Weather Report);
-- ``can_reorganize(state, hq_id, unit_id)`` — why an HQ may not reorganize a unit, or None.
+- ``can_reorganize(state, hq_id, unit_id)`` — why an HQ may not reorganize a unit, or None;
+- ``supplied_this_impulse(state, unit_id)`` — put in supply for this impulse by a rule: the
+  event ``ImpulseSupplyGranted`` (emitted by e.g. Emergency HQ supply) is the hook point, and
+  ``in_supply`` answers True for those units until the impulse ends.
 
 Effects of being out of supply that the seeds state, for the plugins that own them:
 an out-of-supply unit that embarks becomes disorganized (naval transport); air-transport
@@ -61,6 +64,8 @@ def in_supply(state, unit_id: str) -> bool:
         return True  # "Units at sea are always in supply."
     if not unit.on_map:
         return False
+    if supplied_this_impulse(state, unit_id):
+        return True  # e.g. optional rule Emergency HQ supply ("as if they were in supply this impulse")
     hex_ = tuple(unit.hex)
     if core.world_map().is_sea(hex_):
         return True
@@ -114,12 +119,20 @@ def has_basic_supply_path(state, unit_id: str) -> bool:
     return tuple(unit.hex) in dist
 
 
+def supplied_this_impulse(state, unit_id: str) -> bool:
+    """Has a rule put the unit in supply for the current impulse (``ImpulseSupplyGranted``)?"""
+    granted = supply_state(state).impulse_supply.get(unit_id)
+    return bool(granted) and tuple(granted) == _now(state)
+
+
 # ---------------------------------------------------------------- state
 class SupplyState(BaseModel):
     # HQ id -> [turn, impulse, reorganization points used then]
     hq_points: dict[str, list[int]] = Field(default_factory=dict)
     # unit id -> [turn, impulse, points spent towards reorganizing it then]
     partial: dict[str, list[int]] = Field(default_factory=dict)
+    # unit id -> [turn, impulse] it is in supply for, whatever its path (ImpulseSupplyGranted)
+    impulse_supply: dict[str, list[int]] = Field(default_factory=dict)
 
 
 def supply_state(state) -> SupplyState:
@@ -139,6 +152,15 @@ class HQReorganized(EventData):
 
 class EndOfTurnReorganized(EventData):
     units: list[str]
+
+
+class ImpulseSupplyGranted(EventData):
+    """A rule put these units in supply for the rest of this impulse (the hook point of rules
+    such as Emergency HQ supply: ``in_supply`` answers True for them until the impulse ends)."""
+
+    units: list[str]
+    source: str  # the unit or rule that supplies them, for the log
+    rule: str
 
 
 class HQReorganize(Command):
@@ -237,6 +259,15 @@ def _hq_reorganized(state, event):
         s.partial[d["unit"]] = [turn, impulse, before + d["points"]]
 
 
+def _impulse_supply(state, event):
+    s = supply_state(state)
+    now = list(_now(state))
+    # Grants of earlier impulses are over: drop them so the section stays small.
+    s.impulse_supply = {u: t for u, t in s.impulse_supply.items() if t == now}
+    for unit_id in event.data["units"]:
+        s.impulse_supply[unit_id] = now
+
+
 def _eot_reorganized(state, event):
     supply_state(state).partial.clear()
     supply_state(state).hq_points.clear()
@@ -279,12 +310,14 @@ def register_state(register):
 def register_events(register):
     register(HQReorganized)
     register(EndOfTurnReorganized)
+    register(ImpulseSupplyGranted)
 
 
 @hookimpl
 def register_reducers(register):
     register("HQReorganized", _hq_reorganized)
     register("EndOfTurnReorganized", _eot_reorganized)
+    register("ImpulseSupplyGranted", _impulse_supply)
 
 
 @hookimpl
@@ -314,6 +347,8 @@ def describe_event(event, state):
         unit_name = (unit.name or unit.id) if unit else d["unit"]
         done = "reorganizes" if d["organized"] else "spends a point towards reorganizing"
         return f"{event.actor}: HQ {hq_name} {done} {unit_name} ({d['points']} point(s), {d['points_left']} left)"
+    if event.type == "ImpulseSupplyGranted":
+        return f"{d['rule']}: {len(d['units'])} unit(s) in supply this impulse from {d['source']}"
     if event.type == "EndOfTurnReorganized":
         n = len(d["units"])
         return f"End of Turn Reorganization: {n} disorganized unit{'s' if n != 1 else ''} reorganized"

@@ -1,0 +1,170 @@
+"""Optional rule Emergency HQ supply (seeds, "Supply Sources and Paths", PM 9.6.3: "non-HQ units
+that are out of supply can operate as if they were in supply this impulse if they can trace a
+basic supply path to an organized HQ with which they co-operate").
+
+``DeclareEmergencyHQSupply {hq, units}`` names the HQ and the units that receive it ("Emergency
+Supply Unit": "Select the unit(s) to receive emergency supply (for the impulse)"; no units: all
+that may).  It is legal at any time ("Players can declare that an HQ is providing emergency
+supply at any time") and is what the non-phasing side decides in the land combat phase
+"Emergency HQ Supply", which is skipped while the rule is OFF or when no unit could benefit.
+
+The supply plugin's event ``ImpulseSupplyGranted`` makes ``supply.in_supply`` answer True for
+those units until the impulse ends.  The seeds give no cost for the HQ, so none is applied.
+"""
+
+from __future__ import annotations
+
+from kernel.errors import Rejected
+from kernel.events import Command, EventData
+from kernel.hookspecs import hookimpl
+from plugins.optional.framework import is_on
+
+RULE_ID = "emergency-hq-supply"
+RULE = "Emergency HQ supply"
+STEP = "wif.turn.impulse.land.combat.emergency-hq-supply"
+
+
+class EmergencyHQSupplyDeclared(EventData):
+    hq: str
+    units: list[str]
+
+
+class DeclareEmergencyHQSupply(Command):
+    hq: str
+    units: list[str] = []  # empty: every unit that may receive it
+
+
+def _supply():
+    from plugins.rules import supply
+
+    return supply
+
+
+def _name(unit) -> str:
+    return unit.name or unit.id
+
+
+def _is_hq(unit) -> bool:
+    from plugins.rules.supply.trace import is_hq
+
+    return is_hq(unit)
+
+
+def traces_to(state, unit, hq) -> bool:
+    """A basic supply path (in the unit's supply range, by the weather in its hex) to the HQ."""
+    from plugins.rules.supply import trace
+
+    tracer = trace.Tracer(state, unit.power)
+    dist = tracer.search({tuple(hq.hex)}, railway=False)
+    return dist.get(tuple(unit.hex), trace.UNLIMITED) <= tracer.range_at(tuple(unit.hex))
+
+
+def unit_refusal(state, unit, hq) -> str | None:
+    """Why ``unit`` may not receive emergency supply from ``hq``, or None."""
+    supply = _supply()
+    if unit.branch != "land" or not unit.on_map:
+        return f"{_name(unit)} is not a land unit on the map"
+    if _is_hq(unit):
+        return f"{_name(unit)} is an HQ (only non-HQ units receive emergency supply)"
+    if state.kernel.side_of(unit.power) != state.kernel.side_of(hq.power):
+        return f"{_name(unit)} does not co-operate with {_name(hq)}"
+    if supply.in_supply(state, unit.id):
+        return f"{_name(unit)} is in supply already"
+    if not traces_to(state, unit, hq):
+        return f"{_name(unit)} can't trace a basic supply path to {_name(hq)}"
+    return None
+
+
+def hq_refusal(state, hq_id: str, power: str) -> str | None:
+    hq = state["units"].units.get(hq_id)
+    if hq is None:
+        return f"{RULE}: there is no unit {hq_id!r}"
+    if not _is_hq(hq) or not hq.on_map:
+        return f"{RULE}: {_name(hq)} is not an HQ on the map; emergency supply comes from an HQ"
+    if hq.power != power:
+        return f"{RULE}: {_name(hq)} is controlled by {hq.power}, not {power}"
+    if not hq.face_up:
+        return f"{RULE}: {_name(hq)} is disorganized; only an organized HQ provides emergency supply"
+    return None
+
+
+def eligible_units(state, hq) -> list[str]:
+    units = state["units"].units.values()
+    side = state.kernel.side_of(hq.power)
+    return sorted(u.id for u in units if u.branch == "land" and u.on_map and state.kernel.side_of(u.power) == side
+                  and u.id != hq.id and unit_refusal(state, u, hq) is None)
+
+
+def declare_emergency_hq_supply(ctx, cmd: DeclareEmergencyHQSupply) -> None:
+    state = ctx.state
+    if not is_on(state, RULE_ID):
+        raise Rejected(f"{RULE}: this optional rule is not in play")
+    if "supply" not in ctx.host.infos:
+        raise Rejected(f"{RULE}: this game has no supply rules")
+    reason = hq_refusal(state, cmd.hq, cmd.actor)
+    if reason:
+        raise Rejected(reason)
+    hq = state["units"].units[cmd.hq]
+    if cmd.units:
+        chosen = list(dict.fromkeys(cmd.units))
+        for uid in chosen:
+            unit = state["units"].units.get(uid)
+            why = f"there is no unit {uid!r}" if unit is None else unit_refusal(state, unit, hq)
+            if why:
+                raise Rejected(f"{RULE}: {why}")
+    else:
+        chosen = eligible_units(state, hq)
+        if not chosen:
+            raise Rejected(f"{RULE}: no out-of-supply unit can trace a basic supply path to {_name(hq)}")
+    ctx.emit(EmergencyHQSupplyDeclared(hq=hq.id, units=chosen))
+    ctx.emit(_supply().ImpulseSupplyGranted(units=chosen, source=_name(hq), rule=RULE))
+
+
+def _declared(state, event) -> None:
+    pass  # the supply plugin's ImpulseSupplyGranted carries the effect; this is the log's fact
+
+
+def _could_benefit(state) -> bool:
+    k = state.kernel
+    inactive = [s for s in k.sides if s != k.active_side]
+    powers = {p for s in inactive for p in k.sides.get(s, [])}
+    units = state["units"].units.values()
+    hqs = [u for u in units if u.power in powers and u.on_map and u.face_up and _is_hq(u)]
+    return any(eligible_units(state, hq) for hq in hqs)
+
+
+@hookimpl
+def register_events(register):
+    register(EmergencyHQSupplyDeclared)
+
+
+@hookimpl
+def register_reducers(register):
+    register("EmergencyHQSupplyDeclared", _declared)
+
+
+@hookimpl
+def register_commands(register):
+    register(DeclareEmergencyHQSupply, declare_emergency_hq_supply, anytime=True)
+
+
+@hookimpl
+def skip_step(state, step_id, spec):
+    if step_id != STEP:
+        return None
+    if not is_on(state, RULE_ID):
+        return "the optional rule Emergency HQ supply is not in play"
+    if "supply" not in state.sections or not _could_benefit(state):
+        # "If there is no reason to invoke emergency supply, this phase is bypassed."
+        return "no out-of-supply unit of the non-phasing side can trace to an organized HQ"
+    return None
+
+
+@hookimpl
+def describe_event(event, state):
+    if event.type == "EmergencyHQSupplyDeclared":
+        units = state["units"].units
+        hq = units.get(event.data["hq"])
+        names = ", ".join(_name(units[u]) if u in units else u for u in event.data["units"])
+        return f"{event.actor}: HQ {_name(hq) if hq else event.data['hq']} provides emergency supply to {names}"
+    return None
