@@ -51,8 +51,10 @@ def test_rules_show_prints_the_long_description(capsys):
 def test_new_with_rules_refuses_an_illegal_choice_and_writes_nothing(tmp_path, capsys):
     save = tmp_path / "s.wif"
     assert main(["new", "skirmish", "--save", str(save), "--rules-on", "artillery"]) == 1
-    err = capsys.readouterr().err
-    assert "Artillery needs Divisions ON" in err and "not implemented yet" in err
+    assert "Artillery needs Divisions ON" in capsys.readouterr().err
+    assert not save.exists()
+    assert main(["new", "skirmish", "--save", str(save), "--rules-on", "divisions,construction-engineers"]) == 1
+    assert "not implemented yet" in capsys.readouterr().err
     assert not save.exists()
     assert main(["new", "skirmish", "--save", str(save), "--rules", "nonesuch"]) == 1
     assert "no optional-rule set 'nonesuch'" in capsys.readouterr().err
