@@ -80,7 +80,8 @@ def cmd_info(args) -> int:
         "ports": {"major": sum(1 for p in world.ports if p.port == "major"),
                   "minor": sum(1 for p in world.ports if p.port == "minor")},
         "objectives": len(world.objectives),
-        "hexside_features": _count(f.kind for f in world.hexside_features().values()),
+        "hexside_features": _count([f.kind for f in world.hexside_features().values()]
+                                   + [f.kind for f in world.fort_hexsides().values()]),
         "rail_lines": len(world.rails),
     }
     lines = [f"World map: {world.grid.cols} x {world.grid.rows} = {world.grid.hex_count} hexes (wraps east-west)",
@@ -122,7 +123,8 @@ def _hex_report(world: WorldMap, hex_) -> dict:
                  "aliases": list(city.aliases)} if city else None,
         "economy": [{"kind": f.kind, "count": f.count} for f in world.economy_at(hex_)],
         "rails": world.rails_at(hex_),
-        "hexsides": [{"side": d, "kind": f.kind, "name": f.name} for d, f in world.hexsides_of(hex_)],
+        "hexsides": [{"side": d, "kind": f.kind, "name": f.name} for d, f in world.hexsides_of(hex_)]
+                    + [{"side": d, "kind": f.kind, "name": f.name} for d, f in world.forts_of(hex_)],
     }
 
 

@@ -171,11 +171,19 @@ class EconomyFeature(_Record):
 
 
 class HexsideFeature(_Record):
+    """One hexside feature. For rivers, canals, straits and lakes col,row is the hex that owns
+    the edge and side is E, SE or SW. For a fortification (kind "fort") col,row is the
+    fortified hex and side any of its six sides: the fort faces out across that side."""
+
     col: int
     row: int
-    side: Literal["E", "SE", "SW"]
-    kind: Literal["river", "canal", "strait", "lake"]
+    side: Literal["E", "SE", "SW", "W", "NW", "NE"]
+    kind: Literal["river", "canal", "strait", "lake", "fort"]
     name: str
+
+    @property
+    def hex(self) -> Hex:
+        return (self.col, self.row)
 
 
 @dataclass(frozen=True)
@@ -331,11 +339,22 @@ class WorldMap:
         for f in self.economy:
             self._economy_at.setdefault((f.col, f.row), []).append(f)
         self._hexsides: dict[int, HexsideFeature] = {}
+        self._forts: dict[int, HexsideFeature] = {}
         for number, f in self._records("hexsides.csv", HexsideFeature):
+            if f.kind != "fort" and f.side not in ("E", "SE", "SW"):
+                raise MapFormatError(d / "hexsides.csv", number,
+                                     f"a {f.kind} hexside is written by the hex owning it (E, SE or SW), not {f.side}",
+                                     (f.col, f.row))
             side = self.grid.hexside((f.col, f.row), DIRECTION_NAMES.index(f.side))
             if side is None:
                 raise MapFormatError(d / "hexsides.csv", number, f"{f.side} side is on the map edge", (f.col, f.row))
-            self._hexsides[side] = f
+            if f.kind == "fort":
+                if side in self._forts:
+                    raise MapFormatError(d / "hexsides.csv", number,
+                                         "a second fortification on one hexside (only one is permitted)", (f.col, f.row))
+                self._forts[side] = f
+            else:
+                self._hexsides[side] = f
         self.rails: list[RailLine] = []
         self._rail_hexes: dict[Hex, list[str]] = {}
         path = d / "rails.txt"
@@ -432,7 +451,32 @@ class WorldMap:
         return list(self._rail_hexes.get(self._norm(hex_), ()))
 
     def hexside_feature(self, side_id: int) -> HexsideFeature | None:
+        """The river, canal, strait or lake on a hexside (fortifications: see ``fort``)."""
         return self._hexsides.get(side_id)
+
+    # -- fortifications (kind "fort"; a hexside may also carry a river) --------------------
+    def fort(self, side_id: int) -> HexsideFeature | None:
+        """The printed fortification on a hexside, or None; its col,row is the fortified hex."""
+        return self._forts.get(side_id)
+
+    def fortified_hex(self, side_id: int) -> Hex | None:
+        """The hex a fort hexside protects (attacks into it across the side are affected)."""
+        f = self._forts.get(side_id)
+        return f.hex if f else None
+
+    def fort_hexsides(self) -> dict[int, HexsideFeature]:
+        return dict(self._forts)
+
+    def forts_of(self, hex_: Hex) -> list[tuple[str, HexsideFeature]]:
+        """(direction name, fort) for every fortified side of ``hex_`` (as the fortified hex)."""
+        hex_ = self._norm(hex_)
+        out = []
+        for d in range(6):
+            side = self.grid.hexside(hex_, d)
+            f = self._forts.get(side) if side is not None else None
+            if f is not None and f.hex == hex_:
+                out.append((DIRECTION_NAMES[d], f))
+        return out
 
     def hexside_kind(self, side_id: int) -> str:
         """'all-sea', 'coastal' or 'land' from the hexes either side."""
@@ -450,8 +494,10 @@ class WorldMap:
         return out
 
     def hexsides_named(self, name: str) -> list[int]:
+        """Hexsides carrying the named river, canal, strait, lake or fortification line."""
         key = name.casefold()
-        return sorted(s for s, f in self._hexsides.items() if f.name.casefold() == key)
+        return sorted({s for table in (self._hexsides, self._forts) for s, f in table.items()
+                       if f.name.casefold() == key})
 
     def hexside_features(self) -> dict[int, HexsideFeature]:
         return dict(self._hexsides)

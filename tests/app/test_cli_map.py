@@ -94,3 +94,12 @@ def test_bad_map_reported(capsys, tmp_path):
     (target / "sea_area.txt").write_text("# nothing\n", encoding="utf-8")
     code, _, err = run(capsys, "--map-dir", str(target), "info")
     assert code == 2 and "sea_area.txt" in err
+
+
+def test_info_counts_fort_hexsides_and_hex_shows_them(capsys):
+    code, out, _ = run(capsys, "info", "--json")
+    assert code == 0 and json.loads(out)["hexside_features"]["fort"] >= 50
+    code, out, _ = run(capsys, "hex", "Singapore", "--json")
+    assert code == 0 and sum(1 for s in json.loads(out)["hexsides"] if s["kind"] == "fort") == 6
+    code, out, _ = run(capsys, "hex", "Singapore")
+    assert code == 0 and "fort (Singapore fortress)" in out

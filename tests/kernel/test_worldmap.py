@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kernel.hexgrid import WORLD
+from kernel.hexgrid import DIRECTION_NAMES, WORLD
 from kernel.worldmap import (
     DEFAULT_MAP_DIR, MapFormatError, WorldMap, hex_to_lonlat, load_world_map, lonlat_to_hex,
 )
@@ -346,3 +346,176 @@ def test_bad_field_is_refused_with_line(map_copy):
         handle.write("resource,gold,10,10,1,Eldorado\n")
     with pytest.raises(MapFormatError, match=r"economy\.csv, line \d+: kind"):
         WorldMap(map_copy)
+
+
+# ----------------------------------------------------------------------------- second pass
+def _mountain(world, hex_) -> bool:
+    return world.terrain(hex_) in ("mountain", "desert mountain")
+
+
+def _chain_rows(world, lon_min, lon_max, lat_min, lat_max):
+    """Rows between the latitudes whose hexes between the longitudes hold a mountain, and
+    whether the mountain hexes of the window form one connected chain from south to north."""
+    hexes = [h for h in WORLD.all_hexes()
+             if lon_min <= hex_to_lonlat(h)[0] <= lon_max and lat_min <= hex_to_lonlat(h)[1] <= lat_max]
+    rows = sorted({h[1] for h in hexes})
+    mountains = {h for h in hexes if _mountain(world, h)}
+    missing = [r for r in rows if not any(h[1] == r for h in mountains)]
+    start = [h for h in mountains if h[1] == rows[-1]]
+    seen, todo = set(start), list(start)
+    while todo:
+        for n in WORLD.neighbours(todo.pop()):
+            if n in mountains and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return missing, any(h[1] == rows[0] for h in seen)
+
+
+@pytest.mark.parametrize("name,box", [
+    ("Urals", (57.0, 62.0, 55.0, 65.0)),
+    ("Appalachians", (-86.0, -72.0, 35.0, 43.0)),
+    ("Carpathians (eastern arc)", (23.0, 27.0, 45.8, 48.5)),
+    ("Andes", (-72.0, -66.0, -30.0, -18.0)),
+    ("Rockies", (-116.0, -104.0, 36.0, 49.0)),
+])
+def test_mountain_ranges_are_connected_chains(world, name, box):
+    missing, connected = _chain_rows(world, *box)
+    assert not missing, f"{name}: rows without a mountain hex {missing}"
+    assert connected, f"{name}: the mountain hexes do not join south to north"
+
+
+@pytest.mark.parametrize("lon,lat,range_", [
+    (59.4, 61.0, "Urals"), (-79.7, 38.4, "Appalachians"), (19.6, 49.3, "Tatra"), (43.5, 42.9, "Caucasus"),
+    (49.0, 32.3, "Zagros"), (-6.2, 31.9, "Atlas"), (-68.4, -24.5, "Andes"), (-106.1, 39.3, "Rockies"),
+    (8.0, 46.3, "Alps"), (0.6, 42.7, "Pyrenees"), (24.4, 42.8, "Balkan Mountains"), (85.0, 28.2, "Himalaya"),
+])
+def test_ranges_a_ww2_player_expects_are_mountain(world, lon, lat, range_):
+    assert _mountain(world, lonlat_to_hex(lon, lat)), range_
+
+
+@pytest.mark.parametrize("lon,lat,place", [
+    (9.0, 56.6, "Jutland"), (29.0, 44.8, "Danube delta"), (18.5, 59.6, "Stockholm archipelago"),
+    (16.5, 58.4, "Swedish east coast"), (4.0, 51.5, "Scheldt estuary"),
+])
+def test_flat_coasts_are_not_mountain(world, lon, lat, place):
+    hex_ = lonlat_to_hex(lon, lat)
+    assert world.is_coastal(hex_) and not _mountain(world, hex_), place
+
+
+def test_maginot_line_is_fort_hexsides_along_the_franco_german_border(world):
+    sides = world.hexsides_named("Maginot Line")
+    assert len(sides) >= 5
+    for s in sides:
+        fort = world.fort(s)
+        assert fort.kind == "fort" and world.country_code(fort.hex) == "FR"
+        other = next(h for h in WORLD.hexside_hexes(s) if h != fort.hex)
+        assert world.country_code(other) in ("GE", "LU")
+        assert 47.3 <= hex_to_lonlat(fort.hex)[1] <= 49.8
+    # Strasbourg's stretch of the Rhine and the Saar front are both covered.
+    lats = sorted(hex_to_lonlat(world.fort(s).hex)[1] for s in sides)
+    assert lats[0] < 48.6 and lats[-1] > 48.8
+
+
+@pytest.mark.parametrize("line,defender,attackers,least", [
+    ("Westwall", "GE", {"LU", "BE", "NL"}, 4),
+    ("Mannerheim Line", "FI", {"FI", "SU"}, 1),  # the isthmus is one hexside wide between the gulf and Ladoga
+    ("Stalin Line", "SU", {"PL", "LV", "ES", "RM"}, 30),
+])
+def test_fortified_lines(world, line, defender, attackers, least):
+    sides = world.hexsides_named(line)
+    assert len(sides) >= least
+    for s in sides:
+        fort = world.fort(s)
+        assert world.fortified_hex(s) == fort.hex and world.country_code(fort.hex) == defender
+        other = next(h for h in WORLD.hexside_hexes(s) if h != fort.hex)
+        assert world.country_code(other) in attackers
+
+
+def test_mannerheim_line_bars_the_karelian_isthmus(world):
+    [side] = world.hexsides_named("Mannerheim Line")
+    fortified = world.fortified_hex(side)
+    other = next(h for h in WORLD.hexside_hexes(side) if h != fortified)
+    assert WORLD.distance(fortified, world.city("Viipuri").hex) <= 1
+    assert WORLD.distance(other, world.city("Leningrad").hex) <= 1
+
+
+def test_fortress_cities(world):
+    singapore = world.city("Singapore").hex
+    assert len(world.forts_of(singapore)) == 6  # invasions across them too (seeds: only Singapore)
+    assert any(world.is_sea(WORLD.neighbour(singapore, DIRECTION_NAMES.index(d))) for d, _ in world.forts_of(singapore))
+    sevastopol = world.city("Sevastopol").hex
+    forts = world.forts_of(sevastopol)
+    assert forts and all(world.is_land(WORLD.neighbour(sevastopol, DIRECTION_NAMES.index(d))) for d, _ in forts)
+
+
+def test_forts_do_not_hide_rivers_and_one_fort_per_hexside(world):
+    forts = world.fort_hexsides()
+    assert len(forts) >= 50
+    assert all(world.hexside_feature(s) is None or world.hexside_feature(s).kind != "fort" for s in forts)
+    # The Stalin Line runs along the Dniester: those hexsides are river and fort at once.
+    assert any(world.hexside_feature(s) and world.hexside_feature(s).name == "Dniester"
+               for s in world.hexsides_named("Stalin Line"))
+
+
+def test_fort_on_an_owned_side_only_rows_refused_for_other_kinds(map_copy):
+    path = map_copy / "hexsides.csv"
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write("100,50,NW,river,Backwards\n")
+    with pytest.raises(MapFormatError, match=r"hexsides\.csv, line \d+, hex 100,50: a river hexside is written"):
+        WorldMap(map_copy)
+
+
+def test_two_forts_on_one_hexside_are_refused(map_copy):
+    path = map_copy / "hexsides.csv"
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write("100,50,E,fort,One\n101,50,W,fort,Two\n")
+    with pytest.raises(MapFormatError, match=r"second fortification on one hexside"):
+        WorldMap(map_copy)
+
+
+def test_sea_of_marmara_white_sea_and_gulf_of_finland_are_sea(world):
+    marmara = lonlat_to_hex(28.0, 40.5)
+    assert world.is_sea(marmara) and world.sea_area_of(marmara).name == "Eastern Mediterranean"
+    assert any(n == world.city("Istanbul").hex for n in WORLD.neighbours(marmara))
+    assert world.sea_area_of(lonlat_to_hex(38.0, 65.5)).name == "Arctic Ocean"   # White Sea
+    assert world.sea_area_of(lonlat_to_hex(29.0, 60.2)).name == "Baltic Sea"     # off Kronstadt
+
+
+@pytest.mark.parametrize("name,area", [
+    ("Oslo", "North Sea"), ("Vancouver", "Mendocino"), ("Seattle", "Mendocino"), ("Leningrad", "Baltic Sea"),
+    ("Viipuri", "Baltic Sea"), ("Archangel", "Arctic Ocean"), ("Helsinki", "Baltic Sea"),
+])
+def test_ports_behind_narrow_water_stay_ports(world, name, area):
+    port = world.port(name)
+    assert port is not None, name
+    assert name in world.sea_area(area).ports
+
+
+def test_helsinki_and_leningrad_did_not_move(world):
+    # Scenario data depend on these hexes (Barbarossa's objective credit).
+    assert world.city("Helsinki").hex == (203, 41) and world.city("Leningrad").hex == (209, 41)
+
+
+SEED_SEA_AREAS = [  # every sea-area name the seeds use (Naval sections, examples, forms)
+    "North Sea", "Baltic Sea", "Bay of Biscay", "Western Mediterranean", "Central Mediterranean",
+    "Eastern Mediterranean", "Black Sea", "Red Sea", "Persian Gulf", "Barbary Coast", "Cape St. Vincent",
+    "Caribbean Sea", "Gulf of Panama", "East Coast", "Central Atlantic", "North Atlantic", "Norwegian Sea",
+    "Arctic Ocean", "Southern Ocean", "Horn of Africa", "Coral Sea", "Bismarck Sea", "The Marianas", "Java Sea",
+    "China Sea", "South China Sea", "Sea of Japan", "Hawaiian Islands", "Central Pacific", "Mendocino", "Marshalls",
+]
+
+
+def test_sea_areas_number_83_and_carry_the_seed_names(world):
+    assert len(world.sea_areas) == 83  # as MWIF
+    assert len({s.name for s in world.sea_areas.values()}) == 83
+    for name in SEED_SEA_AREAS:
+        assert world.sea_area(name) is not None, name
+
+
+@pytest.mark.parametrize("route", [
+    ["Coral Sea", "Bismarck Sea", "The Marianas"],                       # seeds: Brisbane task force
+    ["East Coast", "Central Atlantic", "North Atlantic", "Norwegian Sea", "Arctic Ocean"],  # lend-lease pipeline
+])
+def test_seed_naval_routes_are_chains_of_adjacent_areas(world, route):
+    for a, b in zip(route, route[1:]):
+        assert world.sea_area(b).code in world.sea_area(a).adjacent, (a, b)

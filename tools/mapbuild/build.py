@@ -42,6 +42,8 @@ FOREST_LUMINANCE = 40         # Blue Marble: dark and green means canopy
 JUNGLE_LATITUDE = 20
 TUNDRA_LATITUDE = 63
 ICE_LUMINANCE = 215
+LOWLAND_GREEN = 25            # ETOPO1 tint: green above red by this much is lowland
+LOWLAND_SHARE = 0.6           # coastal hexes with this share of lowland land samples are never mountain
 
 T0 = time.time()
 
@@ -157,6 +159,14 @@ def point_in_polygon(lon: float, lat: float, poly: list[tuple[float, float]]) ->
     return inside
 
 
+def segment_distance(p, a, b) -> float:
+    """Distance from point p to the segment a-b (plane coordinates)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
 def bfs_nearest(start, accept, limit=6):
     """Nearest hex (by steps) from start that satisfies accept, or None."""
     seen = {start}
@@ -247,6 +257,14 @@ class Builder:
                 mean_grad = np.nanmean(grad, axis=1)
         # Too few inland samples (a coastal sliver) cannot tell relief from the coastline.
         mean_grad = np.where(np.isfinite(grad).sum(axis=1) >= 8, mean_grad, np.nan)
+        # ETOPO1's hypsometric tint: lowland is green. A coastal hex whose land is mostly
+        # lowland is never mountain (deltas, skerries and estuaries read as relief).
+        etopo = np.asarray(Image.open(base / "etopo1.jpg").convert("RGB")).astype(np.int16)
+        tint = sample_raster(etopo, lon, lat)
+        land_sample = sample_raster(self.land_raster, lon, lat) == 1
+        green = ((tint[..., 1] > tint[..., 0] + LOWLAND_GREEN) & (tint[..., 1] > tint[..., 2] + 10) & land_sample)
+        lowland = green.sum(axis=1) / np.maximum(land_sample.sum(axis=1), 1)
+        self.coastal_lowland_vetoed = 0
         colour = sample_raster(bmng, lon, lat)  # hexes x samples x 3
         r, g, b = colour[..., 0].mean(axis=1), colour[..., 1].mean(axis=1), colour[..., 2].mean(axis=1)
         lum = (r + g + b) / 3
@@ -258,6 +276,9 @@ class Builder:
             clon, clat = hex_to_lonlat((col, row))
             desert = (g[index] - r[index] < DESERT_GREEN_MINUS_RED) and lum[index] > DESERT_LUMINANCE
             mountain = bool(mean_grad[index] > RELIEF_MOUNTAIN) if not math.isnan(mean_grad[index]) else False
+            if mountain and lowland[index] >= LOWLAND_SHARE and self.coastal((col, row)):
+                mountain = False
+                self.coastal_lowland_vetoed += 1
             if clat > 58 and lum[index] > ICE_LUMINANCE and b[index] > 200:
                 code = "i"
             elif mountain:
@@ -276,16 +297,57 @@ class Builder:
                 if dx * dx + dy * dy <= 1.0 and code in ("c", "f", "j", "t"):
                     code = "s"
             self.terrain[row][col] = code
+        self.note(f"{self.coastal_lowland_vetoed} coastal hexes with mostly lowland tint kept off mountain")
         progress("terrain classified")
 
-    def apply_hex_overrides(self):
+    def mountain_ranges(self):
+        """Hand-kept crest lines (maps/src/mountain_ranges.txt) turn the hexes along them into mountain."""
+        world_w = COLS * math.sqrt(3)
+        changed_total = 0
+        for header, points in read_blocks("mountain_ranges.txt"):
+            name, _, options = header[1:].partition("]")
+            opts = dict(part.split("=", 1) for part in options.replace("|", " ").split())
+            reach = float(opts.get("width", "1")) * 0.87
+            coast_too = opts.get("coast") == "yes"
+            pts = [lonlat_to_pixel(lon, lat) for lon, lat in points]
+            for i in range(1, len(pts)):  # unwrap east-west so consecutive points are close
+                x, y = pts[i]
+                while x - pts[i - 1][0] > world_w / 2:
+                    x -= world_w
+                while pts[i - 1][0] - x > world_w / 2:
+                    x += world_w
+                pts[i] = (x, y)
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            changed = 0
+            for h in WORLD.all_hexes():
+                t = self.terrain[h[1]][h[0]]
+                if t in (".", "~", "i", "s", "m", "D"):
+                    continue
+                cx, cy = WORLD.hex_to_pixel(h, 1.0)
+                if not (min(ys) - 2 <= cy <= max(ys) + 2):
+                    continue
+                shift = round((sum(xs) / len(xs) - cx) / world_w) * world_w
+                cx += shift
+                if not (min(xs) - 2 <= cx <= max(xs) + 2):
+                    continue
+                if not coast_too and self.coastal(h):
+                    continue
+                if min(segment_distance((cx, cy), a, b) for a, b in zip(pts, pts[1:])) <= reach:
+                    self.terrain[h[1]][h[0]] = "D" if t == "d" else "m"
+                    changed += 1
+            changed_total += changed
+            self.note(f"mountain range {name.strip()}: {changed} hexes made mountain")
+        progress(f"mountain ranges drawn ({changed_total} hexes)")
+
+    def apply_hex_overrides(self, log: bool = True):
         for line in read_csv("hex_overrides.csv"):
             if line["field"] != "terrain":
                 continue
             h = lonlat_to_hex(float(line["lon"]), float(line["lat"]))
             code = TERRAIN_NAME_TO_CODE[line["value"]]
             self.terrain[h[1]][h[0]] = code
-            self.note(f"override {h[0]},{h[1]} -> {line['value']} ({line['reason']})")
+            if log:
+                self.note(f"override {h[0]},{h[1]} -> {line['value']} ({line['reason']})")
 
     # -- countries ------------------------------------------------------------------
     def countries(self, lon, lat):
@@ -437,6 +499,22 @@ class Builder:
                 if owners:
                     self.country[h[1]][h[0]] = max(sorted(set(owners)), key=owners.count)
         self.note(f"{len(orphans)} enclosed water hexes with no sea-area seed became lake")
+        left = set(orphans)
+        for start in orphans:  # one line per enclosed body of water, largest first after sorting
+            if start not in left:
+                continue
+            body, queue = [], deque([start])
+            left.discard(start)
+            while queue:
+                h = queue.popleft()
+                body.append(h)
+                for n in WORLD.neighbours(h):
+                    if n in left:
+                        left.discard(n)
+                        queue.append(n)
+            if len(body) >= 2:
+                clon, clat = hex_to_lonlat(min(body, key=lambda h: (h[1], h[0])))
+                self.note(f"  enclosed water near {clon:.1f},{clat:.1f}: {len(body)} hexes became lake")
         progress(f"sea areas grown from seeds ({len(table)} areas)")
 
     def zones(self):
@@ -460,10 +538,18 @@ class Builder:
         placed: dict[tuple, dict] = {}
         order = sorted(range(len(rows)), key=lambda i: (rank(rows[i]), i))
         self.city_by_name = {}
+        pinned = {line["value"]: lonlat_to_hex(float(line["lon"]), float(line["lat"]))
+                  for line in read_csv("hex_overrides.csv") if line["field"] == "city"}
         for i in order:
             city = dict(rows[i])
             lon, lat = float(city["lon"]), float(city["lat"])
             h = lonlat_to_hex(lon, lat)
+            if city["name"] in pinned:
+                h = pinned[city["name"]]
+                if not self.is_land(h) or (city["port"] and not self.coastal(h)):
+                    raise SystemExit(f"hex_overrides.csv: {city['name']} pinned to {h} which is not a "
+                                     f"{'coastal ' if city['port'] else ''}land hex")
+                self.note(f"city {city['name']}: pinned to {h[0]},{h[1]} by hex_overrides.csv")
             if not self.is_land(h):
                 moved = self.nearest_land(h, lon, lat)
                 if moved is None:
@@ -623,6 +709,67 @@ class Builder:
             self.hexside_features[side] = (line["kind"], line["name"])
         progress(f"{count} river/canal hexsides traced along hex edges")
 
+    # -- fortifications (hexside kind "fort") ----------------------------------------------
+    def fortifications(self):
+        """maps/src/fortifications.txt: printed forts, each (fortified hex, side) once."""
+        self.forts: dict[int, tuple[tuple[int, int], str]] = {}
+        compass = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1),
+                   "W": (-1, 0), "NW": (-1, -1)}
+        blocks = []
+        for raw in (SRC / "fortifications.txt").read_text(encoding="utf-8").splitlines():
+            if not raw.strip() or raw.startswith("#"):
+                continue
+            if raw.startswith("["):
+                name, _, options = raw[1:].partition("]")
+                opts = dict(part.split("=", 1) for part in options.replace("|", " ").split())
+                blocks.append([name.strip(), opts, []])
+            else:
+                blocks[-1][2] = [tuple(float(v) for v in p.split(",")) for p in raw.split()]
+        for name, opts, points in blocks:
+            pairs = []  # (fortified hex, attacker-side hex)
+            if "border" in opts:
+                mine, _, theirs = opts["border"].partition(":")
+                theirs = set(theirs.split(","))
+                box = [float(v) for v in opts.get("box", "-180,180,-90,90").split(",")]
+                inside = lambda h: (box[0] <= hex_to_lonlat(h)[0] <= box[1] and box[2] <= hex_to_lonlat(h)[1] <= box[3])
+                for h in WORLD.all_hexes():
+                    if self.country[h[1]][h[0]] != mine or not self.is_land(h) or not inside(h):
+                        continue
+                    for n in WORLD.neighbours(h):
+                        if self.is_land(n) and self.country[n[1]][n[0]] in theirs and inside(n):
+                            pairs.append((h, n))
+            elif "city" in opts:
+                h = self.city_by_name[opts["city"]]["hex"]
+                for n in WORLD.neighbours(h):
+                    if opts.get("sides", "all") == "all" or self.is_land(n):
+                        pairs.append((h, n))
+            elif "faces" in opts:
+                fx, fy = compass[opts["faces"]]
+                vertices = [self.nearest_vertex(lon, lat) for lon, lat in points]
+                for a, b in zip(vertices, vertices[1:]):
+                    for side in self.edge_path(a, b, "fort"):
+                        h1, h2 = WORLD.hexside_hexes(side)
+                        (x1, y1), (x2, y2) = WORLD.hex_to_pixel(h1, 1.0), WORLD.hex_to_pixel(h2, 1.0)
+                        dx = (x2 - x1 + self.world_width / 2) % self.world_width - self.world_width / 2
+                        fortified, other = (h1, h2) if dx * fx + (y2 - y1) * fy > 0 else (h2, h1)
+                        if "owner" in opts and self.country[fortified[1]][fortified[0]] != opts["owner"]:
+                            continue
+                        if self.is_land(fortified) and self.is_land(other):
+                            pairs.append((fortified, other))
+            else:
+                raise SystemExit(f"fortifications.txt: [{name}] says neither border=, city= nor faces=")
+            placed = 0
+            for fortified, other in sorted(pairs):
+                side = WORLD.hexside_between(fortified, other)
+                if side in self.forts:
+                    self.note(f"fort {name}: hexside {fortified[0]},{fortified[1]}-{other[0]},{other[1]} "
+                              f"already carries the {self.forts[side][1]}, skipped")
+                    continue
+                self.forts[side] = (fortified, name)
+                placed += 1
+            self.note(f"fort {name}: {placed} hexsides")
+        progress(f"{len(self.forts)} fortification hexsides")
+
     def rails(self):
         self.rail_lines = []
         for raw in (SRC / "rails.txt").read_text(encoding="utf-8").splitlines():
@@ -759,8 +906,14 @@ class Builder:
         for side, (kind, name) in sorted(self.hexside_features.items()):
             (col, row), direction = WORLD.hexside_of(side)
             sides.append([col, row, DIRECTION_NAMES[direction], kind, name])
+        forts = []
+        for side, (fortified, name) in self.forts.items():
+            other = next(h for h in WORLD.hexside_hexes(side) if h != fortified)
+            forts.append([fortified[0], fortified[1], DIRECTION_NAMES[WORLD.direction_to(fortified, other)], "fort", name])
+        sides += sorted(forts, key=lambda f: (f[1], f[0], DIRECTION_NAMES.index(f[2])))
         write_csv("hexsides.csv", ["col", "row", "side", "kind", "name"], sides,
-                  "hexside features; side = E|SE|SW of the hex at col,row (each edge named once)")
+                  "hexside features; side = E|SE|SW of the hex at col,row (each edge named once); "
+                  "fort rows: col,row = the fortified hex, side = any of its six sides")
 
         with open(OUT / "rails.txt", "w", encoding="utf-8") as handle:
             for line in header + ["# rail lines: 'Name: col,row col,row ...' (consecutive hexes are adjacent)"]:
@@ -783,15 +936,17 @@ def main(argv=None) -> int:
     lon, lat = hex_samples()
     builder = Builder()
     builder.land_and_water(lon, lat)
-    builder.apply_hex_overrides()
+    builder.apply_hex_overrides(log=False)  # islands first; applied again (and logged) after the terrain
     builder.straits()
     builder.classify_terrain(lon, lat)
+    builder.mountain_ranges()
     builder.apply_hex_overrides()
     builder.countries(lon, lat)
     builder.sea_areas()
     builder.zones()
     builder.cities()
     builder.hexside_lines()
+    builder.fortifications()
     builder.rails()
     builder.write()
     if args.png:

@@ -1,4 +1,7 @@
-"""Render PNGs of the committed map (terrain, political, a Europe close-up) for review."""
+"""Render PNGs of the committed map (terrain, political, a Europe close-up) for review.
+
+Hexsides: rivers blue, canals cyan, straits red, lake sides light blue, fortifications
+magenta inside the fortified hex."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from kernel.hexgrid import WORLD  # noqa: E402
+from kernel.hexgrid import DIRECTION_NAMES, WORLD  # noqa: E402
 from kernel.worldmap import WorldMap, lonlat_to_pixel  # noqa: E402
 
 TERRAIN_COLOURS = {
@@ -83,6 +86,14 @@ def render(world: WorldMap, size: float, mode: str, window=None, labels=False) -
         p, q = WORLD.side_endpoints((col, row), direction, size, at((col, row)))
         colour = {"river": (30, 60, 230), "canal": (0, 220, 220), "strait": (255, 0, 0), "lake": (120, 170, 220)}
         draw.line([p, q], fill=colour[feature.kind], width=line_width + (1 if feature.kind != "river" else 0))
+    # Fortifications: a thick magenta-black line just inside the fortified hex, on the fort side.
+    for side, fort in world.fort_hexsides().items():
+        fortified = fort.hex
+        origin = at(fortified)
+        p, q = WORLD.side_endpoints(fortified, DIRECTION_NAMES.index(fort.side), size, origin)
+        cx, cy = WORLD.hex_to_pixel(fortified, size, origin)
+        inset = lambda pt: (pt[0] + (cx - pt[0]) * 0.18, pt[1] + (cy - pt[1]) * 0.18)
+        draw.line([inset(p), inset(q)], fill=(150, 0, 110), width=line_width + 2)
     if mode == "political":
         # Sea-area and country borders as thin lines along hex edges.
         for h in hexes:
