@@ -49,11 +49,11 @@ ROLL_ICON = pygame.Rect(3, 3, 12, 12)  # seeds: the small icon at the top left r
 TITLES = {"main": "World in Flames", "layouts": "Screen layouts", "mapviews": "Map views",
           "detailed": "Detailed map", "global": "Global map", "legend": "Global map legend",
           "sequence": "Sequence of play", "units_in_hex": "Units in hex", "selectable": "Selectable units",
-          "play": "Play"}
+          "play": "Play", "setup_tray": "Setup Tray"}
 LAYER_KEYS = {pygame.K_t: "terrain", pygame.K_s: "hexsides", pygame.K_r: "rail", pygame.K_l: "labels",
               pygame.K_z: "weather_zones", pygame.K_w: "weather", pygame.K_h: "control", pygame.K_u: "units"}
 AUTOSCROLL_BORDER = 10
-FORM_KINDS = ("play", "selectable")  # layout windows that are pygame_gui forms, not panels
+FORM_KINDS = ("play", "selectable", "setup_tray")  # layout windows that are pygame_gui forms, not panels
 DRAG_THRESHOLD = 5
 FRAME_SECONDS = 1 / 60
 PREFETCH_MARGIN = 0.004  # leave room for event handling, the flip and the timer's jitter

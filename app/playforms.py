@@ -159,6 +159,9 @@ class PlayForms:
         self.popups: list[FormWindow] = []
         self._built_for = None
         self._victory_shown = False
+        from .setuptray import SetupTray
+
+        self.tray = SetupTray(self)
         self.game.listeners.append(self._on_events)
 
     # ------------------------------------------------------------------ who decides
@@ -303,10 +306,13 @@ class PlayForms:
             return pygame.Rect(g.x, g.y, g.w, g.h)
         if kind == "play":
             return pygame.Rect(sw - self.WIDTH, 100, self.WIDTH, min(560, sh - 110))
+        if kind == "setup_tray":  # seeds: "The setup tray is small at the bottom"
+            return pygame.Rect(0, sh - 240, min(sw - self.WIDTH, 700), 240)
         return pygame.Rect(0, 100, 230, 330)
 
     def forms(self) -> dict:
-        return {kind: form for kind, form in (("play", self.form), ("selectable", self.units_form)) if form is not None}
+        return {kind: form for kind, form in (("play", self.form), ("selectable", self.units_form),
+                                              ("setup_tray", self.tray.form)) if form is not None}
 
     def place_forms(self) -> None:
         """A new screen layout: move the open forms where it puts them."""
@@ -330,6 +336,7 @@ class PlayForms:
         k = self.state.kernel
         key = (k.seq, k.sequence.current, tuple(k.sequence.pending), self.at_screen, self.unit, self.by_rail,
                tuple(self.attackers), self.target, self.status[0])
+        self.tray.refresh()  # cheap when nothing changed; the tray keeps its own key
         if key == self._built_for:
             return
         self._built_for = key
@@ -406,6 +413,11 @@ class PlayForms:
         entries = self.game.host.commands
         for name in names:
             if name == "FinishStep":
+                continue
+            if name in ("PlaceUnit", "RestoreSetup"):
+                if name == "PlaceUnit":
+                    form.label((4, y, width, 22), "Setup Tray: pick units, click a hex")
+                    y += 24
                 continue
             if name == "ChooseAction":
                 form.label((4, y, width, 22), "Action Choice:")
@@ -522,11 +534,11 @@ class PlayForms:
                 chosen = values.get(field_name)
                 self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, lst,
                             lambda _t, f=field_name, l=lst, m=many: values.__setitem__(
-                                f, [self._id(x) for x in l.get_multi_selection(include_object_ids=True)] if m
-                                else self._id(l.get_single_selection(include_object_ids=True))))
+                                f, [self._id(x) for x in l.get_multi_selection(include_object_id=True)] if m
+                                else self._id(l.get_single_selection(include_object_id=True))))
                 self.gui.on(pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION, lst,
                             lambda _t, f=field_name, l=lst, m=many: values.__setitem__(
-                                f, [self._id(x) for x in l.get_multi_selection(include_object_ids=True)] if m else None))
+                                f, [self._id(x) for x in l.get_multi_selection(include_object_id=True)] if m else None))
                 if chosen:
                     pass
                 y += lst.rect.height + 4
@@ -614,7 +626,7 @@ class PlayForms:
         form.unit_list = lst
         form.unit_ids = ids
         self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, lst,
-                    lambda _t: self.select_unit(self._id(lst.get_single_selection(include_object_ids=True))))
+                    lambda _t: self.select_unit(self._id(lst.get_single_selection(include_object_id=True))))
 
     def selectable_units(self) -> list[str]:
         units = self.units()
@@ -635,6 +647,8 @@ class PlayForms:
         if self.hidden():
             return None
         names = self.game.legal_commands()
+        if "PlaceUnit" in names:
+            return "setup"
         if "DeclareAttack" in names:
             return "attack"
         if "MoveLandUnit" in names or "RailMove" in names:
@@ -693,6 +707,8 @@ class PlayForms:
         mode = self.mode()
         if mode is None or hex_ is None:
             return False
+        if mode == "setup":
+            return self.tray.map_click(hex_)
         units = self.units()
         actor = self.actor()
         powers = set(self.my_powers(actor)) if actor else set()
@@ -785,6 +801,10 @@ class PlayForms:
             pygame.draw.polygon(surface, colour, hex_corners(g, pos[0] + sx, pos[1] + sy), width)
 
         mode = self.mode()
+        if mode == "setup":
+            for h in self.tray.area_hexes(self.tray.area):  # the chosen set-up area
+                outline(h, REACH_COLOUR, 1)
+            return
         if mode == "move" and self.unit is not None:
             for h in self.reach:
                 outline(h, REACH_COLOUR, 1)

@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 WINDOW_KINDS = ("main", "layouts", "mapviews", "detailed", "global", "legend", "sequence", "units_in_hex",
-                "selectable", "play")
+                "selectable", "play", "setup_tray")
 
 
 class MapView(BaseModel):

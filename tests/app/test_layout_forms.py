@@ -131,3 +131,11 @@ def test_render_global_view_draws_the_detailed_maps_rectangle(tmp_path):
         assert kiev[0] > chicago[0] + 200  # Kiev lies far east of Chicago on the picture
     finally:
         pygame.quit()
+
+
+def test_choosing_a_unit_in_the_selectable_units_list_selects_it(play_window):
+    window = play_window
+    form = window.play.units_form
+    entry = next(i["button_element"] for i in form.unit_list.item_list if i["text"].startswith("g-inf"))
+    pump(window, *click(entry.rect.center))
+    assert window.play.unit == "g-inf" and window.play.reach

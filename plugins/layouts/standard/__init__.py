@@ -7,8 +7,9 @@ in the top-left corner, run the detailed map the full width, and very large ones
 global map and units in hex on the right.  M2510 is two 1280x1024 monitors: the largest
 detailed map on the primary, the other forms (and a second detailed map) on the secondary.
 
-"play" (the Play form, where decisions are made) and "selectable" (Selectable Units, which
-the seeds keep vertical) are forms over the map: the layout stores where they open.
+"play" (the Play form, where decisions are made), "selectable" (Selectable Units, which
+the seeds keep vertical) and "setup_tray" are forms over the map: the layout stores where
+they open.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def single(name: str, sw: int, sh: int) -> dict:
             "units_in_hex": _w(0, sh - 110, 560, 110, rolled=True),
             "selectable": _w(0, TOP, 230, 330),
             "play": _w(sw - PLAY_W, TOP + 4, PLAY_W, min(560, sh - TOP - 14)),
+            "setup_tray": _w(0, sh - 240, sw - PLAY_W, 240),  # seeds: small, at the bottom
         }
     left = 220  # room for the selectable units form in the top-left corner
     wide = sw >= 1900
@@ -50,6 +52,7 @@ def single(name: str, sw: int, sh: int) -> dict:
         # wide screens: the Play form beside the legend, under the global map; else top right
         "play": (_w(sw - GLOBAL[0] - PLAY_W, TOP + 4, PLAY_W, min(640, sh - TOP - 160)) if wide
                  else _w(sw - PLAY_W, TOP + 4, PLAY_W, min(600, sh - TOP - 14))),
+        "setup_tray": _w(0, sh - 260, min(900, sw - PLAY_W), 260),
     }
     return windows
 
@@ -68,6 +71,7 @@ def dual() -> dict:
         "selectable": _w(p + 1280 - 240, 1024 - 150 - 330, 240, 330),
         # seeds: the secondary monitor holds the popup forms; the Play form beside selectable units
         "play": _w(p + 1280 - 240 - PLAY_W, TOP + GLOBAL[1], PLAY_W, 1024 - TOP - GLOBAL[1] - 150),
+        "setup_tray": _w(0, 0, 1280, 240),  # seeds: on the primary, above the detailed map
     }
 
 
