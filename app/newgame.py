@@ -60,9 +60,10 @@ def presets() -> list[str]:
 
 
 class NewGameForm:
-    def __init__(self, gui: Gui, default_scenario: str, save_path):
+    def __init__(self, gui: Gui, default_scenario: str, save_path, saves_folder: Path | None = None):
         self.gui = gui
         self.save_path = save_path  # scenario -> Path of the new save
+        self.saves_folder = saves_folder or Path(__file__).resolve().parent.parent / "saves"  # where the picker opens
         self.choice: Choice | None = None
         self.done = False
         self.scenarios = scenarios()
@@ -195,12 +196,13 @@ class NewGameForm:
         from pygame_gui.windows import UIFileDialog
 
         sw, sh = self.gui.size
-        folder = Path(__file__).resolve().parent.parent / "saves"
+        folder = self.saves_folder
         dialog = UIFileDialog(pygame.Rect(max(0, sw // 2 - 260), max(0, sh // 2 - 220), 520, 440), self.gui.manager,
                               window_title="Open saved game" if kind == "open" else "Replay a saved game",
                               initial_file_path=str(folder if folder.exists() else Path.cwd()),
                               allow_picking_directories=False)
         self.gui.on(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, dialog, lambda text: self.picked(kind, text))
+        self.dialog = dialog
 
     def picked(self, kind: str, path: str | None) -> None:
         if not path:

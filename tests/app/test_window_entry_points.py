@@ -1,0 +1,93 @@
+"""How a player gets into and out of the game window: the Start New Game form's file picker
+(open or replay a saved game) and F9 (the replay viewer on this game; "Play on from here"
+gives a fork that the window opens next)."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from app.forms import Gui
+from app.newgame import NewGameForm
+from app.play import GameWindow
+
+from test_playing import click, lab_game, pump
+
+
+def run_gui(gui, *events):
+    for e in events:
+        pygame.event.post(e)
+    for _ in range(4):
+        for e in pygame.event.get():
+            gui.process(e)
+        gui.update(0.01)
+
+
+@pytest.mark.parametrize("kind", ["open", "replay"])
+def test_start_new_game_file_picker_chooses_a_save(tmp_path, monkeypatch, kind):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        saves = tmp_path / "saves"
+        saves.mkdir()
+        lab_game(saves / "earlier.wif").close()
+        screen = pygame.display.set_mode((1024, 768))
+        gui = Gui(screen.get_size())
+        form = NewGameForm(gui, "lab", lambda scenario: tmp_path / f"{scenario}.wif", saves_folder=saves)
+        gui.update(0.01)
+        button = form.open_button if kind == "open" else form.replay_button
+        run_gui(gui, *click(button.rect.center))
+        dialog = form.dialog
+        entry = next(i["button_element"] for i in dialog.file_selection_list.item_list if i["text"] == "earlier.wif")
+        run_gui(gui, *click(entry.rect.center))
+        assert dialog.ok_button.is_enabled
+        run_gui(gui, *click(dialog.ok_button.rect.center))
+        assert form.done and form.choice.kind == kind
+        assert form.choice.path and str(form.choice.path).endswith("earlier.wif")
+    finally:
+        pygame.quit()
+
+
+@pytest.fixture
+def window(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    game = lab_game(tmp_path / "f9.wif")
+    win = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
+    win.draw()
+    yield win
+    pygame.quit()
+    game.close()
+
+
+def f9():
+    return pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F9, mod=0, unicode="", scancode=0)
+
+
+def test_f9_opens_the_replay_viewer_on_this_game(window, monkeypatch):
+    from app import replay_view
+
+    real = replay_view.run_replay_window
+    opened = []
+
+    def briefly(path, screen=None, **kw):  # the real viewer, for two frames
+        opened.append(path)
+        return real(path, screen=screen, frames=2)
+
+    monkeypatch.setattr(replay_view, "run_replay_window", briefly)
+    pump(window, f9())
+    assert opened == [str(window.game.path)]
+    assert window.next_game is None  # closed without a fork: the game goes on
+    assert window.handle(pygame.event.Event(pygame.USEREVENT)) is True
+
+
+def test_f9_play_on_from_here_makes_the_window_open_the_fork(window, monkeypatch, tmp_path):
+    from app import replay_view
+
+    fork = tmp_path / "fork.wif"
+    monkeypatch.setattr(replay_view, "run_replay_window", lambda path, screen=None, **kw: str(fork))
+    pump(window, f9())
+    assert window.next_game == str(fork)
+    assert "fork" in window.messages[-1][0]
