@@ -35,6 +35,7 @@ ALL_LAYERS = STATIC_LAYERS + ("units",)
 DEFAULT_LAYERS = {"terrain": True, "hexsides": True, "rail": True, "labels": True, "weather_zones": False,
                   "weather": False, "control": False, "units": True}
 CHUNK_CACHE_SIZE = 400
+PREFETCH_WAIT_CAP = 0.008  # seconds; see DetailedMap.prefetch
 _FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
 
 
@@ -446,7 +447,10 @@ class DetailedMap:
             for cj in rows:
                 if (self.zoom, key, i % n_x, cj) in self._chunks:
                     continue
-                if deadline is not None and time.perf_counter() + self.build_seconds(self.zoom) > deadline:
+                # a chunk slower than PREFETCH_WAIT_CAP still gets built once that much time is
+                # left: else a slow zoom's estimate would keep prefetch off until drawing stalls
+                need = min(self.build_seconds(self.zoom), PREFETCH_WAIT_CAP)
+                if deadline is not None and time.perf_counter() + need > deadline:
                     return built
                 self.chunk(self.zoom, i % n_x, cj)
                 built += 1

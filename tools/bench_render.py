@@ -39,6 +39,7 @@ def _pct(values, p):
 def run(**options) -> dict:
     load_at_start = os.getloadavg()  # the benchmark itself adds about 1 while it runs
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # its banner on stdout would spoil --json
     import pygame
 
     from app.detailed import DetailedMap

@@ -69,3 +69,26 @@ def test_a_moved_unit_is_drawn_at_its_new_hex(window):
     window.draw()
     assert counter_corner(window, (0, 28)) == mapstyle.power_colour("usa")
     assert counter_corner(window, EAST) != mapstyle.power_colour("usa")
+
+
+def test_prefetch_builds_chunks_next_to_the_view_only_while_the_frame_has_time(window):
+    import time
+
+    dmap = window.primary
+    dmap.set_zoom(4)
+    dmap.center_on((100, 60))
+    window.draw()
+    built = dmap.chunks_built
+    assert dmap.prefetch(4, deadline=time.perf_counter() - 1) == 0  # no time left: nothing
+    assert dmap.chunks_built == built
+    dmap._build_seconds[4] = 10.0  # a zoom whose chunks have been slow still gets its ring
+    assert dmap.prefetch(1, deadline=time.perf_counter() + 60) == 1
+    assert dmap.prefetch(4) == 4  # without a deadline: up to the limit
+    # the ring is then ready: panning one chunk east draws without building
+    g = dmap.geometry
+    while dmap.prefetch(8):
+        pass
+    before = dmap.chunks_built
+    dmap.scroll_pixels(g.chunk_cols * g.w // 2, 0)
+    window.draw()
+    assert dmap.chunks_built == before
