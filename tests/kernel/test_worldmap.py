@@ -419,7 +419,6 @@ def test_maginot_line_is_fort_hexsides_along_the_franco_german_border(world):
 @pytest.mark.parametrize("line,defender,attackers,least", [
     ("Westwall", "GE", {"LU", "BE", "NL"}, 4),
     ("Mannerheim Line", "FI", {"FI", "SU"}, 1),  # the isthmus is one hexside wide between the gulf and Ladoga
-    ("Stalin Line", "SU", {"PL", "LV", "ES", "RM"}, 30),
 ])
 def test_fortified_lines(world, line, defender, attackers, least):
     sides = world.hexsides_named(line)
@@ -450,11 +449,16 @@ def test_fortress_cities(world):
 
 def test_forts_do_not_hide_rivers_and_one_fort_per_hexside(world):
     forts = world.fort_hexsides()
-    assert len(forts) >= 50
+    assert len(forts) >= 18
     assert all(world.hexside_feature(s) is None or world.hexside_feature(s).kind != "fort" for s in forts)
-    # The Stalin Line runs along the Dniester: those hexsides are river and fort at once.
-    assert any(world.hexside_feature(s) and world.hexside_feature(s).name == "Dniester"
-               for s in world.hexsides_named("Stalin Line"))
+    # The Maginot Line runs along the Rhine: those hexsides are river and fort at once.
+    assert any(world.hexside_feature(s) and world.hexside_feature(s).name == "Rhine"
+               for s in world.hexsides_named("Maginot Line"))
+
+
+def test_lulea_fortifications_the_seeds_name(world):
+    """Fortification Hexside: "The fortifications around Lulea are equivalent to being newly built." """
+    assert world.forts_of(world.city("Lulea").hex)
 
 
 def test_fort_on_an_owned_side_only_rows_refused_for_other_kinds(map_copy):

@@ -218,7 +218,11 @@ def attacker_chooses_table(state, attackers, hex_, dfn=None, hook=None) -> tuple
     c1 = city is None and terrain in BLITZ_TERRAIN
     if not c1:
         reasons.append("the defending hex is a city" if city else f"the defending hex is {terrain}")
-    # (2) the map has no fortification hexsides yet: no attacker attacks across one.
+    # (2) Fortifications: "The defender chooses the land combat results table if all
+    # attacking units attack across a fortification hexside."
+    c2 = not attackers or not all(core.across_fort(state, u.hex, hex_) for u in attackers)
+    if not c2:
+        reasons.append("every attacking unit attacks across a fortification hexside")
     if dfn is None:
         dfn = defenders(state, hex_, attackers[0].power) if attackers else []
     a_arm = _count(attackers, ARM_TYPES, state, hook, "attacker", "arm")
@@ -228,7 +232,7 @@ def attacker_chooses_table(state, attackers, hex_, dfn=None, hook=None) -> tuple
     c3 = a_arm > d_arm or (a_mech > d_mech and d_arm == 0)
     if not c3:
         reasons.append("the attacker has no more ARM/HQ-A (or MECH) units than the defender")
-    return c1 and c3, reasons
+    return c1 and c2 and c3, reasons
 
 
 # ---------------------------------------------------------------- the whole calculation
@@ -259,6 +263,12 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
             mult = 1.0
         side = hexside_kind(state, u.hex, hex_)
         mult *= fx["attacker_multiplier_by_hexside"].get(side, 1.0) if side else 1.0
+        if core.across_fort(state, u.hex, hex_):
+            # Fortifications: "A unit that attacks into a fortification hex across a printed
+            # fortification hexside has its combat factors reduced to one third."
+            mult /= 3
+            side = f"{side} and " if side else ""
+            side += "fortification hexside"
         if mult != 1.0:
             notes.append(f"{u.name or u.id} x{mult:g} ({terrain}{', across a ' + side if side else ''})")
         attack += cf * mult

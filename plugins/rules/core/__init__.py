@@ -60,6 +60,9 @@ class World(BaseModel):
     initiative: str | None = None  # the side holding the initiative this turn
     impulses: dict[str, PowerImpulse] = Field(default_factory=dict)  # power -> this impulse
     last_turn: int = 0  # the scenario's final turn (0: open-ended)
+    # Fortification Hexside: forts "are destroyed permanently as soon as an enemy land unit
+    # enters their hex" — the fortified hexes ("col,row") whose forts are gone
+    forts_destroyed: list[str] = Field(default_factory=list)
 
 
 def world(state) -> World:
@@ -97,6 +100,18 @@ def hex_controller(state, hex_) -> str | None:
 def weather_in(state, hex_) -> str:
     zone = world_map().weather_zone(tuple(hex_))
     return world(state).weather.get(str(zone), "fine")
+
+
+def across_fort(state, a, b) -> bool:
+    """Moving or attacking from ``a`` into ``b`` across an intact fortification hexside that
+    protects ``b`` (Fortification Hexside; there is no effect out of a fortification hex)."""
+    m = world_map()
+    a, b = m.grid.normalize(tuple(a)), m.grid.normalize(tuple(b))
+    side = m.grid.hexside_between(a, b)
+    fort = m.fort(side) if side is not None else None
+    if fort is None or (fort.col, fort.row) != b:
+        return False
+    return hex_key(b) not in world(state).forts_destroyed
 
 
 def action_of(state, power: str) -> str | None:
@@ -165,6 +180,11 @@ def _hex(state, event):
     key = hex_key(d["hex"])
     w = world(state)
     country_owner = w.countries.get(world_map().country_code(tuple(d["hex"])))
+    before = w.hex_control.get(key, country_owner)
+    # Control passes when an enemy land unit enters: the hex's forts are destroyed for good.
+    if (d["power"] is not None and before is not None and d["power"] != before
+            and key not in w.forts_destroyed and world_map().forts_of(tuple(d["hex"]))):
+        w.forts_destroyed.append(key)
     if d["power"] is None or d["power"] == country_owner:
         w.hex_control.pop(key, None)
     else:

@@ -100,8 +100,9 @@ def overrun_check(state, unit, path=None, to=None):
         kind = next((k for n, k in _adjacent(last) if n == dest), False)
         if kind is False:
             continue
-        if kind == "fort":
-            continue  # Fortifications: no overrun across a fortification hexside
+        if core.across_fort(state, last, dest):
+            continue  # Fortifications: "You can't overrun a land unit in a fortification hex
+            # across a fortification hexside."
         if last != start and last in rules.zoc:
             continue  # it would have had to stop there
         enter = hex_cost(state, dest, rules.weather(dest))
