@@ -1,0 +1,76 @@
+"""The Optional Rules form: in play (right-click toggles, as a command) and before a game."""
+
+import pygame
+import pytest
+
+from app.forms import Gui
+from app.rulesform import NOT_IMPLEMENTED, new_game_rules_form, play_rules_form
+from plugins.optional.framework.catalogue import new_game
+
+
+@pytest.fixture
+def gui():
+    pygame.display.init()
+    pygame.font.init()
+    screen = pygame.display.set_mode((1024, 768))
+    g = Gui(screen.get_size())
+    yield g, screen
+    pygame.quit()
+
+
+def pump(g, screen, events=()):
+    for event in events:
+        pygame.event.post(event)
+    for _ in range(2):  # pygame_gui answers a press with a second event
+        for event in pygame.event.get():
+            g.process(event)
+        g.update(0.05)
+        g.draw(screen)
+
+
+def right_click(form, text):
+    item = next(i for i in form.list.item_list if i["text"].startswith(text))
+    pos = item["button_element"].rect.center
+    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=3, pos=pos)
+
+
+def test_in_play_right_click_toggles_a_rule_and_the_log_records_it(gui, tmp_path):
+    g, screen = gui
+    game = new_game("skirmish", tmp_path / "g.wif", seed=1, on=["hq-support"])
+    form = play_rules_form(g, game, player="solo", actor="red")
+    pump(g, screen)
+    form.show("land")
+    pump(g, screen)
+    labels = [t for t, _ in form.items]
+    assert "HQ support (ON)" in labels
+    assert any(t.endswith(NOT_IMPLEMENTED) for t in labels)
+    event = right_click(form, "HQ support")
+    assert form.handle(event)
+    assert "HQ support is now OFF" in form.message.html_text
+    toggled = [e for e in game.history() if e.type == "OptionalRuleToggled"]
+    assert toggled and toggled[-1].data == {"rule": "hq-support", "on": False}
+    assert "HQ support" in [t for t, _ in form.items]  # relabelled without (ON)
+    # a rule that may not be toggled now: refused, the reason shown, nothing logged
+    form.show("additional-units")
+    pump(g, screen)
+    before = game.state.kernel.seq
+    assert form.handle(right_click(form, "Divisions"))
+    assert game.state.kernel.seq == before
+    assert "cannot be switched" in form.message.html_text
+    game.close()
+
+
+def test_before_a_game_the_tabs_edit_the_chosen_rules_with_prerequisites(gui):
+    g, screen = gui
+    chosen: list[str] = []
+    changes = []
+    form = new_game_rules_form(g, chosen, changes.append)
+    pump(g, screen)
+    form.show("additional-units")
+    reply = form.toggle("artillery")
+    assert "Divisions" in reply and chosen == []  # its prerequisite is not ON
+    form.toggle("divisions")
+    form.toggle("artillery")
+    assert chosen == ["divisions", "artillery"] and changes
+    form.show("additional-units")
+    assert "Artillery (ON)" in [t for t, _ in form.items]
