@@ -260,6 +260,7 @@ class DetailedMap:
     def _static_side_data(self) -> None:
         w = self.model.world
         self._side_features = w.hexside_features()
+        self._forts = w.fort_hexsides() if hasattr(w, "fort_hexsides") else {}
         self._rail_links: dict[Hex, list[Hex]] = {}
         for line in w.rails:
             for a, b in zip(line.hexes, line.hexes[1:]):
@@ -335,6 +336,8 @@ class DetailedMap:
         m = self.model
         grid = self.grid
         features = self._side_features
+        forts = self._forts
+        fort_sides = []  # drawn last, over rivers and borders
         width = 1 if zoom <= 2 else 2 if zoom <= 5 else 3
         for _, col, row, sx, sy in hexes:
             corners = hex_corners(g, sx, sy)
@@ -345,6 +348,9 @@ class DetailedMap:
                     continue
                 p, q = corners[a], corners[b]
                 if self.layers["hexsides"]:
+                    fort = forts.get((row * grid.cols + col) * 3 + k)
+                    if fort is not None:
+                        fort_sides.append((fort, col, row, sx, sy, p, q))
                     feature = features.get((row * grid.cols + col) * 3 + k)
                     if feature is not None:
                         colour = {"river": mapstyle.RIVER, "canal": mapstyle.CANAL, "strait": mapstyle.STRAIT,
@@ -357,6 +363,15 @@ class DetailedMap:
                 if self.layers["weather_zones"]:
                     if m.zone_grid[row][col] != m.zone_grid[other[1]][other[0]]:
                         pygame.draw.line(surface, mapstyle.WEATHER_ZONE_BORDER, p, q, width + 1)
+        for fort, col, row, sx, sy, p, q in fort_sides:
+            # a dark band with teeth pointing out of the fortified hex, toward the attacker
+            pygame.draw.line(surface, mapstyle.FORT, p, q, width + 2)
+            mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+            out = 1 if fort.hex == (col, row) else -1
+            tx, ty = (mx - sx) * out * 0.25, (my - sy) * out * 0.25
+            for f in (0.25, 0.5, 0.75):
+                bx, by = p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f
+                pygame.draw.line(surface, mapstyle.FORT, (bx, by), (bx + tx, by + ty), max(1, width))
 
     def _draw_labels(self, surface, g, zoom, x0, y0) -> None:
         cols = self.grid.cols
