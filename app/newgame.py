@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIDropDownMenu, UILabel, UITextBox, UITextEntryLine
+from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UITextEntryLine
 
 from kernel.errors import WifError
 
@@ -70,6 +70,8 @@ class NewGameForm:
         self.scenario = default_scenario if default_scenario in self.scenarios else next(iter(self.scenarios), "")
         self.mode = "solitaire"
         self.preset = "none"
+        self.rules_on: list[str] | None = None  # set once the player edits the rule tabs
+        self.rules_form = None
         self.names = ["Player 1", "Player 2"]
         self.assign: dict[str, int] = {}  # power -> player index
         self.status = ""
@@ -104,8 +106,11 @@ class NewGameForm:
         self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, self.scenario_menu, self._scenario_changed)
         y += 38
         UILabel(pygame.Rect(8, y, 140, 30), "Optional rules", m, container=win)
-        self.preset_menu = UIDropDownMenu(presets(), self.preset, pygame.Rect(150, y, 420, 30), m, container=win)
-        self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, self.preset_menu, lambda t: setattr(self, "preset", t))
+        self.preset_menu = UIDropDownMenu(presets(), self.preset, pygame.Rect(150, y, 310, 30), m, container=win)
+        self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, self.preset_menu, self._preset_changed)
+        rules_button = UIButton(pygame.Rect(466, y, 104, 30), "Rules...", m, container=win,
+                                tool_tip_text="the optional rules, one tab per group")
+        self.gui.on(pygame_gui.UI_BUTTON_PRESSED, rules_button, self.open_rules)
         y += 38
         players = 2 if self.mode == "hotseat" else 1
         self.name_entries = []
@@ -183,14 +188,36 @@ class NewGameForm:
             players = {self.names[0]: [p for ps in sides.values() for p in ps]}
         options = {"mode": self.mode, "player_names": list(players)}
         path = self.save_path(self.scenario)
+        preset, rules_on = (self.preset, ()) if self.rules_on is None else ("none", self.rules_on)
         try:
-            game = new_game(self.scenario, path, preset=self.preset, options=options, players=players)
+            game = new_game(self.scenario, path, preset=preset, on=rules_on, options=options, players=players)
         except WifError as exc:
             self.status = str(exc)
             self.build()
             return
         self.choice = Choice("game", game=game, path=str(path))
         self.done = True
+
+    def _preset_changed(self, text: str) -> None:
+        self.preset = text
+        self.rules_on = None  # a new preset replaces what the tabs had chosen
+
+    def open_rules(self) -> None:
+        """The Start New Game form's optional-rules tabs (seeds, Optional Rules): they start
+        from the chosen preset; what they switch on or off is what the game starts with."""
+        from .rulesform import new_game_rules_form
+
+        if self.rules_on is None:
+            try:
+                from plugins.optional.framework.catalogue import build_catalogue, preset_rules
+
+                self.rules_on = list(preset_rules(self.preset, build_catalogue())[0])
+            except Exception as exc:  # the framework is missing or the preset unreadable
+                self.status = f"optional rules unavailable: {exc}"
+                return
+        if self.rules_form is not None and not getattr(self.rules_form, "closed", False):
+            self.rules_form.close()
+        self.rules_form = new_game_rules_form(self.gui, self.rules_on, lambda chosen: None)
 
     def pick(self, kind: str) -> None:
         from pygame_gui.windows import UIFileDialog

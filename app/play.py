@@ -6,7 +6,8 @@ Controls (seeds, "Detailed Map" and "Player Interface Menu"):
   arrows: scroll one hex; Ctrl+arrows: one page; wheel: up/down; Shift+wheel: left/right;
   Ctrl+wheel or +/-: zoom at the cursor; drag: scroll; the autoscroll border scrolls after
   the cursor rests on it (sensitivity 0 = off); click: select a hex / unit; Space: lock the
-  units-in-hex panel; Enter: finish the current step; F9: replay this game; Esc: quit.
+  units-in-hex panel; Enter: finish the current step; F9: replay this game; Ctrl+O: the
+  optional rules (right-click toggles one); Esc: quit.
   Right click on the map-views or screen-layouts list: its popup menu (seeds, "Map Views",
   "Screen Layouts"); the wheel scrolls the lists.
   Layers: T terrain, S hexsides, R rail, L labels, Z weather zones, W weather, H hex control,
@@ -101,6 +102,7 @@ class GameWindow:
         tests draw the map without them)."""
         self.game = game
         self.gui = Gui(screen.get_size() if screen is not None else (1024, 768))
+        self.rules_form = None  # the Optional Rules form (Ctrl+O), while open
         self.list_scroll: dict[str, int] = {"mapviews": 0, "layouts": 0}
         self.next_game: str | None = None  # a save the main loop should open next (a replay's fork)
         self._last_draw = time.monotonic()
@@ -329,6 +331,8 @@ class GameWindow:
         """One pygame event; False when the window should close."""
         if event.type == pygame.QUIT:
             return False
+        if self.rules_form is not None and self.rules_form.handle(event):
+            return True  # a right-click on a rule of the Optional Rules form
         if self.gui.process(event):
             return True  # a form used it
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and self.gui.over_form(event.pos):
@@ -361,6 +365,9 @@ class GameWindow:
             return True
         if key == pygame.K_F9:
             self.open_replay()
+            return True
+        if key == pygame.K_o and ctrl:
+            self.open_rules()
             return True
         if key == pygame.K_SPACE:
             self.units_locked = None if self.units_locked else (self.hover_hex,)
@@ -672,6 +679,24 @@ class GameWindow:
             return
         self.apply_layout(layout.name)
         self.say(f"screen layout {layout.name} fetched from {path}", GOOD)
+
+    def open_rules(self) -> None:
+        """Ctrl+O: the game's optional rules with (ON); a right-click toggles one that may
+        be toggled now (seeds, Optional Rules), as a command in the log."""
+        if "optional-rules" not in self.game.host.infos:
+            self.say("this game was started without the optional-rule framework", ACCENT)
+            return
+        from .rulesform import play_rules_form
+
+        k = self.game.state.kernel
+        actor = None
+        for who in k.sequence.pending:
+            actor = k.sides[who][0] if who in k.sides and k.sides[who] else who
+            break
+        actor = actor or (k.powers()[0] if k.powers() else "system")
+        if self.rules_form is not None and not getattr(self.rules_form, "closed", False):
+            self.rules_form.close()
+        self.rules_form = play_rules_form(self.gui, self.game, player=k.controllers.get(actor), actor=actor)
 
     def open_replay(self) -> None:
         """F9: the replay viewer on this game (if installed); "Play on from here" gives a fork

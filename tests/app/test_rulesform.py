@@ -74,3 +74,53 @@ def test_before_a_game_the_tabs_edit_the_chosen_rules_with_prerequisites(gui):
     assert chosen == ["divisions", "artillery"] and changes
     form.show("additional-units")
     assert "Artillery (ON)" in [t for t, _ in form.items]
+
+
+def test_ctrl_o_in_the_game_window_opens_the_rules_and_a_right_click_toggles(tmp_path, monkeypatch):
+    from app.play import GameWindow
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    game = new_game("skirmish", tmp_path / "s.wif", seed=1, on=["hq-support"])
+    try:
+        window = GameWindow(game, forms=True)
+        window.draw()
+        key = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_o, mod=pygame.KMOD_CTRL, unicode="o", scancode=18)
+        for event in (key,):
+            window.handle(event)
+        window.draw()
+        form = window.rules_form
+        assert form is not None and form.in_play
+        form.show("land")
+        window.draw()
+        pygame.event.post(right_click(form, "HQ support (ON)"))
+        for event in pygame.event.get():
+            window.handle(event)
+        assert [e.data for e in game.history() if e.type == "OptionalRuleToggled"] == [{"rule": "hq-support", "on": False}], form.message.html_text
+    finally:
+        pygame.quit()
+        game.close()
+
+
+def test_start_new_game_rule_tabs_decide_the_rules_the_game_starts_with(tmp_path, monkeypatch):
+    from app.newgame import NewGameForm
+    from plugins.optional.framework import is_on
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        screen = pygame.display.set_mode((1024, 768))
+        g = Gui(screen.get_size())
+        form = NewGameForm(g, "skirmish", lambda scenario: tmp_path / f"{scenario}.wif")
+        form.open_rules()
+        form.rules_form.toggle("divisions")
+        form.rules_form.toggle("artillery")
+        form.start()
+        assert form.done and form.choice.kind == "game"
+        game = form.choice.game
+        assert is_on(game.state, "divisions") and is_on(game.state, "artillery")
+        game.close()
+    finally:
+        pygame.quit()
