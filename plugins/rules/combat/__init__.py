@@ -1090,6 +1090,23 @@ COMMANDS = (
 
 
 @hookimpl
+def event_hexes(event, state):
+    """The hexes a land-combat event touched: the defending hex (a combat's id is its hex
+    key), and where a unit retreated or advanced from and to."""
+    d = event.data
+    if event.type not in {m.__name__ for m in EVENTS} or not d.get("combat"):
+        return None
+    try:
+        hexes = [core.key_hex(d["combat"])]
+    except ValueError:
+        return None
+    for field in ("from_hex", "to_hex"):
+        if d.get(field) is not None:
+            hexes.append(tuple(d[field]))
+    return hexes
+
+
+@hookimpl
 def register_state(register):
     register("combat", CombatState)
 

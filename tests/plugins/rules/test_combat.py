@@ -435,3 +435,14 @@ def test_phasing_side_snow_unit_decision(save):
     assert c.snow_units is False
     prev = odds_preview(game.state, ["g-mtn", "g-inf"], T)
     assert prev["snow_units_eligible"] and not prev["snow_units_used"] and prev["shifts"] == {"weather (snow)": -2}
+
+
+def test_land_combat_events_name_the_hexes_they_touched(tmp_path):
+    """Replay highlights the defending hex of every combat event (its id is the hex key)."""
+    from kernel.replay import Replay
+
+    game, events, res = find(tmp_path, lambda r: True)
+    replay = Replay(game)
+    assert replay.touched_hexes(res) == [T]
+    declared = next(e for e in game.history() if e.type == "AttackDeclared")
+    assert replay.touched_hexes(declared) == [T]
