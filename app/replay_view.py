@@ -23,12 +23,15 @@ the map on the hexes that event touched; wheel over the history scrolls it.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
 
-from kernel.errors import WifError
+from kernel.engine import upcast
+from kernel.errors import EventDataError, WifError
+from kernel.events import EventRecord
 from kernel.replay import Replay, open_replay
 
 from .detailed import font
@@ -45,6 +48,10 @@ SLIDER_TRACK = (90, 96, 110)
 TURN_TICK = (235, 200, 90)
 IMPULSE_TICK = (160, 160, 150)
 DIE_FACE = (245, 245, 235)
+# Row texts are kept per seq; bounded so memory stays flat while playing through a long game.
+DESCRIPTION_CACHE_SIZE = 5000
+# Folding this many events onto the scratch state is cheaper than reading a snapshot.
+FOLD_GAP = 200
 BUTTONS = (("<turn", "turn", False), ("<imp", "impulse", False), ("<phase", "phase", False), ("<step", "step", False),
            ("<1", "event", False), ("play", None, None), ("1>", "event", True), ("step>", "step", True),
            ("phase>", "phase", True), ("imp>", "impulse", True), ("turn>", "turn", True))
@@ -146,6 +153,9 @@ class ReplayWindow:
         self.filter_kind: str | None = None
         self.history_top: int | None = None  # seq of the first row when scrolled; None: follow the cursor
         self._rows_cache: tuple | None = None
+        self._described: OrderedDict[int, tuple[EventRecord, str]] = OrderedDict()  # see ``described``
+        self._scratch = None  # a state of our own, folded forward to describe rows in order
+        self._scratch_at = -1
         self._history_hits: list[tuple[pygame.Rect, int]] = []
         self._slider_drag = False
         self.powers, self.kinds = self._filter_choices()
@@ -370,14 +380,47 @@ class ReplayWindow:
             return self._rows_cache[1]
         rows = []
         for seq in self.history_seqs():
-            rec = self.replay.event(seq)
-            if rec is None:
+            described = self.described(seq)
+            if described is None:
                 continue
+            rec, text = described
             when = f"T{rec.turn}.{rec.impulse}" if rec.turn else "setup"
             dice = list(rec.data.get("results") or []) if rec.type == "DiceRolled" else []
-            rows.append(HistoryRow(seq, when, printable(self.replay.describe(rec)), dice, seq in self.replay.skipped))
+            rows.append(HistoryRow(seq, when, text, dice, seq in self.replay.skipped))
         self._rows_cache = (key, rows)
         return rows
+
+    def described(self, seq: int) -> tuple[EventRecord, str] | None:
+        """Event ``seq`` and its words, with names as they were just before it happened.
+
+        Each seq is described once: from a scratch state of the viewer's own (the cursor's
+        state is never touched) folded forward through the rows in order, so the row that
+        scrolls in while stepping costs one event's fold; a row far behind or ahead of the
+        scratch state starts again from the nearest snapshot."""
+        found = self._described.get(seq)
+        if found is not None:
+            self._described.move_to_end(seq)
+            return found
+        replay = self.replay
+        if self._scratch is None or not 0 <= seq - 1 - self._scratch_at <= FOLD_GAP:
+            self._scratch = replay._state_at(seq - 1)
+            self._scratch_at = seq - 1
+        for rec in self.game.store.records(self._scratch_at + 1, seq):
+            if rec.seq == seq:
+                try:
+                    upcast(self.game.host, rec)
+                except EventDataError:
+                    pass  # describe says it cannot be shown
+                try:
+                    text = replay.describe(rec, self._scratch)
+                except Exception as exc:  # a changed plugin may not understand an old event
+                    text = f"{rec.type} (cannot be described: {exc})"
+                found = self._described[seq] = (rec, printable(text))
+            replay._apply(rec, self._scratch)
+            self._scratch_at = rec.seq
+        while len(self._described) > DESCRIPTION_CACHE_SIZE:
+            self._described.popitem(last=False)
+        return found
 
     def scroll_history(self, rows: int) -> None:
         seqs = self.history_seqs()
@@ -546,14 +589,14 @@ class ReplayWindow:
         pygame.draw.line(s, TITLE_BAR, t.topleft, t.topright, 2)
         r = self.replay
         k = r.state.kernel
-        rec = r.event(self.position) if self.position else None
+        described = self.described(self.position) if self.position else None
         step_title = (k.sequence.current or "-").split(".")[-1]
         play = f"playing {SPEEDS[self.speed_index]}/s" if self.playing else f"paused ({SPEEDS[self.speed_index]}/s)"
         head = f"event {self.position} of {r.last}   turn {k.turn} impulse {k.impulse}   {step_title}   {play}"
         s.blit(font(18).render(head, True, TEXT), (t.x + 8, t.y + 5))
         width = t.w - 16
-        if rec is not None:
-            s.blit(font(17).render(fit(printable(r.describe(rec), 17), 17, width), True, GOOD), (t.x + 8, t.y + 22))
+        if described is not None:
+            s.blit(font(17).render(fit(described[1], 17, width), True, GOOD), (t.x + 8, t.y + 22))
         self._draw_slider()
         problems = self.game.problems
         for label, rect in self.buttons():

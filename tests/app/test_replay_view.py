@@ -11,7 +11,7 @@ import pytest
 
 from app.mapmodel import MapModel
 from app.render import HIGHLIGHT, centre_of
-from app.replay_view import CURRENT_ROW, GOOD, ReplayWindow, run_replay_window
+from app.replay_view import CURRENT_ROW, GOOD, ReplayWindow, printable, run_replay_window
 from app.stamps import hex_corners
 from kernel.game import Game
 from kernel.verify import verify
@@ -288,6 +288,35 @@ def test_history_filters_by_kind_and_power_and_a_click_jumps_and_centres(viewer)
     rows = viewer.history_rows()
     assert rows and all(r.dice for r in rows)
     assert rows[0].dice == viewer.replay.event(rows[0].seq).data["results"]
+
+
+def test_history_rows_read_as_they_did_just_before_their_event(viewer):
+    game = viewer.game
+    moved = first_seq(game, "UnitMoved")
+    post(viewer, key(pygame.K_HOME, pygame.KMOD_CTRL))  # before the first event: no unit exists yet
+    viewer.filter_kind = "UnitMoved"
+    viewer.draw()
+    rows = viewer.history_rows()
+    assert rows and rows[0].seq == moved
+    for row in rows:
+        rec = viewer.replay.event(row.seq)
+        assert row.text == printable(game.describe(rec, game.state_at(row.seq - 1)))
+    # with the cursor's state the unit would still be a bare id; just before its move it has its name
+    first_move = viewer.replay.event(moved)
+    assert "4th Panzer Army" in rows[0].text and "4th Panzer Army" not in game.describe(first_move, viewer.replay.state)
+    assert viewer.replay.state.to_json() == game.state_at(0).to_json()  # describing never moved the cursor
+    # stepping reuses the texts (described once per seq) and the timeline shows the same words
+    texts = {row.seq: row.text for row in rows}
+    post(viewer, *[key(pygame.K_RIGHT) for _ in range(moved)])
+    assert viewer.position == moved
+    assert {row.seq: row.text for row in viewer.history_rows()}.items() >= {moved: texts[moved]}.items()
+    assert viewer.described(moved)[1] is texts[moved]
+    post(viewer, key(pygame.K_END, pygame.KMOD_CTRL), key(pygame.K_LEFT))
+    viewer.filter_kind = None
+    viewer.history_top = None
+    for row in viewer.history_rows():
+        rec = viewer.replay.event(row.seq)
+        assert row.text == printable(game.describe(rec, game.state_at(row.seq - 1)))
 
 
 def test_wheel_over_the_history_scrolls_it_and_stepping_brings_the_cursor_back(viewer):
