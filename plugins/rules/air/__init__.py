@@ -19,7 +19,10 @@ How it runs:
   ``ArrangeAirLine``, ``ChooseAirCasualty``, ``AirCombatAbortOrStay``); dice and results
   are decided in its automatic steps;
 - the mission is performed when the last air-to-air combat is over (see ``perform``);
-- every unit that flew returns to base (``ReturnAirToBase``) and is face down
+- a unit aborted in air-to-air combat returns to base at once: when the result step (or
+  the abort-or-stay step) ends, ``step_ended`` pushes ``digressions.return-to-base`` for its
+  owner (Return to Base Digression; no friendly hex in range destroys it);
+- every other unit that flew returns to base (``ReturnAirToBase``) and is face down
   (disorganized) afterwards; ``RebaseAir`` in the Air Rebase stage does not disorganize.
 
 Ground support factors are kept here, keyed by the defending hex, in
@@ -54,6 +57,7 @@ ROUND = f"{A2A}.round"
 GROUND_STRIKE = f"{ROOT}.turn.impulse.independent-air.ground-strike"
 GROUND_SUPPORT = f"{ROOT}.turn.impulse.land.combat.ground-support.ground-support-mission"
 AIR_REBASE = f"{ROOT}.turn.impulse.air-rebase.air-rebase"
+RETURN_TO_BASE_DIGRESSION = f"{ROOT}.digressions.return-to-base"
 EOT_RTB = (f"{ROOT}.turn.end-of-turn.return-to-base-phasing", f"{ROOT}.turn.end-of-turn.return-to-base-non-phasing")
 MISSION_KIND = {GROUND_STRIKE: "ground-strike", GROUND_SUPPORT: "ground-support"}
 MISSION_NAME = {"ground-strike": "Ground Strike", "ground-support": "Ground Support"}
@@ -115,6 +119,7 @@ class Mission(BaseModel):
     cleared: list[str] = Field(default_factory=list)
     destroyed: list[str] = Field(default_factory=list)
     aborted: list[str] = Field(default_factory=list)
+    returning: list[str] = Field(default_factory=list)  # aborted, to return through the digression
     combats_left: list[tuple[int, int]] = Field(default_factory=list)
     combat: Combat | None = None
     performed: bool = False
@@ -313,6 +318,7 @@ def _result_applied(state, event):
         m.flights.pop(d["unit"], None)
     elif d["effect"] == "aborted":
         m.aborted.append(d["unit"])
+        m.returning.append(d["unit"])
     else:
         m.cleared.append(d["unit"])
 
@@ -337,11 +343,16 @@ def _performed(state, event):
 
 
 def _returned(state, event):
-    air(state).mission.flights.pop(event.data["unit"], None)
+    m = air(state).mission
+    m.flights.pop(event.data["unit"], None)
+    if event.data["unit"] in m.returning:
+        m.returning.remove(event.data["unit"])
 
 
 def _destroyed(state, event):
     m = air(state).mission
+    if event.data["unit"] in m.returning:
+        m.returning.remove(event.data["unit"])
     if m.flights.pop(event.data["unit"], None) is not None:
         m.destroyed.append(event.data["unit"])
 
@@ -781,8 +792,8 @@ def _after_effect(ctx, unit: str, effect: str) -> None:
     if effect == "destroyed":
         ctx.emit(UnitMoved(unit=unit, to_hex=None, to_where="force-pool"))
     elif effect == "aborted" and _units(ctx.state)[unit].face_up:
-        # "An aborted air unit becomes disorganized"; it returns to base in the Return
-        # to Base subphase of this mission (see the module notes).
+        # "An aborted air unit becomes disorganized"; it returns to base at once, through
+        # the Return to Base digression when its result step ends (see ``step_ended``).
         ctx.emit(UnitFlipped(unit=unit, face_up=False))
 
 
@@ -946,6 +957,19 @@ def _bases_in_reach(state, unit) -> bool:
     return any(friendly_base(state, unit.power, h) for h in grid.within(unit.hex, reach(unit, "return")))
 
 
+def send_aborted_home(ctx) -> None:
+    """Return to Base Digression: aborted units return to base at once; one with no
+    friendly hex in range is destroyed ("resulting in the unit being destroyed")."""
+    state = ctx.state
+    units = _units(state)
+    for unit_id in list(air(state).mission.returning):
+        if not _bases_in_reach(state, units[unit_id]):
+            ctx.emit(AirUnitDestroyed(unit=unit_id, reason="aborted with no friendly base within range"))
+            ctx.emit(UnitMoved(unit=unit_id, to_hex=None, to_where="force-pool"))
+    if air(state).mission.returning:
+        ctx.push("digressions.return-to-base")
+
+
 # ---------------------------------------------------------------- return to base, rebase
 def _at_sea(state, unit) -> bool:
     return unit.on_map and world_map().is_sea(unit.hex)
@@ -960,9 +984,14 @@ def return_air_to_base(ctx, cmd: ReturnAirToBase) -> None:
     current = state.kernel.sequence.current
     m = air(state).mission
     end_of_turn = current in EOT_RTB
+    aborted = current == RETURN_TO_BASE_DIGRESSION
     if end_of_turn:
         if not _at_sea(state, unit):
             raise Rejected(f"{rule}: {_name(state, unit.id)} is not at sea")
+    elif aborted:
+        if cmd.unit not in m.returning:
+            raise Rejected(f"Return to Base Digression: {_name(state, unit.id)} did not abort "
+                           "(it returns in its mission's Return to Base subphase)")
     elif cmd.unit not in m.flights:
         raise Rejected(f"{rule}: {_name(state, unit.id)} did not fly in this phase (or has returned)")
     if not friendly_base(state, cmd.actor, cmd.hex):
@@ -974,6 +1003,8 @@ def return_air_to_base(ctx, cmd: ReturnAirToBase) -> None:
         ctx.emit(UnitFlipped(unit=unit.id, face_up=False))
     if end_of_turn:
         left = [u for u in _units(state).values() if u.power == cmd.actor and u.branch == "air" and _at_sea(state, u)]
+    elif aborted:
+        left = [u for u in m.returning if _units(state)[u].power == cmd.actor]
     else:
         left = [f for f in m.flights.values() if f.power == cmd.actor]
     if not left:
@@ -1150,7 +1181,19 @@ def repeat_step(ctx, step_id, spec):
 
 
 @hookimpl
+def step_ended(ctx, step_id, spec):
+    # Air-to-air Combat: Attacking / Defending Unit's Result: "if a unit is aborted, a
+    # digression is necessary for the owner to perform a return to base for the air unit";
+    # so too for a voluntary abort (an "A" result to every unit of the side).
+    if step_id.startswith(A2A + ".") and air(ctx.state).mission.returning:
+        send_aborted_home(ctx)
+
+
+@hookimpl
 def resolve_deciders(state, step_id, spec, kind):
+    if step_id == RETURN_TO_BASE_DIGRESSION and kind == "rule:returning-power":
+        units = _units(state)
+        return sorted({units[u].power for u in air(state).mission.returning}) or None
     c = air(state).mission.combat
     if step_id in EOT_RTB and kind in ("rule:last-phasing-powers", "rule:last-non-phasing-powers"):
         # End of turn Return to Base: the powers of that side with air units at sea

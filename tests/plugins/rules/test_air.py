@@ -122,7 +122,7 @@ def test_air_to_air_strength_front_fighter_plus_one_per_fighter_half_per_carrier
 
 
 def test_air_to_air_combat_inactive_side_rolls_first_2d10_and_results_apply(save):
-    game = lab(save, [STUKA, ME109, RIFLE, I16], seed=3)
+    game = lab(save, [STUKA, ME109, RIFLE, I16], seed=55)
     ok(game, type="FinishStep", actor="ussr")  # no CAP
     ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
     ok(game, type="FlyMission", actor="germany", unit="me109", hex=list(TARGET), role="escort")
@@ -139,7 +139,7 @@ def test_air_to_air_combat_inactive_side_rolls_first_2d10_and_results_apply(save
     rolled = next(e for e in events if e.type == "AirCombatRolled")
     assert rolled.data["modified"] == sum(first.data["results"]) - 2
     assert rolled.data["result"] == air_plugin.a2a_result(rolled.data["modified"])
-    # seed 3: allies roll 8+7-2 = 13, DA: the owner (germany) picks its front fighter or bomber
+    # seed 55: allies roll 5+9-2 = 12, DA: the owner (germany) picks its front fighter or bomber
     assert rolled.data["result"] == "DA" and rolled.data["candidates"] == ["me109", "stuka"]
     assert current(game) == "wif.procedures.air-to-air-combat.round.affected-attacking-unit"
     assert "one of: me109, stuka" in refused(game, type="ChooseAirCasualty", actor="germany", unit="r1")
@@ -147,24 +147,26 @@ def test_air_to_air_combat_inactive_side_rolls_first_2d10_and_results_apply(save
     applied = next(e for e in events if e.type == "AirCombatResultApplied")
     assert applied.data == {"unit": "me109", "effect": "aborted", "cause": "DA"}
     assert not units(game)["me109"].face_up  # an aborted air unit becomes disorganized
+    # Return to Base Digression: the aborted escort goes home before the attacker fires
+    assert current(game) == "wif.digressions.return-to-base"
+    events = ok(game, type="ReturnAirToBase", actor="germany", unit="me109", hex=list(GE_BASE2))
     second = [e for e in events if e.type == "DiceRolled"]
     assert "axis fires" in second[0].data["purpose"]  # then the active side, with its round-1 value
     axis = next(e for e in events if e.type == "AirCombatRolled")
     assert axis.data["value"] == 2 and axis.data["modified"] == sum(second[0].data["results"]) + 2
-    # seed 3: axis rolls 5+7+2 = 14, AA: the roller aborts the only opposing unit, the I-16
+    # seed 55: axis rolls 3+10+2 = 15, AA: the roller aborts the only opposing unit, the I-16
     assert axis.data["result"] == "AA" and axis.data["candidates"] == ["i16"]
     assert {"unit": "i16", "effect": "aborted", "cause": "AA"} in [e.data for e in events if e.type == "AirCombatResultApplied"]
+    assert current(game) == "wif.digressions.return-to-base" and game.state.kernel.sequence.pending == ["ussr"]
+    events = ok(game, type="ReturnAirToBase", actor="ussr", unit="i16", hex=list(SU_BASE))
     text = [game.describe(e) for e in events]
-    assert "axis rolls 5+7 +2 = 14: AA" in text
+    assert "axis rolls 3+10 +2 = 15: AA" in [game.describe(e) for e in game.history() if e.type == "AirCombatRolled"]
     assert "Air-to-air combat over (203, 54) ends: one side has no aircraft left" in text
     # the bomber survived and strikes; then both sides return to base
     assert "GroundStrikeRolled" in types(events)
     assert current(game) == f"{AM}.return-to-base-phasing"
     ok(game, type="ReturnAirToBase", actor="germany", unit="stuka", hex=list(GE_BASE))
-    ok(game, type="ReturnAirToBase", actor="germany", unit="me109", hex=list(GE_BASE2))
-    assert current(game) == f"{AM}.return-to-base-non-phasing"
-    ok(game, type="ReturnAirToBase", actor="ussr", unit="i16", hex=list(SU_BASE))
-    assert not current(game).startswith("wif.procedures")
+    assert not current(game).startswith("wif.procedures")  # the aborted units are home already
 
 
 def test_air_to_air_voluntary_abort_aborts_every_unit_of_the_side(save):
@@ -185,6 +187,10 @@ def test_air_to_air_voluntary_abort_aborts_every_unit_of_the_side(save):
     assert "axis aborts the air combat" in [game.describe(e) for e in events]
     aborted = {e.data["unit"] for e in events if e.type == "AirCombatResultApplied" and e.data["cause"] == "voluntary abort"}
     assert aborted and all(not units(game)[u].face_up for u in aborted)
+    # the aborted units return to base at once (Return to Base Digression)
+    assert current(game) == "wif.digressions.return-to-base"
+    for unit in sorted(aborted):
+        events = ok(game, type="ReturnAirToBase", actor="germany", unit=unit, hex=list(GE_BASE2))
     # the combat is over (the defender has nobody left to fight): no second choice
     assert any(e.type == "AirCombatEnded" and "voluntary abort" in e.data["reason"] for e in events)
     # aborted bombers do not strike; a bomber already cleared through still does
@@ -346,6 +352,15 @@ def test_bad_input_over_the_activity_limits(save):
 
 
 # ---------------------------------------------------------------- Air-to-air sub-machine
+RTB_DIGRESSION = "wif.digressions.return-to-base"
+HOME = {"germany": GE_BASE2, "ussr": SU_BASE}
+
+
+def return_aborted(game):
+    """Answer a Return to Base digression: every aborted unit flies home."""
+    for unit in list(air_plugin.air(game.state).mission.returning):
+        power = units(game)[unit].power
+        ok(game, type="ReturnAirToBase", actor=power, unit=unit, hex=list(HOME[power]))
 T2 = (207, 52)
 
 
@@ -399,6 +414,9 @@ def test_air_to_air_select_location_when_several_combats_then_each_in_turn(save)
     fought = []
     for _ in range(40):  # answer every decision until both combats are over
         cur = current(game)
+        if cur == RTB_DIGRESSION:
+            return_aborted(game)
+            continue
         if not cur.startswith("wif.procedures.air-to-air-combat"):
             break
         who = game.state.kernel.sequence.pending[0]
@@ -411,3 +429,51 @@ def test_air_to_air_select_location_when_several_combats_then_each_in_turn(save)
     assert current(game) == f"{AM}.return-to-base-phasing"
     assert air_plugin.air(game.state).mission.performed
     assert not air_plugin.air(game.state).mission.combats_left
+
+
+# ---------------------------------------------------------------- Return to Base Digression
+def _escorted_strike_intercepted(save, seed, me109=ME109, **extra):
+    game = lab(save, [STUKA, me109, RIFLE, I16], seed=seed, **extra)
+    ok(game, type="FinishStep", actor="ussr")
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    ok(game, type="FlyMission", actor="germany", unit="me109", hex=list(TARGET), role="escort")
+    ok(game, type="FinishStep", actor="germany")
+    ok(game, type="FlyIntercept", actor="ussr", unit="i16", hex=list(TARGET))
+    return game, ok(game, type="FinishStep", actor="ussr")
+
+
+def test_return_to_base_digression_an_aborted_unit_returns_at_once(save):
+    # Air-to-air Combat: Attacking Unit's Result: "if a unit is aborted, a digression is
+    # necessary for the owner to perform a return to base for the air unit"
+    game, _ = _escorted_strike_intercepted(save, seed=55)  # the allies roll DA
+    events = ok(game, type="ChooseAirCasualty", actor="germany", unit="me109")
+    started = next(e for e in events if e.type == "DigressionStarted")
+    assert started.data["step"] == RTB_DIGRESSION
+    assert started.data["resume"] == "wif.procedures.air-to-air-combat.round.attacking-unit-result"
+    assert current(game) == RTB_DIGRESSION and game.state.kernel.sequence.pending == ["germany"]
+    assert not any(e.type == "AirCombatRolled" and e.data["side"] == "axis" for e in events)  # waits for the return
+    assert "did not abort" in refused(game, type="ReturnAirToBase", actor="germany", unit="stuka", hex=list(GE_BASE))
+    assert "can fly 4 hexes for return" in refused(game, type="ReturnAirToBase", actor="germany", unit="me109",
+                                                   hex=list(GE_FAR))
+    events = ok(game, type="ReturnAirToBase", actor="germany", unit="me109", hex=list(GE_BASE2))
+    assert types(events)[:3] == ["UnitMoved", "AirUnitReturned", "DecisionFinished"]
+    assert "DigressionEnded" in types(events)
+    assert units(game)["me109"].hex == GE_BASE2 and not units(game)["me109"].face_up
+    # then the combat goes on: the attacker fires on the defender
+    assert next(e for e in events if e.type == "AirCombatRolled").data["side"] == "axis"
+    assert "me109" not in air_plugin.air(game.state).mission.flights
+
+
+def test_return_to_base_digression_destroys_an_aborted_unit_with_no_base_in_range(save):
+    # Return to Base Digression: "there might not be a friendly hex to which it can
+    # return, resulting in the unit being destroyed"
+    short = {**ME109, "factors": {"air": 5, "tactical": 1, "range": 3}}
+    game, events = _escorted_strike_intercepted(save, seed=1, me109=short,
+                                                hex_control={"201,51": "ussr", "201,52": "ussr"})
+    rolled = next(e for e in events if e.type == "AirCombatRolled")
+    assert rolled.data["result"] == "DA"
+    events = ok(game, type="ChooseAirCasualty", actor="germany", unit="me109")
+    destroyed = next(e for e in events if e.type == "AirUnitDestroyed")
+    assert destroyed.data == {"unit": "me109", "reason": "aborted with no friendly base within range"}
+    assert units(game)["me109"].where == "force-pool"
+    assert not any(e.type == "DigressionStarted" for e in events)  # nobody has anything to return
