@@ -347,8 +347,9 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
 
 def notional_factors(state, hex_, real_defenders) -> int:
     """Ignore Notional: 1, +1 city, +1 in the home country of the power controlling the hex,
-    +1 if not stacked with a land unit but in the ZOC of a friendly corps or army; never < 0.
-    (The shore bombardment, supply and surprise modifiers are not applied here.)"""
+    +1 if not stacked with a land unit but in the ZOC of a friendly corps or army, -1 if it
+    cannot trace a basic supply path of any length (when the supply rules are in the game);
+    never < 0.  (The shore bombardment and surprise modifiers are not applied here.)"""
     cf = 1
     m = core.world_map()
     if m.city_at(norm(hex_)):
@@ -366,6 +367,11 @@ def notional_factors(state, hex_, real_defenders) -> int:
                     cf += 1
             except Exception:
                 pass
+    if controller and "supply" in state.sections:  # the supply plugin is in this game
+        from plugins.rules.supply import hex_has_basic_supply_path
+
+        if not hex_has_basic_supply_path(state, controller, norm(hex_)):
+            cf -= 1  # "-1 if it cannot trace a basic supply path of any length"
     return max(0, cf)
 
 

@@ -63,6 +63,12 @@ class World(BaseModel):
     # Fortification Hexside: forts "are destroyed permanently as soon as an enemy land unit
     # enters their hex" — the fortified hexes ("col,row") whose forts are gone
     forts_destroyed: list[str] = Field(default_factory=list)
+    # Supply Sources and Paths: "A city can only be a supply source for a unit if it has not
+    # been controlled by the other side at any time in the turn" — "col,row" -> [turn, power,
+    # …]: the powers that took control of the hex during that turn (older turns are stale)
+    taken_this_turn: dict[str, list] = Field(default_factory=dict)
+    # Supply Sources and Paths ("unconquered home country"): conquered country -> conqueror
+    conquered: dict[str, str] = Field(default_factory=dict)
 
 
 def world(state) -> World:
@@ -95,6 +101,20 @@ def hex_controller(state, hex_) -> str | None:
     if key in w.hex_control:
         return w.hex_control[key]
     return w.countries.get(world_map().country_code(tuple(hex_)))
+
+
+def controllers_this_turn(state, hex_) -> list[str]:
+    """The powers that took control of the hex during the current turn (HexControlChanged),
+    for Supply Sources and Paths' "controlled by the other side at any time in the turn"."""
+    entry = world(state).taken_this_turn.get(hex_key(hex_))
+    if not entry or entry[0] != state.kernel.turn:
+        return []
+    return list(entry[1:])
+
+
+def conquered_by(state, country: str | None) -> str | None:
+    """The major power that conquered the country, or None while it is unconquered."""
+    return world(state).conquered.get(country) if country else None
 
 
 def weather_in(state, hex_) -> str:
@@ -133,6 +153,14 @@ class CountryControlSet(EventData):
 class HexControlChanged(EventData):
     hex: tuple[int, int]
     power: str | None  # None: back to its country's controller
+
+
+class CountryConquered(EventData):
+    """A country was conquered (``conqueror`` a major power) or liberated (``conqueror`` None).
+    The conquest procedure (RAC 13.7) is outside the seeds; scenarios and later rules emit it."""
+
+    country: str
+    conqueror: str | None
 
 
 class WarDeclared(EventData):
@@ -189,6 +217,25 @@ def _hex(state, event):
         w.hex_control.pop(key, None)
     else:
         w.hex_control[key] = d["power"]
+    after = d["power"] if d["power"] is not None else country_owner
+    if after is not None and after != before:
+        turn = state.kernel.turn
+        entry = w.taken_this_turn.get(key)
+        if not entry or entry[0] != turn:
+            entry = w.taken_this_turn[key] = [turn]
+        if after not in entry[1:]:
+            entry.append(after)
+        # entries of earlier turns say nothing any more: drop them so the section stays small
+        for stale in [k for k, e in w.taken_this_turn.items() if e[0] != turn]:
+            del w.taken_this_turn[stale]
+
+
+def _conquered(state, event):
+    d = event.data
+    if d["conqueror"] is None:
+        world(state).conquered.pop(d["country"], None)
+    else:
+        world(state).conquered[d["country"]] = d["conqueror"]
 
 
 def _war(state, event):
@@ -225,7 +272,7 @@ def _last_turn(state, event):
     world(state).last_turn = event.data["turn"]
 
 
-EVENTS = (CountryControlSet, HexControlChanged, WarDeclared, WeatherSet, InitiativeSet, ActionChosen,
+EVENTS = (CountryControlSet, HexControlChanged, CountryConquered, WarDeclared, WeatherSet, InitiativeSet, ActionChosen,
           ActivityUsed, ImpulseReset, LastTurnSet)
 
 
@@ -244,6 +291,7 @@ def register_events(register):
 def register_reducers(register):
     register("CountryControlSet", _country)
     register("HexControlChanged", _hex)
+    register("CountryConquered", _conquered)
     register("WarDeclared", _war)
     register("WeatherSet", _weather)
     register("InitiativeSet", _initiative)
@@ -274,6 +322,9 @@ def describe_event(event, state):
         return f"The {d['side']} side has the initiative"
     if event.type == "HexControlChanged":
         return f"{d['power'] or 'its owner'} takes control of hex {tuple(d['hex'])}"
+    if event.type == "CountryConquered":
+        who = d["conqueror"]
+        return f"{d['country']} is conquered by {who}" if who else f"{d['country']} is liberated"
     if event.type == "WarDeclared":
         return f"{d['powers'][0]} and {d['powers'][1]} are at war"
     return None

@@ -10,6 +10,7 @@ Public functions other plugins call (import them lazily, inside functions):
 - ``out_of_supply(state, side) -> list[unit id]`` and ``in_supply_units(state, ids)``;
 - ``has_basic_supply_path(state, unit_id)`` — a basic supply path of any length to a
   source (the notional unit's "-1 if it cannot trace a basic supply path of any length");
+- ``hex_has_basic_supply_path(state, power, hex)`` — the same for a notional unit in a hex;
 - ``supply_range(state, hex)`` — 4/3/2 hexes by the weather in the hex (Weather Report);
 - ``can_reorganize(state, hq_id, unit_id)`` — why an HQ may not reorganize a unit, or None;
 - ``supplied_this_impulse(state, unit_id)`` — put in supply for this impulse by a rule: the
@@ -21,7 +22,12 @@ an out-of-supply unit that embarks becomes disorganized (naval transport); air-t
 cargo that began the impulse out of supply is disorganized; a paradrop must start in
 supply; AA must be organized and in supply to fire; an attack is resolved unless no
 in-supply land unit able to make it remains; victory needs an in-supply land unit in a
-factory hex.  Partisans and units at sea are always in supply.
+factory hex; a notional unit that cannot trace a basic supply path of any length has 1
+combat factor less (combat's ``notional_factors``); an overrun needs the overrunning unit
+in supply (land's overrun, see its data file).  The seeds state no effect on land movement
+(it is only checked before a unit moves) and none on reorganization ("Lack of supply does
+not stop an HQ from reorganizing units, or a unit from being reorganized").  Partisans and
+units at sea are always in supply.
 
 Steps run here: "Reorganization by HQ" (End of Impulse, each phasing major power:
 ``HQReorganize``) and "End of Turn Reorganization" (automatic: every disorganized unit on
@@ -117,6 +123,14 @@ def has_basic_supply_path(state, unit_id: str) -> bool:
     result = trace.result_for(state, unit.power, extra)
     dist = trace.Tracer(state, unit.power).search(result.sources, railway=False, limit=trace.UNLIMITED)
     return tuple(unit.hex) in dist
+
+
+def hex_has_basic_supply_path(state, power: str, hex_) -> bool:
+    """A basic supply path of any length from ``hex_`` for ``power`` (the notional unit's
+    "-1 if it cannot trace a basic supply path of any length", Ignore Notional)."""
+    result = trace.result_for(state, power)
+    dist = trace.Tracer(state, power).search(result.sources, railway=False, limit=trace.UNLIMITED)
+    return tuple(hex_) in dist
 
 
 def supplied_this_impulse(state, unit_id: str) -> bool:

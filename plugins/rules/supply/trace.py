@@ -1,10 +1,13 @@
 """The supply engine: which hexes a unit of a power can trace supply from.
 
 Seeds, "Supply Sources and Paths" (L8351-8544):
-- primary sources: friendly cities in the unit's unconquered home country and in the home
-  countries of the major powers it co-operates with;
+- primary sources: friendly cities in the unit's unconquered home country and in the
+  unconquered home countries of the major powers it co-operates with;
 - secondary sources: HQs the unit co-operates with, capitals of minor countries controlled
-  by the unit's major power; each must trace a *railway* supply path to a primary;
+  by the unit's major power, capitals of countries conquered by the unit's major power or
+  one it co-operates with; each must trace a *railway* supply path to a primary;
+- "A city can only be a supply source for a unit if it has not been controlled by the other
+  side at any time in the turn" (core's ``controllers_this_turn``);
 - tertiary sources: secondary candidates that trace a *basic* path to an active secondary
   or tertiary (chains of any length);
 - a unit traces a *basic* path to any source.  Paths are up to 4 hexes (each desert or
@@ -133,6 +136,10 @@ class Tracer:
         self.zone_weather = w.weather
         self.countries = w.countries
         self.hex_control = {core.key_hex(key): p for key, p in w.hex_control.items()}
+        self.conquered = dict(w.conquered)
+        # cities the other side controlled at some time this turn supply nobody of this side
+        self.lost_this_turn = {core.key_hex(key) for key, entry in w.taken_this_turn.items()
+                               if entry[0] == k.turn and any(k.side_of(p) != self.side for p in entry[1:])}
         self.enemy_powers = {p for p in k.powers() if p != power and core.enemies(state, power, p)}
         # The USSR and the other Allied majors may not trace into each other's hexes unless
         # the USSR is at war with Germany ("Limits on supply paths").
@@ -255,9 +262,13 @@ class Tracer:
         return dist
 
     # ------------------------------------------------------------ sources
+    def city_source(self, hex_) -> bool:
+        """A friendly city not controlled by the other side at any time this turn."""
+        return self.friendly_controlled(hex_) and hex_ not in self.lost_this_turn
+
     def primary_sources(self, extra_country: str | None = None) -> set:
-        """Friendly cities of the home countries of the co-operating major powers (and of
-        the unit's own minor country).  Conquest is not tracked yet: all are unconquered."""
+        """Friendly cities of the unconquered home countries of the co-operating major
+        powers (and of the unit's own minor country)."""
         countries = set()
         for p in self.friends:
             countries.update(home_countries(p))
@@ -265,13 +276,16 @@ class Tracer:
             countries.add(extra_country)
         out = set()
         for country in countries:
+            if country in self.conquered:
+                continue  # "any friendly city in the unit's unconquered home country"
             for hex_ in _cities_of(country):
-                if self.friendly_controlled(hex_):
+                if self.city_source(hex_):
                     out.add(hex_)
         return out
 
     def secondary_candidates(self) -> dict:
-        """Hex -> label: co-operating HQs, capitals of minors controlled by the power."""
+        """Hex -> label: co-operating HQs, capitals of minors controlled by the power, capitals
+        of countries conquered by the power or one it co-operates with."""
         out = {}
         for unit in self.hqs:
             out[tuple(unit.hex)] = f"HQ {unit.name or unit.id}"
@@ -280,8 +294,12 @@ class Tracer:
             if owner != self.power or country in majors_homes:
                 continue
             capital = _capital_of(country)
-            if capital and self.friendly_controlled(capital):
+            if capital and self.city_source(capital):
                 out.setdefault(capital, f"capital of {country}")
+        for country, conqueror in self.conquered.items():
+            capital = _capital_of(country)
+            if conqueror in self.friends and capital and self.city_source(capital):
+                out.setdefault(capital, f"capital of conquered {country}")
         return out
 
     def trace(self, extra_country: str | None = None) -> "SupplyResult":

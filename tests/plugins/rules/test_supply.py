@@ -238,3 +238,74 @@ def test_supply_is_recomputed_after_every_event(save):
     trace.clear_cache()
     assert not in_supply(game.state, "s3")
     game.close()
+
+
+# ---------------------------------------------------------------- Supply Sources and Paths: cities lost this turn, conquest
+ORENBURG = (234, 55)
+
+
+def test_supply_sources_and_paths_city_controlled_by_the_other_side_this_turn(save):
+    """"A city can only be a supply source for a unit if it has not been controlled by the
+    other side at any time in the turn": Orenburg taken and retaken this turn supplies nobody
+    until the next turn."""
+    game = lab(save, [unit("s3", "ussr", (236, 57))], weather=every_zone("fine"))
+    assert in_supply(game.state, "s3")
+
+    def taken_and_retaken(ctx):
+        ctx.emit(core.HexControlChanged(hex=ORENBURG, power="germany"))
+        ctx.emit(core.HexControlChanged(hex=ORENBURG, power=None))
+
+    game._run(taken_and_retaken, actor="system")
+    state = game.state
+    assert core.hex_controller(state, ORENBURG) == "ussr"
+    assert core.controllers_this_turn(state, ORENBURG) == ["germany", "ussr"]
+    assert not in_supply(state, "s3")
+    # a new turn: only this turn's changes count (a scratch turn counter, not the game's)
+    state.kernel.turn += 1
+    trace.clear_cache()
+    assert core.controllers_this_turn(state, ORENBURG) == []
+    assert in_supply(state, "s3")
+    game.close()
+
+
+def test_supply_sources_and_paths_unconquered_home_country(save):
+    """Primary sources are friendly cities in an *unconquered* home country; the capital of a
+    country conquered by the unit's side is a secondary source instead."""
+    game = lab(save, [unit("s3", "ussr", (236, 57))], weather=every_zone("fine"))
+
+    moscow = core.world_map().city(core.world_map().countries["SU"].capital).hex
+
+    def conquer(ctx):
+        ctx.emit(core.HexControlChanged(hex=moscow, power="germany"))
+        ctx.emit(core.CountryConquered(country="SU", conqueror="germany"))
+
+    game._run(conquer, actor="system")
+    assert core.conquered_by(game.state, "SU") == "germany"
+    assert not in_supply(game.state, "s3")
+    assert trace.Tracer(game.state, "germany").secondary_candidates().get(moscow) == "capital of conquered SU"
+
+    def liberate(ctx):
+        ctx.emit(core.CountryConquered(country="SU", conqueror=None))
+
+    game._run(liberate, actor="system")
+    assert in_supply(game.state, "s3")
+    game.close()
+
+
+def test_ignore_notional_minus_one_without_a_basic_supply_path(save):
+    """Ignore Notional: the notional unit has "-1 if it cannot trace a basic supply path of
+    any length" — a Soviet hex cut off from every Soviet city by Axis control."""
+    from plugins.rules.combat.odds import notional_factors
+    from plugins.rules.supply import hex_has_basic_supply_path
+
+    game = lab(save, [])
+    state = game.state
+    assert hex_has_basic_supply_path(state, "ussr", (236, 57))
+    with_path = notional_factors(state, (236, 57), [])
+    game.close()
+    cut = {core.hex_key(h): "germany" for h in core.world_map().grid.neighbours((236, 57))}
+    game = Game.new("lab", save.with_name("cut.wif"), seed=3, options={"units": [], "hex_control": cut},
+                    extra_plugins=["supply", "combat"])
+    assert not hex_has_basic_supply_path(game.state, "ussr", (236, 57))
+    assert notional_factors(game.state, (236, 57), []) == with_path - 1
+    game.close()
