@@ -35,8 +35,9 @@ from kernel.events import EventRecord
 from kernel.replay import Replay, open_replay
 
 from .detailed import font
+from .dirty import MapChanges, map_changes
 from .play import ACCENT, DIM, FORM, GOOD, REPO_ROOT, TEXT, TITLE_BAR, TITLE_H, GameWindow
-from .render import StateView, StaticLayerTracker, centre_of, draw_highlights
+from .render import StateView, centre_of, draw_highlights
 from .views import ScreenLayout, WindowGeometry
 
 SPEEDS = (1, 2, 5, 10, 25, 50, 100, 250)  # events per second
@@ -52,6 +53,9 @@ DIE_FACE = (245, 245, 235)
 DESCRIPTION_CACHE_SIZE = 5000
 # Folding this many events onto the scratch state is cheaper than reading a snapshot.
 FOLD_GAP = 200
+# A move across more events than this redraws the whole map: reading what each of them
+# changed would cost more than rebuilding the chunks in view.
+LONG_JUMP = 300
 BUTTONS = (("<turn", "turn", False), ("<imp", "impulse", False), ("<phase", "phase", False), ("<step", "step", False),
            ("<1", "event", False), ("play", None, None), ("1>", "event", True), ("step>", "step", True),
            ("phase>", "phase", True), ("imp>", "impulse", True), ("turn>", "turn", True))
@@ -138,7 +142,8 @@ class ReplayWindow:
             model.game = self.view
         self.window = GameWindow(self.view, screen=self.screen, layout=replay_layout(self.screen.get_size()),
                                  model=model)
-        self.tracker = StaticLayerTracker()
+        self.shown_at: int | None = None  # the position the maps' caches show; None: nothing yet
+        self.last_changes = MapChanges(everything=True)
         self.highlight: list[tuple[int, int]] = []
         self.follow = True  # stepping keeps the touched hexes in view
         self.running = True
@@ -232,13 +237,42 @@ class ReplayWindow:
 
     def _after_move(self, hexes, centre: bool) -> None:
         self.view.state = self.replay.state
-        self.tracker.update(self.replay.state, self.window.detailed.values())
+        self._forget_changed()
         self.highlight = hexes
         dmap = self.window.primary
         if dmap is not None and hexes and (centre or (self.follow and not self._any_visible(dmap, hexes))):
             dmap.center_on(centre_of(hexes, dmap.grid.cols))
             self._follow_global(dmap)
         self._rows_cache = None
+
+    def _forget_changed(self) -> None:
+        """Drop only the cached map pieces that the events between the position last shown
+        and the cursor changed (app.dirty: the same rule the game window uses)."""
+        old, new = self.shown_at, self.position
+        if old == new:
+            return
+        changes = self.changes_between(old, new) if old is not None else MapChanges(everything=True)
+        for dmap in self.window.detailed.values():
+            dmap.apply_changes(changes)
+        self.shown_at = new
+        self.last_changes = changes
+
+    def changes_between(self, old: int, new: int) -> MapChanges:
+        """What differs on the map between the states after ``old`` and after ``new``:
+        forward, what the events applied changed; backward, what the events undone changed."""
+        low, high = sorted((old, new))
+        if high - low > LONG_JUMP:
+            return MapChanges(everything=True)
+        records = []
+        for rec in self.game.store.records(low + 1, high):
+            try:
+                records.append(upcast(self.game.host, rec))
+            except EventDataError:
+                continue  # no plugin folds it, so it changed nothing that is drawn
+        try:
+            return map_changes(self.view, records, self.window.model)
+        except Exception:  # a changed plugin may not place an old event: redraw everything
+            return MapChanges(everything=True)
 
     def _any_visible(self, dmap, hexes) -> bool:
         w, h = dmap.size

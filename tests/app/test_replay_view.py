@@ -163,6 +163,50 @@ def test_stepping_onto_a_move_outlines_both_hexes_and_stepping_off_clears_them(v
     assert viewer.window.model.units().units["g1"].hex == origin
 
 
+def detailed_pixels(win) -> bytes:
+    win.draw()
+    return pygame.image.tobytes(win.screen.subsurface(win.window.panels["detailed"].body), "RGB")
+
+
+def test_stepping_redraws_only_the_chunks_an_event_changed(viewer, monkeypatch):
+    game = viewer.game
+    changed = first_seq(game, "HexControlChanged")
+    hex_ = tuple(viewer.replay.event(changed).data["hex"])
+    dmap = viewer.window.primary
+    post(viewer, key(pygame.K_h))  # the hex-control layer on, so control shows in the chunks
+    assert dmap.layers["control"]
+    viewer.go_to(changed - 1, centre=True)
+    dmap.center_on(hex_)
+    viewer.draw()
+    before = dict(dmap._chunks)
+    assert len(before) > 4
+    for step, expected_seq in ((pygame.K_RIGHT, changed), (pygame.K_LEFT, changed - 1)):
+        post(viewer, key(step))
+        assert viewer.position == expected_seq
+        assert viewer.last_changes.static["control"] == {hex_}
+        kept = [k for k in before if k in dmap._chunks and dmap._chunks[k] is before[k]]
+        assert 0 < len(kept) < len(before)  # the chunks holding the hex went, the others stayed
+        shown = detailed_pixels(viewer)
+        dmap.invalidate()  # everything drawn afresh must look the same
+        assert detailed_pixels(viewer) == shown
+        before = dict(dmap._chunks)
+    # an event that changes nothing baked (a die roll) keeps every chunk
+    rolled = first_seq(game, "DiceRolled")
+    viewer.go_to(rolled - 1)
+    viewer.draw()
+    before = dict(dmap._chunks)
+    post(viewer, key(pygame.K_RIGHT))
+    assert viewer.position == rolled and not viewer.last_changes.static["control"]
+    assert all(dmap._chunks.get(k) is v for k, v in before.items())
+    # a long jump (more events than LONG_JUMP) drops everything, and draws the same
+    monkeypatch.setattr("app.replay_view.LONG_JUMP", 5)
+    viewer.go_to(changed + 20)
+    assert viewer.last_changes.everything and not dmap._chunks
+    shown = detailed_pixels(viewer)
+    dmap.invalidate()
+    assert detailed_pixels(viewer) == shown
+
+
 def test_bookmark_buttons_and_keys_land_on_the_first_event_of_their_turn_impulse_phase(viewer):
     game = viewer.game
     events = {r.seq: r for r in game.history()}
