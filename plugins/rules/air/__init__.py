@@ -102,6 +102,10 @@ class Combat(BaseModel):
     attacker: str  # the phasing side (the active side, which rolls second)
     defender: str  # the non-phasing side (rolls first)
     lines: dict[str, dict[str, list[str]]] = Field(default_factory=dict)  # side -> fighters/bombers
+    # Arrange Units is a secret simultaneous choice: each side's new line waits here (and
+    # its AirLineArranged event stays hidden from the other side) until both are revealed
+    arranged: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    unrevealed: list[int] = Field(default_factory=list)  # seqs of AirLineArranged not revealed yet
     round: int = 0
     strength: dict[str, float] = Field(default_factory=dict)
     value: dict[str, float] = Field(default_factory=dict)
@@ -170,6 +174,10 @@ class AirLineArranged(EventData):
     side: str
     fighters: list[str]
     bombers: list[str]
+
+
+class AirLinesRevealed(EventData):
+    lines: dict[str, dict[str, list[str]]]
 
 
 class AirCombatRoundStarted(EventData):
@@ -280,7 +288,16 @@ def _combat_selected(state, event):
 
 def _line_arranged(state, event):
     d = event.data
-    air(state).mission.combat.lines[d["side"]] = {"fighters": list(d["fighters"]), "bombers": list(d["bombers"])}
+    c = air(state).mission.combat
+    c.arranged[d["side"]] = {"fighters": list(d["fighters"]), "bombers": list(d["bombers"])}
+    c.unrevealed.append(event.seq)
+
+
+def _lines_revealed(state, event):
+    c = air(state).mission.combat
+    for side, line in event.data["lines"].items():
+        c.lines[side] = {"fighters": list(line["fighters"]), "bombers": list(line["bombers"])}
+    c.arranged, c.unrevealed = {}, []
 
 
 def _round_started(state, event):
@@ -357,12 +374,13 @@ def _destroyed(state, event):
         m.destroyed.append(event.data["unit"])
 
 
-EVENTS = (AirMissionBegan, AirUnitFlew, AirCombatsFound, AirCombatSelected, AirLineArranged, AirCombatRoundStarted,
+EVENTS = (AirMissionBegan, AirUnitFlew, AirCombatsFound, AirCombatSelected, AirLineArranged, AirLinesRevealed,
+          AirCombatRoundStarted,
           AirCombatRolled, AirCasualtyChosen, AirCombatResultApplied, AirCombatChoice, AirCombatEnded,
           GroundStrikeRolled, AirGroundSupportFlown, AirMissionPerformed, AirUnitReturned, AirUnitDestroyed,
           AirUnitRebased)
 REDUCERS = {"AirMissionBegan": _began, "AirUnitFlew": _flew, "AirCombatsFound": _combats_found,
-            "AirCombatSelected": _combat_selected, "AirLineArranged": _line_arranged,
+            "AirCombatSelected": _combat_selected, "AirLineArranged": _line_arranged, "AirLinesRevealed": _lines_revealed,
             "AirCombatRoundStarted": _round_started, "AirCombatRolled": _rolled,
             "AirCasualtyChosen": _casualty_chosen, "AirCombatResultApplied": _result_applied,
             "AirCombatChoice": _choice, "AirCombatEnded": _combat_ended, "AirGroundSupportFlown": _support,
@@ -818,7 +836,10 @@ def arrange_air_line(ctx, cmd: ArrangeAirLine) -> None:
     seq = ctx.state.kernel.sequence
     ctx.emit(DecisionFinished(step=seq.current or "", who=ctx.decider_for(cmd.actor)))
     if not ctx.state.kernel.sequence.pending:
-        begin_round(ctx)  # both lines are set (revealed together): the round's first roll
+        # Arrange Units: "neither side sees how the other side has arranged its units until
+        # both sides click on the Ready button": both lines are revealed together
+        ctx.emit(AirLinesRevealed(lines=dict(c.arranged)))
+        begin_round(ctx)
         ctx.advance()
 
 
@@ -1180,6 +1201,34 @@ def repeat_step(ctx, step_id, spec):
     return None
 
 
+def sides_seen_by(state, player: str) -> set[str]:
+    """The sides whose secrets ``player`` may see: those of the powers the player controls
+    (a side's or a power's own name stands for that side)."""
+    k = state.kernel
+    if player in k.sides:
+        return {player}
+    powers = [p for p, who in k.controllers.items() if who == player] + [player]
+    return {k.side_of(p) for p in powers} - {None}
+
+
+@hookimpl
+def event_view(event, player, view, state):
+    # Air-to-air Combat: Arrange Units: an arrangement stays secret until both are revealed
+    if event.type != "AirLineArranged":
+        return
+    c = air(state).mission.combat
+    if c is not None and event.seq in c.unrevealed and event.data["side"] not in sides_seen_by(state, player):
+        view["hidden"] = True
+
+
+@hookimpl
+def player_view(state, player, view):
+    combat = (view["sections"].get("air") or {}).get("mission", {}).get("combat")
+    if combat and combat.get("arranged"):
+        seen = sides_seen_by(state, player)
+        combat["arranged"] = {s: line for s, line in combat["arranged"].items() if s in seen}
+
+
 @hookimpl
 def step_ended(ctx, step_id, spec):
     # Air-to-air Combat: Attacking / Defending Unit's Result: "if a unit is aborted, a
@@ -1244,6 +1293,9 @@ def describe_event(event, state):
         return f"Air-to-air combat over {tuple(d['hex'])}: {d['defender']} defends, {d['attacker']} attacks"
     if t == "AirLineArranged":
         return f"{d['side']} arranges its fighters {d['fighters']} and bombers {d['bombers']} (front first)"
+    if t == "AirLinesRevealed":
+        return "Air-to-air lines revealed: " + "; ".join(
+            f"{s} fighters {line['fighters']}, bombers {line['bombers']}" for s, line in sorted(d["lines"].items()))
     if t == "AirCombatRoundStarted":
         return "Air-to-air round {}: strength {}".format(
             d["round"], ", ".join(f"{s} {v:g} (combat value {d['value'][s]:+g})" for s, v in d["strength"].items()))

@@ -39,15 +39,20 @@ def lab(save, units, seed=3, actions=None, start="turn.impulse.independent-air.g
     return Game.new("lab", save, seed=seed, options=options, extra_plugins=["air"])
 
 
+def as_controller(game, cmd):
+    """Submit as the player who controls the commanding power (hot seat games)."""
+    return game.submit(cmd, game.state.kernel.controllers.get(cmd.get("actor"), "solo"))
+
+
 def ok(game, **cmd):
-    out = game.submit(cmd)
+    out = as_controller(game, cmd)
     assert out.accepted, out.reason
     return out.events
 
 
 def refused(game, **cmd):
     before = game.state.kernel.seq
-    out = game.submit(cmd)
+    out = as_controller(game, cmd)
     assert not out.accepted
     assert game.state.kernel.seq == before  # nothing appended
     return out.reason
@@ -364,7 +369,7 @@ def return_aborted(game):
 T2 = (207, 52)
 
 
-def _two_and_two(save, seed, same_hex=True):
+def _two_and_two(save, seed, same_hex=True, players=None):
     units_ = [air_unit("s1", "germany", "tac", GE_BASE, tactical=3, range_=8),
               air_unit("s2", "germany", "tac", GE_BASE, tactical=2, range_=8),
               air_unit("f1", "germany", "ftr", GE_BASE, air=5, range_=8),
@@ -372,7 +377,11 @@ def _two_and_two(save, seed, same_hex=True):
               RIFLE, land_unit("r2", "ussr", T2),
               air_unit("i1", "ussr", "ftr", SU_BASE, air=3, range_=10),
               air_unit("i2", "ussr", "ftr", SU_BASE, air=2, range_=10)]
-    game = lab(save, units_, seed=seed)
+    if players:
+        options = {"units": units_, "actions": {"germany": "air"}, "start_at": "turn.impulse.independent-air.ground-strike"}
+        game = Game.new("lab", save, seed=seed, options=options, extra_plugins=["air"], players=players)
+    else:
+        game = lab(save, units_, seed=seed)
     second = TARGET if same_hex else T2
     ok(game, type="FinishStep", actor="ussr")
     ok(game, type="FlyMission", actor="germany", unit="s1", hex=list(TARGET))
@@ -477,3 +486,31 @@ def test_return_to_base_digression_destroys_an_aborted_unit_with_no_base_in_rang
     assert destroyed.data == {"unit": "me109", "reason": "aborted with no friendly base within range"}
     assert units(game)["me109"].where == "force-pool"
     assert not any(e.type == "DigressionStarted" for e in events)  # nobody has anything to return
+
+
+# ---------------------------------------------------------------- secret arrangement
+def test_air_to_air_combat_arrange_units_neither_side_sees_the_other_until_both_are_ready(save):
+    # Air-to-air Combat: Arrange Units: "neither side sees how the other side has arranged
+    # its units until both sides click on the 'Axis/Allies Ready' button"
+    game, _ = _two_and_two(save, seed=3, players={"alice": ["germany"], "bob": ["ussr"]})
+    assert current(game) == "wif.procedures.air-to-air-combat.round.arrange-units"
+    ok(game, type="ArrangeAirLine", actor="germany", fighters=["f2", "f1"], bombers=["s2", "s1"])
+
+    def arranged(player):
+        return [e.data for e in game.history(player=player) if e.type == "AirLineArranged"]
+
+    secret = {"side": "axis", "fighters": ["f2", "f1"], "bombers": ["s2", "s1"]}
+    assert arranged("alice") == [secret]  # her own arrangement
+    assert arranged("bob") == []  # hidden from the other side
+    assert "axis" not in game.view("bob")["sections"]["air"]["mission"]["combat"]["arranged"]
+    assert game.view("alice")["sections"]["air"]["mission"]["combat"]["arranged"]["axis"]["fighters"] == ["f2", "f1"]
+    # the public lines still show the order before this arrangement
+    assert game.view("bob")["sections"]["air"]["mission"]["combat"]["lines"]["axis"]["fighters"] == ["f1", "f2"]
+    events = ok(game, type="ArrangeAirLine", actor="ussr", fighters=["i2", "i1"], bombers=[])
+    # both ready: revealed together, before the first roll
+    order = types(events)
+    assert order.index("AirLinesRevealed") < order.index("DiceRolled")
+    revealed = next(e for e in events if e.type == "AirLinesRevealed").data["lines"]
+    assert revealed["axis"]["fighters"] == ["f2", "f1"] and revealed["allies"]["fighters"] == ["i2", "i1"]
+    assert secret in arranged("bob") and len(arranged("bob")) == 2 == len(arranged("alice"))
+    assert not game.view("bob")["sections"]["air"]["mission"]["combat"]["arranged"]
