@@ -120,6 +120,14 @@ def overrun_check(state, unit, path=None, to=None):
     if total > allowance:
         raise Rejected(f"Overrun: {unit.name or unit.id} needs {total} movement points to overrun "
                        f"{dest[0]},{dest[1]} (the hex's cost + {rules_data['extra_mp']}), it has {allowance}")
+    if "supply" in state.sections:  # the supply rules are in this game
+        from plugins.rules.supply import in_supply
+
+        # Supply: checked "immediately before resolving an overrun"; like a declared attack
+        # (Land Combat Resolution), it needs the unit making it in supply (authored, see data)
+        if not in_supply(state, unit.id):
+            raise Rejected(f"Overrun: {unit.name or unit.id} is out of supply; an overrun needs the "
+                           "overrunning unit in supply (Supply Sources and Paths)")
     enough, ratio, words = _odds(state, unit, dest, last)
     if not enough:
         raise Rejected(f"Overrun: the final odds against {dest[0]},{dest[1]} are {words}; an overrun needs "

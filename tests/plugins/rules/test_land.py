@@ -191,6 +191,27 @@ def test_land_movement_overrun_refused_below_the_odds_or_without_movement_points
     game.close()
 
 
+def test_supply_sources_and_paths_checked_immediately_before_an_overrun(save):
+    """Supply: the program checks supply "immediately before resolving an overrun"; an
+    out-of-supply unit may not overrun (authored effect, data/overrun.json)."""
+    from plugins.rules.supply import ImpulseSupplyGranted, in_supply
+
+    target = (207, 52)
+    weak = unit("r1", power="ussr", hex_=target, size="division")
+    weak["factors"] = {"combat": 1, "move": 3}
+    opts = {"units": [strong("g1", (205, 52)), weak], "countries": COUNTRIES, "actions": {"germany": "land"},
+            "start_at": LAND_MOVEMENT}
+    game = Game.new("lab", save, seed=7, options=opts, extra_plugins=["land", "supply"])
+    assert not in_supply(game.state, "g1")  # no German home-country city within reach
+    refused(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)},
+            "Overrun", "out of supply")
+    game._run(lambda ctx: ctx.emit(ImpulseSupplyGranted(units=["g1"], source="test", rule="test")), actor="system")
+    out = game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)})
+    assert out.accepted, out.reason
+    assert game.state["units"].units["r1"].where == "eliminated"
+    game.close()
+
+
 # ---------------------------------------------------------------- Over-Stacked Hex
 def test_over_stacked_hex_limits_and_the_third_division(save):
     here = (205, 52)
