@@ -16,6 +16,8 @@ def line_for(replay, rec, state_before) -> str:
 def cmd_replay(args) -> int:
     if args.window:
         return _window(args)
+    if args.bench_viewer:
+        return _bench_viewer(Path(args.path), args.bench_viewer)
     from kernel.replay import open_replay
 
     replay = open_replay(args.path)
@@ -67,6 +69,76 @@ def _window(args) -> int:
     from app import play
 
     return play.main(argparse.Namespace(save=forked, scenario=None, dev=False, frames=None, screenshot=None))
+
+
+def bench_viewer(path: Path, samples: int = 200, size: tuple[int, int] = (1280, 800)) -> dict:
+    """Time the viewer off screen on ``path``: a step back and forward with the history rows,
+    the frame drawn after each, a jump to a turn, the history with a kind filter, opening it."""
+    import os
+    import random
+    import time
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from app.replay_view import ReplayWindow
+
+    pygame.display.init()
+    pygame.font.init()
+    started = time.perf_counter()
+    viewer = ReplayWindow(path, screen=pygame.Surface(size))
+    viewer.draw()
+    opened = time.perf_counter() - started
+    rng = random.Random(3)
+    times: dict[str, list[float]] = {"step back": [], "step forward": [], "frame after a move": [],
+                                     "jump to a turn": [], "history with a kind filter": []}
+
+    def timed(name, action):
+        t0 = time.perf_counter()
+        action()
+        times[name].append(time.perf_counter() - t0)
+
+    kinds = viewer.kinds
+    turns = viewer.replay.bookmarks["turn"]
+    try:
+        for _ in range(samples):
+            viewer.go_to(rng.randint(2, viewer.replay.last))
+            viewer.draw()
+            timed("step back", lambda: (viewer.step(-1), viewer.history_rows()))
+            timed("frame after a move", viewer.draw)
+            timed("step forward", lambda: (viewer.step(1), viewer.history_rows()))
+            timed("frame after a move", viewer.draw)
+            if turns:
+                timed("jump to a turn", lambda: (viewer.go_to(rng.choice(turns).seq), viewer.history_rows()))
+            viewer.filter_kind = rng.choice(kinds)
+            timed("history with a kind filter", viewer.history_rows)
+            viewer.filter_kind = None
+    finally:
+        viewer.close()
+        pygame.quit()
+
+    def p(values, q):
+        ordered = sorted(values)
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2) if ordered else None
+
+    out = {"events": viewer.replay.last, "open_s": round(opened, 2)}
+    for name, values in times.items():
+        out[name] = (p(values, 0.5), p(values, 0.95))
+    return out
+
+
+def _bench_viewer(path: Path, samples: int) -> int:
+    import os
+
+    if not path.exists():
+        raise WifError(f"{path}: no such save file")
+    result = bench_viewer(path, samples)
+    print(f"viewer on {path.name}: {result['events']} events, opened in {result['open_s']} s")
+    for name, value in result.items():
+        if isinstance(value, tuple):
+            print(f"  {name:<28} p50 {value[0]:>6} ms   p95 {value[1]:>6} ms")
+    print("  load average " + " ".join(f"{v:.2f}" for v in os.getloadavg()))
+    return 0
 
 
 def _view_options(args) -> dict:
@@ -126,5 +198,7 @@ def add_replay_commands(sub) -> None:
     p.add_argument("--frames", type=int, help="--window: close after this many frames (scripts, screenshots)")
     p.add_argument("--screenshot", help="--window: save the last frame to this PNG")
     p.add_argument("--center", help="--render-every: a fixed centre (name or COL,ROW); default: where things happened")
+    p.add_argument("--bench-viewer", type=int, nargs="?", const=200, metavar="SAMPLES",
+                   help="time the viewer off screen on this save (steps, frames, jumps; default 200 samples)")
     p.add_argument("--size", help="WIDTHxHEIGHT of the pictures (default 1280x800) or of the viewer's window")
     p.set_defaults(func=cmd_replay)

@@ -4,8 +4,11 @@ and a click that moves the detailed map there.
 
 Each view is one colour per hex, turned into an image without numpy: a row of hexes
 becomes a row of bytes through a colour -> bytes table, odd rows shift half a hex, and
-``pygame.image.frombuffer`` makes the surface.  Images are cached per (view, filter, size)
-and dropped when the game changes.
+``pygame.image.frombuffer`` makes the surface.  Images are cached per (view, filter, size).
+When the state moves, a caller that knows what the events in between changed (``app.dirty``,
+through ``note_changes``) keeps the images those changes do not show on: the terrain never
+changes, the control view only with hex control, the units view only with units.  Without
+that word every image is rebuilt (one costs ~10 ms).
 """
 
 from __future__ import annotations
@@ -18,6 +21,12 @@ from .mapmodel import MapModel
 
 VIEWS = ("terrain", "weather", "control", "units", "markers", "convoys", "production")
 HEX_PX = 2  # pixels per hex, each way, at single size
+# The kinds of change (``app.dirty.MapChanges``: static "control", "weather", "any" and
+# "units") each view's image shows; None: anything in the state (rebuilt at every move).
+# "any" (hexes a rule plugin reports, e.g. a combat) counts for units: a combat may remove some.
+VIEW_INPUTS: dict[str, tuple | None] = {
+    "terrain": (), "markers": (), "weather": ("weather",), "control": ("control",),
+    "units": ("units", "any"), "convoys": ("units", "any"), "production": None}
 
 
 def _rgb(colour) -> bytes:
@@ -33,6 +42,10 @@ class GlobalMap:
         self.scroll_x = 0  # pixels; the world wraps east-west here too
         self._cache: dict[tuple, pygame.Surface] = {}
         self._seq = -1
+        # What changed since the images were made (see note_changes): the kinds of change
+        # from state _noted_from to state _noted_to; None: not known, rebuild everything.
+        self._noted: set | None = None
+        self._noted_from = self._noted_to = -2
 
     # ------------------------------------------------------------------ geometry
     @property
@@ -74,11 +87,33 @@ class GlobalMap:
         state = self.model.state
         return state.kernel.seq if state is not None else 0
 
+    def note_changes(self, changes, from_seq: int, to_seq: int) -> None:
+        """The state moved from ``from_seq`` to ``to_seq`` (either way) with ``changes``
+        (``app.dirty.MapChanges``); the next ``image()`` keeps the views they leave alone."""
+        if self._noted is not None and from_seq == self._noted_to and not changes.everything:
+            self._noted |= {kind for kind, hexes in changes.static.items() if hexes}
+            if changes.units:
+                self._noted.add("units")
+        else:  # a gap in what we were told, or everything changed
+            self._noted = None
+        self._noted_to = to_seq
+
+    def _forget_changed_images(self, seq: int) -> None:
+        known = self._noted is not None and self._noted_from == self._seq and self._noted_to == seq
+        if not known:
+            self._cache.clear()
+        else:
+            for key in list(self._cache):
+                inputs = VIEW_INPUTS.get(key[0])
+                if inputs is None or any(kind in self._noted for kind in inputs):
+                    del self._cache[key]
+        self._seq = seq
+        self._noted, self._noted_from, self._noted_to = set(), seq, seq
+
     def image(self) -> pygame.Surface:
         seq = self._state_seq()
         if seq != self._seq:
-            self._cache.clear()
-            self._seq = seq
+            self._forget_changed_images(seq)
         key = (self.view, self.filter, self.double)
         found = self._cache.get(key)
         if found is None:

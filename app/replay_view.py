@@ -246,14 +246,16 @@ class ReplayWindow:
         self._rows_cache = None
 
     def _forget_changed(self) -> None:
-        """Drop only the cached map pieces that the events between the position last shown
-        and the cursor changed (app.dirty: the same rule the game window uses)."""
+        """Drop only the cached map pieces (detailed chunks, global map images) that the
+        events between the position last shown and the cursor changed (app.dirty: the same
+        rule the game window uses)."""
         old, new = self.shown_at, self.position
         if old == new:
             return
         changes = self.changes_between(old, new) if old is not None else MapChanges(everything=True)
         for dmap in self.window.detailed.values():
             dmap.apply_changes(changes)
+        self.window.global_map.note_changes(changes, -1 if old is None else old, new)
         self.shown_at = new
         self.last_changes = changes
 
@@ -430,13 +432,15 @@ class ReplayWindow:
         Each seq is described once: from a scratch state of the viewer's own (the cursor's
         state is never touched) folded forward through the rows in order, so the row that
         scrolls in while stepping costs one event's fold; a row far behind or ahead of the
-        scratch state starts again from the nearest snapshot."""
+        scratch state starts again from the nearest snapshot (unless that snapshot is further
+        back than the scratch state)."""
         found = self._described.get(seq)
         if found is not None:
             self._described.move_to_end(seq)
             return found
         replay = self.replay
-        if self._scratch is None or not 0 <= seq - 1 - self._scratch_at <= FOLD_GAP:
+        gap = seq - 1 - self._scratch_at
+        if self._scratch is None or gap < 0 or (gap > FOLD_GAP and gap > seq - 1 - self._snapshot_before(seq - 1)):
             self._scratch = replay._state_at(seq - 1)
             self._scratch_at = seq - 1
         for rec in self.game.store.records(self._scratch_at + 1, seq):
@@ -455,6 +459,12 @@ class ReplayWindow:
         while len(self._described) > DESCRIPTION_CACHE_SIZE:
             self._described.popitem(last=False)
         return found
+
+    def _snapshot_before(self, seq: int) -> int:
+        """The seq of the snapshot ``state_at(seq)`` would start from (0: the start)."""
+        row = self.game.store.conn.execute("SELECT max(seq) FROM snapshots WHERE seq <= ? AND plugins_hash = ?",
+                                           (seq, self.game.plugins_hash)).fetchone()
+        return row[0] or 0
 
     def scroll_history(self, rows: int) -> None:
         seqs = self.history_seqs()

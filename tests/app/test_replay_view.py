@@ -9,6 +9,8 @@ import hashlib
 import pygame
 import pytest
 
+from app import mapstyle
+from app.globalmap import HEX_PX
 from app.mapmodel import MapModel
 from app.render import HIGHLIGHT, centre_of
 from app.replay_view import CURRENT_ROW, GOOD, ReplayWindow, printable, run_replay_window
@@ -205,6 +207,71 @@ def test_stepping_redraws_only_the_chunks_an_event_changed(viewer, monkeypatch):
     shown = detailed_pixels(viewer)
     dmap.invalidate()
     assert detailed_pixels(viewer) == shown
+
+
+def global_pixel(image, hex_):
+    col, row = hex_
+    return image.get_at((col * HEX_PX + (row & 1), row * HEX_PX))[:3]
+
+
+def test_global_map_images_are_rebuilt_only_when_their_view_changed(viewer):
+    game = viewer.game
+    gmap = viewer.window.global_map
+    control_seq = first_seq(game, "HexControlChanged")
+    control_hex = tuple(viewer.replay.event(control_seq).data["hex"])
+    moved = first_seq(game, "UnitMoved")
+    rolled = first_seq(game, "DiceRolled")
+    images = {}
+
+    def step_to(seq):
+        """Reach ``seq`` with Right presses (a jump first if it is far), drawing each frame."""
+        if abs(viewer.position - (seq - 1)) > 1 or viewer.position >= seq:
+            viewer.go_to(seq - 1)
+            viewer.draw()
+        images.update({view: views_image(view) for view in ("terrain", "control", "units")})
+        post(viewer, key(pygame.K_RIGHT))
+        assert viewer.position == seq
+        viewer.draw()
+
+    def views_image(view):
+        gmap.set_view(view)
+        return gmap.image()
+
+    def kept(view):
+        return views_image(view) is images[view]
+
+    def fresh(view):  # the cached image draws what a rebuild draws
+        image = views_image(view)
+        return pygame.image.tobytes(image, "RGB") == pygame.image.tobytes(gmap._build(), "RGB")
+
+    step_to(control_seq)
+    assert kept("terrain") and kept("units") and not kept("control") and fresh("control")
+    assert global_pixel(views_image("control"), control_hex) == mapstyle.power_colour(
+        viewer.window.model.controllers_at([control_hex])[0])
+    step_to(moved)
+    unit = viewer.replay.event(moved).data["unit"]
+    destination = tuple(viewer.replay.state["units"].units[unit].hex)
+    assert kept("terrain") and kept("control") and not kept("units") and fresh("units")
+    assert global_pixel(views_image("units"), destination) == mapstyle.power_colour("germany")
+    step_to(rolled)  # a die roll shows on no view
+    assert kept("terrain") and kept("control") and kept("units")
+    # backwards over the move the units view changes back, the others stay
+    viewer.go_to(moved)
+    viewer.draw()
+    images.update({view: views_image(view) for view in ("terrain", "control", "units")})
+    post(viewer, key(pygame.K_LEFT))
+    assert kept("terrain") and kept("control") and not kept("units") and fresh("units")
+    assert global_pixel(views_image("units"), destination) != mapstyle.power_colour("germany")
+    # on screen, the global panel shows the cached units image at the cursor
+    post(viewer, key(pygame.K_RIGHT))
+    viewer.draw()
+    image = views_image("units")
+    assert fresh("units")
+    rect = viewer.window._global_image_rect(viewer.window.panels["global"])
+    x = destination[0] * HEX_PX + (destination[1] & 1)
+    on_screen = (rect.x + (x - gmap.scroll_x) % image.get_width(), rect.y + destination[1] * HEX_PX)
+    assert rect.collidepoint(on_screen)
+    assert viewer.screen.get_at(on_screen)[:3] == mapstyle.power_colour("germany")
 
 
 def test_bookmark_buttons_and_keys_land_on_the_first_event_of_their_turn_impulse_phase(viewer):
