@@ -1229,6 +1229,30 @@ def player_view(state, player, view):
         combat["arranged"] = {s: line for s, line in combat["arranged"].items() if s in seen}
 
 
+def units_to_return(state, step_id: str, power: str) -> list[str]:
+    """The air units ``power`` must still return to base before it may end ``step_id``."""
+    m = air(state).mission
+    if step_id in (f"{AM}.return-to-base-phasing", f"{AM}.return-to-base-non-phasing"):
+        return sorted(f.unit for f in m.flights.values() if f.power == power)
+    if step_id == RETURN_TO_BASE_DIGRESSION:
+        return sorted(u for u in m.returning if _units(state)[u].power == power)
+    if step_id in EOT_RTB:
+        return sorted(u.id for u in _units(state).values() if u.power == power and u.branch == "air" and _at_sea(state, u))
+    return []
+
+
+@hookimpl
+def finish_step_refusal(state, step_id, power):
+    # Return to Base by Phasing / Non-Phasing Side: flown units "are required to return to
+    # base"; end of turn Return To Base: "the End of Phase button is disabled until all the
+    # requisite units have been returned to base"; so too the digression's aborted units.
+    left = units_to_return(state, step_id or "", power)
+    if left:
+        return (f"Return to Base: {power} must first return to base " + ", ".join(_name(state, u) for u in left)
+                + " (ReturnAirToBase)")
+    return None
+
+
 @hookimpl
 def step_ended(ctx, step_id, spec):
     # Air-to-air Combat: Attacking / Defending Unit's Result: "if a unit is aborted, a

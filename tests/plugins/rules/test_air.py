@@ -514,3 +514,25 @@ def test_air_to_air_combat_arrange_units_neither_side_sees_the_other_until_both_
     assert revealed["axis"]["fighters"] == ["f2", "f1"] and revealed["allies"]["fighters"] == ["i2", "i1"]
     assert secret in arranged("bob") and len(arranged("bob")) == 2 == len(arranged("alice"))
     assert not game.view("bob")["sections"]["air"]["mission"]["combat"]["arranged"]
+
+
+# ---------------------------------------------------------------- missions must be completed
+def test_return_to_base_by_phasing_side_end_of_phase_is_refused_while_units_still_fly(save):
+    # Return to Base by Phasing Side: "All air units ... that have flown during the current
+    # phase are required to return to base during this subphase."
+    game = lab(save, [STUKA, RIFLE], seed=5)
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    ok(game, type="FinishStep", actor="germany")
+    assert current(game) == f"{AM}.return-to-base-phasing"
+    reason = refused(game, type="FinishStep", actor="germany")
+    assert reason == "Return to Base: germany must first return to base germany stuka (stuka) (ReturnAirToBase)"
+    ok(game, type="ReturnAirToBase", actor="germany", unit="stuka", hex=list(GE_BASE))
+    assert not current(game).startswith(AM)
+
+
+def test_return_to_base_digression_end_of_phase_is_refused_until_the_aborted_unit_is_home(save):
+    game, _ = _escorted_strike_intercepted(save, seed=55)
+    ok(game, type="ChooseAirCasualty", actor="germany", unit="me109")
+    assert current(game) == RTB_DIGRESSION
+    assert "germany must first return to base germany me109 (me109)" in refused(game, type="FinishStep", actor="germany")
+    ok(game, type="ReturnAirToBase", actor="germany", unit="me109", hex=list(GE_BASE2))
