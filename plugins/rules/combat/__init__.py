@@ -70,6 +70,10 @@ class Combat(BaseModel):
     converted: bool | None = None
     losses: dict[str, int] = Field(default_factory=dict)  # side -> losses still to take
     retreating: list[str] = Field(default_factory=list)
+    # unit id -> hexes ("col,row") it has retreated out of: it never retreats back into them
+    retreat_trail: dict[str, list[str]] = Field(default_factory=dict)
+    # Shatter: a converted S/B with 2+ units to retreat sends those that can't to the pool
+    excess_to_pool: bool = False
     advance: bool = False
     breakthrough: bool = False
     advanced: list[str] = Field(default_factory=list)
@@ -198,6 +202,7 @@ class LandCombatOutcome(EventData):
     disorganized: list[str]
     advance: bool
     breakthrough: bool
+    excess_to_pool: bool = False
 
 
 class UnitRetreated(EventData):
@@ -206,8 +211,9 @@ class UnitRetreated(EventData):
     from_hex: tuple[int, int]
     to_hex: tuple[int, int] | None  # None: destroyed
     priority: int = 0
-    done: bool = True  # False: it ended in a hex still to be attacked and keeps retreating
+    done: bool = True  # False: it ended in a hex still to be attacked, or over-stacked, and keeps retreating
     reason: str = ""
+    to_pool: bool = False  # with to_hex None: it survives in the production pool (Shatter)
 
 
 class UnitAdvanced(EventData):
@@ -322,12 +328,15 @@ def _r_outcome(state, event):
     c.retreating = list(d["retreating"])
     c.advance = d["advance"]
     c.breakthrough = d["breakthrough"]
+    c.excess_to_pool = d.get("excess_to_pool", False)
 
 
 def _r_retreated(state, event):
     c = _combat(state, event)
-    if event.data["done"] and event.data["unit"] in c.retreating:
-        c.retreating.remove(event.data["unit"])
+    d = event.data
+    c.retreat_trail.setdefault(d["unit"], []).append(core.hex_key(d["from_hex"]))
+    if d["done"] and d["unit"] in c.retreating:
+        c.retreating.remove(d["unit"])
 
 
 def _r_advanced(state, event):
@@ -873,9 +882,15 @@ def apply_losses(ctx, step_id: str) -> None:
     empty = not [u for u in O.land_units(state, c.hex) if u.id not in retreating
                  and O.hostile(state, c.powers[0], u.power) and O.unit_type(u) not in O.SUPPLY_TYPES]
     advance = (empty or bool(retreating)) and bool(_living_attackers(state, c))
+    # Shatter: "If it is possible for only 1 unit to retreat and there are 2 or more units to
+    # retreat, then all the units will survive and the excess placed in the production pool
+    # ... provided the attacker changes the S/B result to a retreat."
+    converted_sb = (p["shatter"] or p["breakthrough"]) and bool(c.converted)
+    excess_to_pool = (converted_sb and len(retreating) >= 2
+                      and any(retreat_options(state, c, uid, c.hex)[1] for uid in retreating))
     ctx.emit(LandCombatOutcome(combat=c.id, retreating=retreating, shattered=shattered, destroyed=destroyed,
                                disorganized=disorganized, advance=advance,
-                               breakthrough=p["breakthrough"] and not c.converted))
+                               breakthrough=p["breakthrough"] and not c.converted, excess_to_pool=excess_to_pool))
     _auto_retreats(ctx, c)
 
 
@@ -936,12 +951,14 @@ def retreat_options(state, c: Combat, unit_id: str, from_hex) -> tuple[int, list
 
     1 not in an enemy ZOC and not over-stacking; 2 not in an enemy ZOC, over-stacking; 3 in an
     enemy ZOC with a friendly land unit, not over-stacking; 4 the same, over-stacking.  Never
-    back into the hex the retreat started from."""
+    back into the hex the retreat started from (nor, continuing a retreat, into a hex the unit
+    has already retreated out of)."""
     unit = _units(state)[unit_id]
     zoc = _enemy_zoc(state, unit.power)
+    left = {core.key_hex(k) for k in c.retreat_trail.get(unit_id, [])}
     best: dict[int, list] = {}
     for n in core.world_map().grid.neighbours(O.norm(from_hex)):
-        if n == c.hex or not _can_enter(state, unit, n, from_hex):
+        if n == c.hex or n in left or not _can_enter(state, unit, n, from_hex):
             continue
         friends = [u for u in O.land_units(state, n) if _side(state, u.power) == _side(state, unit.power)]
         over = not _stack_ok(state, n, unit)
@@ -959,20 +976,36 @@ def retreat_options(state, c: Combat, unit_id: str, from_hex) -> tuple[int, list
 
 
 def _retreat_one(ctx, c: Combat, unit_id: str, to_hex, pr: int) -> None:
+    """Move one retreating unit.  Retreats: "If the unit ends in a hex which is still to be
+    attacked, or where it is overstacked, continue retreating the unit according to the same
+    priorities (or destroy it if this is not possible)" — so a priority 2 or 4 retreat goes
+    on from the over-stacked hex instead of destroying the unit at once."""
     state = ctx.state
     unit = _units(state)[unit_id]
     start = O.norm(unit.hex)
-    if pr in (2, 4):
-        # "If overstacking causes units to be destroyed, retreating units are destroyed."
-        ctx.emit(UnitRetreated(combat=c.id, unit=unit_id, from_hex=start, to_hex=None, priority=pr,
-                               reason="over-stacked"))
-        _destroy(ctx, unit_id)
-        return
     still_attacked = any(o.hex == O.norm(to_hex) and o.id != c.id for o in _waiting_combats(state))
+    over = pr in (2, 4)
+    reason = ("over-stacked there: keeps retreating" if over
+              else "ends in a hex still to be attacked: keeps retreating" if still_attacked else "")
     ctx.emit(UnitMoved(unit=unit_id, to_hex=O.norm(to_hex)))
     ctx.emit(UnitRetreated(combat=c.id, unit=unit_id, from_hex=start, to_hex=O.norm(to_hex), priority=pr,
-                           done=not still_attacked,
-                           reason="ends in a hex still to be attacked: keeps retreating" if still_attacked else ""))
+                           done=not (still_attacked or over), reason=reason))
+
+
+def _cannot_retreat(ctx, c: Combat, unit) -> None:
+    """Retreats: "Destroy a unit if it can't retreat under any of these priorities" (and "If
+    overstacking causes units to be destroyed, retreating units are destroyed") — unless a
+    converted S/B result lets the excess survive in the production pool (Shatter)."""
+    here = O.norm(unit.hex)
+    if c.excess_to_pool:
+        ctx.emit(UnitRetreated(combat=c.id, unit=unit.id, from_hex=here, to_hex=None, to_pool=True,
+                               reason="only some units could retreat: the excess goes to the production pool"))
+        ctx.emit(UnitMoved(unit=unit.id, to_hex=None, to_where="production-pool"))
+        return
+    over = c.retreat_trail.get(unit.id) and not _stack_ok(ctx.state, here, unit)
+    ctx.emit(UnitRetreated(combat=c.id, unit=unit.id, from_hex=here, to_hex=None,
+                           reason="over-stacked and no hex to retreat on into" if over else "no hex to retreat into"))
+    _destroy(ctx, unit.id)
 
 
 def _auto_retreats(ctx, c: Combat) -> None:
@@ -986,9 +1019,7 @@ def _auto_retreats(ctx, c: Combat) -> None:
             unit = _units(ctx.state)[uid]
             pr, hexes = retreat_options(ctx.state, c, uid, unit.hex)
             if not hexes:
-                ctx.emit(UnitRetreated(combat=c.id, unit=uid, from_hex=O.norm(unit.hex), to_hex=None,
-                                       reason="no hex to retreat into"))
-                _destroy(ctx, uid)
+                _cannot_retreat(ctx, c, unit)
                 changed = True
             elif len(hexes) == 1:
                 _retreat_one(ctx, c, uid, hexes[0], pr)
@@ -1036,9 +1067,11 @@ def advance_unit(ctx, cmd: AdvanceUnit) -> None:
     if unit is None or cmd.unit not in c.attackers or not unit.on_map:
         raise Rejected(f"{rule}: only surviving attacking units of this combat can advance ({cmd.unit} is not one)")
     to = O.norm(cmd.to_hex)
-    if any(O.hostile(state, unit.power, u.power) for u in O.land_units(state, to)):
-        raise Rejected(f"{rule}: ignore enemy ZOCs but not enemy land units; {to[0]},{to[1]} holds enemy land units")
     second = to != c.hex
+    enemy_here = any(O.hostile(state, unit.power, u.power) for u in O.land_units(state, to))
+    if enemy_here and not (second and c.breakthrough):
+        raise Rejected(f"{rule}: ignore enemy ZOCs but not enemy land units; {to[0]},{to[1]} holds enemy land units")
+    overrun = None
     if not second:
         if cmd.unit in c.advanced:
             raise Rejected(f"{rule}: {unit.name or unit.id} has already advanced")
@@ -1063,12 +1096,23 @@ def advance_unit(ctx, cmd: AdvanceUnit) -> None:
                     not O.is_division(unit) and all(O.is_division(x) for x in leaders)):
                 raise Rejected(f"{rule}: a second hex is for HQ-A, ARM and MECH units, and MOT and CAV stacked with "
                                "the same HQ-A, ARM or MECH unit (MOT/CAV corps not with only an ARM/MECH division)")
-        if not _can_enter(state, unit, to, c.hex):
+        if enemy_here:
+            if "land" not in ctx.host.infos:
+                raise Rejected(f"{rule}: {to[0]},{to[1]} holds enemy land units (no overrun rules in this game)")
+            overrun = _second_hex_overrun(state, unit, to, rule)
+        elif not _can_enter(state, unit, to, c.hex):
             raise Rejected(f"{rule}: {unit.name or unit.id} can't move into {to[0]},{to[1]}")
-    if not _stack_ok(state, to, unit):
+    if overrun is None and not _stack_ok(state, to, unit):
         raise Rejected(f"{rule}: Over-Stacked Hex: {to[0]},{to[1]} can't hold {unit.name or unit.id}")
     cost = _hex_cost(state, to)
     disorg = cost >= 2 if second else cost > int(unit.factors.get("move", 0))
+    if overrun is not None:
+        from plugins.rules.land import LandUnitsOverrun
+
+        odds, defenders = overrun
+        ctx.emit(LandUnitsOverrun(hex=to, units=defenders, by=unit.id, power=unit.power, odds=odds))
+        for uid in defenders:
+            _destroy(ctx, uid)  # the hex is then empty of land units: no over-stacking
     ctx.emit(UnitMoved(unit=unit.id, to_hex=to))
     ctx.emit(UnitAdvanced(combat=c.id, unit=unit.id, to_hex=to, second=second, disorganized=disorg))
     if disorg and _units(ctx.state)[unit.id].face_up:
@@ -1078,6 +1122,19 @@ def advance_unit(ctx, cmd: AdvanceUnit) -> None:
     for other in _waiting_combats(ctx.state):
         if other.hex == to:
             ctx.emit(AttackCancelled(combat=other.id, reason="the hex was occupied by an advance after combat"))
+
+
+def _second_hex_overrun(state, unit, to, rule: str) -> tuple[float, list[str]]:
+    """Land Combat: "You can conduct an overrun (see RAC 11.11.6) in the second hex" — judged
+    by the land plugin's overrun check (odds, movement points, supply) from the defending hex;
+    returns (odds, the overrun units' ids)."""
+    from plugins.rules.land.overrun import overrun_check
+
+    try:
+        _path, _cost, odds, defenders = overrun_check(state, unit, path=[to])
+    except Rejected as refused:
+        raise Rejected(f"{rule}: the second hex holds enemy land units and can't be overrun: {refused}")
+    return odds, defenders
 
 
 # ---------------------------------------------------------------- hooks
@@ -1272,7 +1329,8 @@ def describe_event(event, state):
     if t == "UnitRetreated":
         name = _names(state, [d["unit"]])[0]
         if d["to_hex"] is None:
-            return f"{name} can't retreat and is destroyed ({d['reason']})"
+            fate = "goes to the production pool" if d.get("to_pool") else "is destroyed"
+            return f"{name} can't retreat and {fate} ({d['reason']})"
         return f"{name} retreats to {_hx(d['to_hex'])}" + (f" and {d['reason']}" if d["reason"] else "")
     if t == "UnitAdvanced":
         name = _names(state, [d["unit"]])[0]

@@ -446,3 +446,92 @@ def test_land_combat_events_name_the_hexes_they_touched(tmp_path):
     assert replay.touched_hexes(res) == [T]
     declared = next(e for e in game.history() if e.type == "AttackDeclared")
     assert replay.touched_hexes(declared) == [T]
+
+
+# ---------------------------------------------------------------- Retreats: over-stacking and the production pool
+def _retreat_situation(save, soviets_south, blockers=()):
+    """Germans attack T from 206,51/206,52, one more holds 208,52; ``soviets_south`` Soviet
+    armies stand in 207,53, the only hex T's defenders can retreat into; ``blockers`` are
+    German units on the hexes beyond it."""
+    units = base_units() + [unit("s-2", "ussr", "inf", 3, T), unit("g-blk", "germany", "inf", 4, (208, 52))]
+    units += [unit(f"s-south{i}", "ussr", "inf", 3, (207, 53)) for i in range(soviets_south)]
+    units += [unit(f"g-beyond{i}", "germany", "inf", 4, h) for i, h in enumerate(blockers)]
+    game = new_game(save, units=units)
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm", "g-inf"]})
+    return game
+
+
+def _retreat(game, retreating, excess_to_pool=False):
+    from plugins.rules import combat as C
+
+    def run(ctx):
+        ctx.emit(C.LandCombatOutcome(combat="207,52", retreating=retreating, shattered=[], destroyed=[],
+                                     disorganized=[], advance=True, breakthrough=False,
+                                     excess_to_pool=excess_to_pool))
+        C._auto_retreats(ctx, C.cs(ctx.state).combats["207,52"])
+
+    return game._run(run, actor="system")
+
+
+def test_retreat_units_over_stacked_hex_continues_the_retreat(save):
+    """Retreats: "If the unit ends in a hex ... where it is overstacked, continue retreating the
+    unit according to the same priorities" — not destroyed outright."""
+    from plugins.rules.combat import retreat_options
+
+    game = _retreat_situation(save, soviets_south=2)
+    _retreat(game, ["s-inf"])
+    s = game.state["units"].units["s-inf"]
+    assert s.where == "map" and s.hex == (207, 53)  # priority 4, the only hex: it went in, over-stacked
+    c = game.state["combat"].combats["207,52"]
+    assert c.retreating == ["s-inf"]  # and keeps retreating from there
+    pr, hexes = retreat_options(game.state, c, "s-inf", (207, 53))
+    assert hexes and (207, 53) not in hexes and T not in hexes
+    game.close()
+
+
+def test_shatter_only_one_unit_could_retreat_the_rest_go_to_the_production_pool(save):
+    """Shatter: "If it is possible for only 1 unit to retreat and there are 2 or more units to
+    retreat, then all the units will survive and the excess placed in the production pool"
+    (the attacker converted the S/B to a retreat); without that, the excess is destroyed."""
+    beyond = [(208, 53), (208, 54), (207, 54), (206, 53)]
+    game = _retreat_situation(save, soviets_south=1, blockers=beyond)
+    _retreat(game, ["s-inf", "s-2"], excess_to_pool=True)
+    units = game.state["units"].units
+    assert units["s-inf"].hex == (207, 53)  # the one that could retreat
+    assert units["s-2"].where == "production-pool"
+    assert game.state["combat"].combats["207,52"].retreating == []
+    game.close()
+    game = _retreat_situation(save.with_name("plain.wif"), soviets_south=1, blockers=beyond)
+    _retreat(game, ["s-inf", "s-2"])
+    assert game.state["units"].units["s-2"].where == "eliminated"  # an ordinary R result
+    game.close()
+
+
+def test_advancing_after_combat_overrun_in_the_second_hex(tmp_path):
+    """Advancing after combat: "You can conduct an overrun (see RAC 11.11.6) in the second
+    hex" — judged by the land plugin's overrun check; without enough odds it is refused."""
+    weak = unit("s-div", "ussr", "inf", 1, (208, 52), size="division")
+    units = [unit("g-arm", "germany", "arm", 30, (206, 51), move=6), unit("g-inf", "germany", "inf", 4, (206, 52)),
+             unit("s-inf", "ussr", "inf", 1, T), weak]
+    for seed in range(1, 400):
+        options = {"units": units, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+                   "actions": {"germany": "land"}, "start_at": DECL}
+        game = Game.new("lab", tmp_path / f"s{seed}.wif", seed=seed, options=options, extra_plugins=["combat", "land"])
+        ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm", "g-inf"]})
+        ok(game, {"type": "FinishStep", "actor": "germany"})
+        chooser = game.state.kernel.sequence.pending[0]
+        ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
+        events = ok(game, {"type": "ResolveCombat", "actor": chooser})
+        res = next(e for e in events if e.type == "LandCombatResolved").data["result"]
+        if res.endswith("B") and not res.split("/")[0].isdigit():
+            break
+        game.close()
+    ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": False})
+    ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
+    before = game.state.kernel.seq
+    events = ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]})
+    assert types(events)[:3] == ["LandUnitsOverrun", "UnitMoved", "UnitMoved"]
+    assert events[0].data["units"] == ["s-div"] and game.state.kernel.seq > before
+    assert game.state["units"].units["s-div"].where == "eliminated"
+    assert game.state["units"].units["g-arm"].hex == (208, 52)
+    game.close()
