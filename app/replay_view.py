@@ -11,7 +11,8 @@ Keys:
   Ctrl+Home / Ctrl+End    start / end of the game
   Space                   play / pause                1..8               speed
   G                       go to an event number (type it, Enter)
-  P / K                   filter the history by power / kind (Shift: backwards)
+  P                       filter the history by power (Shift: backwards)
+  K                       open / close the drop-down of event kinds (the history's kind filter)
   F                       Play on from here (a new save; the original is untouched)
   Esc                     close
   The map keeps its other keys: Up/Down (Ctrl: a page) scroll, +/- zoom, T S R L Z W H U M
@@ -28,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
+import pygame_gui
+from pygame_gui.elements import UIDropDownMenu
 
 from kernel.engine import upcast
 from kernel.errors import EventDataError, WifError
@@ -43,6 +46,7 @@ from .views import ScreenLayout, WindowGeometry
 SPEEDS = (1, 2, 5, 10, 25, 50, 100, 250)  # events per second
 DEFAULT_SPEED = 3  # 10 events/s: readable in the history panel
 TIMELINE_H = 130
+ALL_KINDS = "all kinds"  # the kind drop-down's first entry: no filter
 ROW_H = 18
 CURRENT_ROW = (70, 90, 70)
 SLIDER_TRACK = (90, 96, 110)
@@ -164,6 +168,7 @@ class ReplayWindow:
         self._history_hits: list[tuple[pygame.Rect, int]] = []
         self._slider_drag = False
         self.powers, self.kinds = self._filter_choices()
+        self.kind_menu = self._kind_menu()
         self.go_to(self.replay.last if start_seq is None else start_seq, centre=True)
 
     # ------------------------------------------------------------------ geometry
@@ -365,6 +370,25 @@ class ReplayWindow:
         kinds = sorted(t for (t,) in conn.execute("SELECT DISTINCT type FROM events"))
         return powers, kinds
 
+    def _kind_menu(self) -> UIDropDownMenu:
+        """The kind filter: a pygame_gui drop-down over the history's filter bar."""
+        gui = self.window.gui
+        rect = dict(self.filter_buttons())["kind"]
+        menu = UIDropDownMenu([ALL_KINDS] + self.kinds, ALL_KINDS, rect, gui.manager,
+                              expansion_height_limit=max(80, self.history_rect.bottom - rect.bottom - 4))
+        gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, menu, self.set_kind_filter)
+        return menu
+
+    def set_kind_filter(self, kind: str | None) -> None:
+        self.filter_kind = None if kind in (None, ALL_KINDS) else kind
+        self.history_top = None
+        self._rows_cache = None
+
+    def toggle_kind_menu(self) -> None:
+        state = self.kind_menu.current_state
+        state.target_state = "expanded" if state is self.kind_menu.menu_states["closed"] else "closed"
+        state.should_transition = True
+
     def cycle_filter(self, which: str, step: int = 1) -> None:
         choices = [None] + (self.powers if which == "power" else self.kinds)
         current = self.filter_power if which == "power" else self.filter_kind
@@ -484,6 +508,8 @@ class ReplayWindow:
 
     def handle(self, event) -> bool:
         """One pygame event; False once the viewer should close."""
+        if self.window.gui.process(event):
+            return self.running  # the kind drop-down (or another form) used it
         if event.type == pygame.QUIT:
             self.running = False
         elif event.type == pygame.KEYDOWN:
@@ -540,7 +566,7 @@ class ReplayWindow:
         elif key == pygame.K_p:
             self.cycle_filter("power", -1 if shift else 1)
         elif key == pygame.K_k:
-            self.cycle_filter("kind", -1 if shift else 1)
+            self.toggle_kind_menu()
         elif key == pygame.K_f:
             self.fork_here()
         elif key != pygame.K_RETURN:  # Enter would finish a step in the game; here it does nothing
@@ -626,6 +652,7 @@ class ReplayWindow:
         draw_highlights(self.window, self.highlight)
         self._draw_history()
         self._draw_timeline()
+        self.window.gui.draw(self.screen)  # again: the history panel was drawn over the forms
 
     def _draw_timeline(self) -> None:
         s, t = self.screen, self.timeline_rect
@@ -654,7 +681,7 @@ class ReplayWindow:
             s.blit(text, (rect.centerx - text.get_width() // 2, rect.y + 5))
         message, colour = self.status
         help_line = ("Left/Right event  Shift step  Ctrl phase  PgUp/PgDn impulse  Home/End turn  Space play  "
-                     "1-8 speed  G go to  P/K filter  F play on  Esc close")
+                     "1-8 speed  G go to  P power  K kinds  F play on  Esc close")
         s.blit(font(15).render(fit(message or help_line, 15, width), True, colour if message else DIM),
                (t.x + 8, t.y + 92))
         if problems:  # a missing or changed plugin: say which, and what could not be shown
@@ -694,6 +721,8 @@ class ReplayWindow:
         pygame.draw.rect(s, TITLE_BAR, (r.x, r.y, r.w, TITLE_H))
         s.blit(font(17).render("History", True, TEXT), (r.x + 6, r.y + 2))
         for which, rect in self.filter_buttons():
+            if which == "kind":
+                continue  # the drop-down draws itself there (after the panels: see draw)
             value = (self.filter_power if which == "power" else self.filter_kind) or "all"
             pygame.draw.rect(s, GOOD if value != "all" else TITLE_BAR, rect)
             s.blit(font(16).render(f"{which}: {value}"[:40], True, (0, 0, 0) if value != "all" else TEXT),

@@ -110,6 +110,51 @@ def press_button(win, label):
     post(win, *click(dict(win.buttons())[label].center))
 
 
+def pump(win, frames=3):
+    """Let pygame_gui's own events (a press, a changed drop-down) come back through the viewer."""
+    for _ in range(frames):
+        win.draw()
+        for e in pygame.event.get():
+            win.handle(e)
+
+
+def menu_rows(win) -> dict:
+    """The kind drop-down's visible rows while it is open: text -> button rect."""
+    state = win.kind_menu.current_state
+    selection = getattr(state, "options_selection_list", None)
+    if selection is None:
+        return {}
+    shown = selection.item_list_container.rect
+    return {item["text"]: item["button_element"].rect for item in selection.item_list
+            if item.get("button_element") is not None and item["button_element"].visible
+            and shown.contains(item["button_element"].rect)}
+
+
+def choose_kind(win, kind):
+    """Open the kind drop-down with a click and click ``kind`` in it (scrolling with the wheel)."""
+    post(win, *click(win.kind_menu.rect.center))
+    pump(win)
+    for _ in range(40):
+        rows = menu_rows(win)
+        if kind in rows:
+            break
+        options = ["all kinds"] + win.kinds
+        up = options.index(kind) < min(options.index(text) for text in rows)
+        below = max(rows.values(), key=lambda r: r.y)
+        # pygame_gui finds what the wheel is over from the pointer, which posted events do not
+        # move on the dummy display: put it there for the frames of this turn of the wheel
+        real_get_pos = pygame.mouse.get_pos
+        pygame.mouse.get_pos = lambda: below.center
+        try:
+            pump(win, 1)
+            post(win, motion(below.center), pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1 if up else -1, flipped=False))
+            pump(win, 2)
+        finally:
+            pygame.mouse.get_pos = real_get_pos
+    post(win, *click(menu_rows(win)[kind].center))
+    pump(win)
+
+
 def first_seq(game, type_, after=0):
     return next(r.seq for r in game.history(after + 1) if r.type == type_)
 
@@ -368,9 +413,7 @@ def test_play_and_pause_at_a_chosen_speed(viewer):
 # ---------------------------------------------------------------- history panel
 def test_history_filters_by_kind_and_power_and_a_click_jumps_and_centres(viewer):
     viewer.go_to(0)
-    kinds = viewer.kinds
-    for _ in range(kinds.index("UnitMoved") + 1):
-        post(viewer, key(pygame.K_k))
+    choose_kind(viewer, "UnitMoved")
     assert viewer.filter_kind == "UnitMoved"
     viewer.draw()
     rows = viewer.history_rows()
@@ -394,11 +437,39 @@ def test_history_filters_by_kind_and_power_and_a_click_jumps_and_centres(viewer)
     assert viewer.filter_power != "ussr"
     # the dice are shown as numbers on the DiceRolled rows
     viewer.filter_power = None
-    while viewer.filter_kind != "DiceRolled":
-        post(viewer, key(pygame.K_k))
+    choose_kind(viewer, "DiceRolled")
+    assert viewer.filter_kind == "DiceRolled"
     rows = viewer.history_rows()
     assert rows and all(r.dice for r in rows)
     assert rows[0].dice == viewer.replay.event(rows[0].seq).data["results"]
+
+
+def test_the_kind_filter_is_a_drop_down_of_the_game_s_event_kinds(viewer):
+    menu = viewer.kind_menu
+    viewer.draw()
+    # closed, it sits in the history's filter bar and says no kind is chosen
+    assert menu.rect.colliderect(viewer.history_rect) and menu.selected_option[0] == "all kinds"
+    assert viewer.screen.get_at(menu.rect.center)[:3] != viewer.screen.get_at((menu.rect.x - 6, menu.rect.centery))[:3]
+    # K opens it over the history list: every kind of event in this game, first "all kinds"
+    post(viewer, key(pygame.K_k))
+    pump(viewer)
+    rows = menu_rows(viewer)
+    assert list(rows)[0] == "all kinds" and set(rows) <= {"all kinds", *viewer.kinds} and len(rows) > 5
+    assert viewer.kinds == sorted({r.type for r in viewer.game.history()})
+    first_kind = list(rows)[1]
+    below = rows[first_kind]
+    assert viewer.history_list_rect().colliderect(below)
+    # a click on a row of the list goes to the menu, not to the history row under it
+    position = viewer.position
+    post(viewer, *click(below.center))
+    pump(viewer)
+    assert viewer.position == position and viewer.filter_kind == first_kind
+    assert menu.selected_option[0] == first_kind and not menu_rows(viewer)  # closed again
+    assert all(viewer.replay.event(r.seq).type == first_kind for r in viewer.history_rows())
+    # "all kinds" lifts the filter
+    choose_kind(viewer, "all kinds")
+    assert viewer.filter_kind is None
+    assert len({viewer.replay.event(r.seq).type for r in viewer.history_rows()}) > 1
 
 
 def test_history_rows_read_as_they_did_just_before_their_event(viewer):
