@@ -13,6 +13,10 @@ Public functions other plugins call (import them lazily, inside functions):
 - ``hex_has_basic_supply_path(state, power, hex)`` — the same for a notional unit in a hex;
 - ``supply_range(state, hex)`` — 4/3/2 hexes by the weather in the hex (Weather Report);
 - ``can_reorganize(state, hq_id, unit_id)`` — why an HQ may not reorganize a unit, or None;
+- ``began_impulse_out_of_supply(state, unit_id)`` — the unit was out of supply when the
+  impulse began (recorded by ``ImpulseSupplyRecorded`` once the actions are chosen, before
+  any unit moves): "the cargo only becomes disorganized if it commenced the impulse out of
+  supply" (Air Transport; the air plugin has no air transport yet);
 - ``supplied_this_impulse(state, unit_id)`` — put in supply for this impulse by a rule: the
   event ``ImpulseSupplyGranted`` (emitted by e.g. Emergency HQ supply) is the hook point, and
   ``in_supply`` answers True for those units until the impulse ends.
@@ -50,6 +54,7 @@ from . import trace
 from .trace import REORG_COST, is_hq
 
 HQ_STEP = "wif.turn.impulse.end-of-impulse.reorganization-by-hq"
+IMPULSE_BEGUN_STEP = "wif.turn.impulse.new-impulse.choose-action"  # the last step before anything moves
 EOT_STEP = "wif.turn.end-of-turn.end-of-turn-reorganization"
 AT_SEA = ("sea", "at-sea", "sea-box")
 
@@ -133,6 +138,12 @@ def hex_has_basic_supply_path(state, power: str, hex_) -> bool:
     return tuple(hex_) in dist
 
 
+def began_impulse_out_of_supply(state, unit_id: str) -> bool:
+    """Air Transport: did the unit commence this impulse out of supply?"""
+    s = supply_state(state)
+    return tuple(s.began_out_of_supply_at) == _now(state) and unit_id in s.began_out_of_supply
+
+
 def supplied_this_impulse(state, unit_id: str) -> bool:
     """Has a rule put the unit in supply for the current impulse (``ImpulseSupplyGranted``)?"""
     granted = supply_state(state).impulse_supply.get(unit_id)
@@ -147,6 +158,9 @@ class SupplyState(BaseModel):
     partial: dict[str, list[int]] = Field(default_factory=dict)
     # unit id -> [turn, impulse] it is in supply for, whatever its path (ImpulseSupplyGranted)
     impulse_supply: dict[str, list[int]] = Field(default_factory=dict)
+    # [turn, impulse] and the land units out of supply when that impulse began
+    began_out_of_supply_at: list[int] = Field(default_factory=list)
+    began_out_of_supply: list[str] = Field(default_factory=list)
 
 
 def supply_state(state) -> SupplyState:
@@ -175,6 +189,12 @@ class ImpulseSupplyGranted(EventData):
     units: list[str]
     source: str  # the unit or rule that supplies them, for the log
     rule: str
+
+
+class ImpulseSupplyRecorded(EventData):
+    """The land units on the map that began this impulse out of supply."""
+
+    out_of_supply: list[str]
 
 
 class HQReorganize(Command):
@@ -282,6 +302,20 @@ def _impulse_supply(state, event):
         s.impulse_supply[unit_id] = now
 
 
+def _impulse_supply_recorded(state, event):
+    s = supply_state(state)
+    s.began_out_of_supply_at = list(_now(state))
+    s.began_out_of_supply = list(event.data["out_of_supply"])
+
+
+def record_impulse_supply(ctx) -> None:
+    """Record which land units begin the impulse out of supply (Air Transport's cargo rule)."""
+    state = ctx.state
+    lacking = [uid for side in state.kernel.sides for uid in out_of_supply(state, side)
+               if state["units"].units[uid].branch == "land"]
+    ctx.emit(ImpulseSupplyRecorded(out_of_supply=sorted(lacking)))
+
+
 def _eot_reorganized(state, event):
     supply_state(state).partial.clear()
     supply_state(state).hq_points.clear()
@@ -325,6 +359,7 @@ def register_events(register):
     register(HQReorganized)
     register(EndOfTurnReorganized)
     register(ImpulseSupplyGranted)
+    register(ImpulseSupplyRecorded)
 
 
 @hookimpl
@@ -332,6 +367,7 @@ def register_reducers(register):
     register("HQReorganized", _hq_reorganized)
     register("EndOfTurnReorganized", _eot_reorganized)
     register("ImpulseSupplyGranted", _impulse_supply)
+    register("ImpulseSupplyRecorded", _impulse_supply_recorded)
 
 
 @hookimpl
@@ -342,6 +378,12 @@ def register_commands(register):
 @hookimpl
 def register_step_rules(register):
     register(EOT_STEP, end_of_turn_reorganization)
+
+
+@hookimpl
+def step_ended(ctx, step_id, spec):
+    if step_id == IMPULSE_BEGUN_STEP:
+        record_impulse_supply(ctx)
 
 
 @hookimpl
@@ -363,6 +405,9 @@ def describe_event(event, state):
         return f"{event.actor}: HQ {hq_name} {done} {unit_name} ({d['points']} point(s), {d['points_left']} left)"
     if event.type == "ImpulseSupplyGranted":
         return f"{d['rule']}: {len(d['units'])} unit(s) in supply this impulse from {d['source']}"
+    if event.type == "ImpulseSupplyRecorded":
+        n = len(d["out_of_supply"])
+        return f"The impulse begins with {n} land unit{'s' if n != 1 else ''} out of supply"
     if event.type == "EndOfTurnReorganized":
         n = len(d["units"])
         return f"End of Turn Reorganization: {n} disorganized unit{'s' if n != 1 else ''} reorganized"

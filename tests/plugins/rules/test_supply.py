@@ -309,3 +309,32 @@ def test_ignore_notional_minus_one_without_a_basic_supply_path(save):
     assert not hex_has_basic_supply_path(game.state, "ussr", (236, 57))
     assert notional_factors(game.state, (236, 57), []) == with_path - 1
     game.close()
+
+
+def test_air_transport_landing_cargo_that_commenced_the_impulse_out_of_supply(save):
+    """Air Transport Landing: cargo "only becomes disorganized if it commenced the impulse
+    out of supply" — supply records the land units out of supply when the impulse begins
+    (once the actions are chosen, before anything moves)."""
+    from plugins.rules.supply import began_impulse_out_of_supply
+
+    game = Game.new("lab", save, seed=3, extra_plugins=["supply", "turn"], options={
+        "units": [unit("city", "ussr", ORENBURG), unit("far", "ussr", (238, 63))],
+        "start_at": "turn", "active_side": None})
+    for _ in range(40):
+        seq = game.state.kernel.sequence
+        if any(r.type == "ImpulseSupplyRecorded" for r in game.history(1)):
+            break
+        who = seq.pending[0]
+        if seq.current.endswith("choose-action"):
+            cmd = {"type": "ChooseAction", "actor": who, "action": "land"}
+        elif seq.current.endswith("move-first-decision"):
+            cmd = {"type": "ChooseFirstMover", "actor": who, "side": "axis"}
+        else:
+            cmd = {"type": "FinishStep", "actor": who}
+        out = game.submit(cmd)
+        assert out.accepted, out.reason
+    recorded = [r for r in game.history(1) if r.type == "ImpulseSupplyRecorded"][0]
+    assert recorded.data["out_of_supply"] == ["far"]  # whatever the weather rolled, the city is a source
+    then = game.state_at(recorded.seq)  # that impulse (the game has played on since)
+    assert began_impulse_out_of_supply(then, "far") and not began_impulse_out_of_supply(then, "city")
+    game.close()
