@@ -25,6 +25,10 @@ How it runs:
 - every other unit that flew returns to base (``ReturnAirToBase``) and is face down
   (disorganized) afterwards; ``RebaseAir`` in the Air Rebase stage does not disorganize.
 
+Tactical factors are modified by the target hex's weather and terrain (``tactical_factor``:
+halved in rain or snow, authored terrain values in data/air.json) and no mission flies to a
+weather zone in storm or blizzard (Weather Report).
+
 Ground support factors are kept here, keyed by the defending hex, in
 ``state["air"].ground_support`` ("col,row" -> side -> tactical factors), read them with
 ``ground_support(state, hex)``.  The land combat plugin adds them to the attack or the
@@ -34,6 +38,7 @@ defence (and applies the cap: factors above the side's land factors are ignored)
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -44,7 +49,7 @@ from kernel.builtin import DecisionFinished
 from kernel.errors import Rejected
 from kernel.events import Command, EventData
 from kernel.hookspecs import hookimpl
-from plugins.rules.core import ActivityUsed, action_of, enemies, hex_controller, hex_key, world_map
+from plugins.rules.core import ActivityUsed, action_of, enemies, hex_controller, hex_key, weather_in, world_map
 from plugins.rules.units import UnitFlipped, UnitMoved
 
 from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
@@ -460,6 +465,28 @@ def reach(unit, purpose: str) -> int:
     return int(unit.factors.get("range", 0) * rules_data()["range_multiplier"][purpose])
 
 
+def tactical_factor(state, unit, hex_) -> int:
+    """``unit``'s tactical factor attacking ``hex_``: halved in rain or snow (Weather Report,
+    after the desert shift) and by the hex's terrain (authored RAC 14.5 values), see data/air.json."""
+    from plugins.rules.land.movement import effective_terrain, effective_weather  # noqa: PLC0415  (the Weather Report's terrain rules)
+
+    d = rules_data()
+    terrain = world_map().terrain(tuple(hex_))
+    weather = effective_weather(weather_in(state, hex_), terrain)
+    multiplier = (d["tactical_weather_multiplier"].get(weather, 1.0)
+                  * d["tactical_terrain_multiplier"].get(effective_terrain(terrain, weather), 1.0))
+    return math.floor(unit.factors.get("tactical", 0) * multiplier)
+
+
+def check_mission_weather(state, hex_, rule: str) -> None:
+    # Weather Report: "The only mission you may fly to a weather zone in storm or blizzard
+    # is a rebase mission."
+    weather = weather_in(state, hex_)
+    if weather in rules_data()["no_missions_in_weather"]:
+        raise Rejected(f"{rule}: hex {tuple(hex_)} is in a weather zone in {weather}; the only mission "
+                       "you may fly there is a rebase")
+
+
 def is_fighter(unit) -> bool:
     d = rules_data()
     return unit.type in d["fighter_types"] or unit.type in d["carrier_types"]
@@ -598,6 +625,7 @@ def fly_cap(ctx, cmd: FlyCAP) -> None:
         raise Rejected(f"Combat Air Patrol: hex {tuple(cmd.hex)} is not threatened by this "
                        f"{MISSION_NAME[m.kind]} mission (no target there for the enemy)")
     _in_range(state, unit, cmd.hex, "cap", "Combat Air Patrol")
+    check_mission_weather(state, cmd.hex, "Combat Air Patrol")
     _fly(ctx, unit, "cap", cmd.hex)  # CAP does not count against activity limits
 
 
@@ -607,6 +635,7 @@ def fly_mission(ctx, cmd: FlyMission) -> None:
     rule = "Air missions"
     m = _mission_running(state, rule)
     unit = _can_fly(state, cmd.actor, cmd.unit)
+    check_mission_weather(state, cmd.hex, MISSION_NAME[m.kind])
     side = _side(state, cmd.actor)
     phasing = side == state.kernel.active_side
     if phasing and m.kind == "ground-support":
@@ -648,6 +677,7 @@ def fly_intercept(ctx, cmd: FlyIntercept) -> None:
     if not any(f.side != side and f.hex == tuple(cmd.hex) for f in m.flights.values()):
         raise Rejected(f"Interception: no enemy aircraft have flown to hex {tuple(cmd.hex)}")
     _in_range(state, unit, cmd.hex, "intercept", "Interception (half range)")
+    check_mission_weather(state, cmd.hex, "Interception")
     _fly(ctx, unit, "interceptor", cmd.hex)
 
 
@@ -935,7 +965,7 @@ def perform(ctx) -> None:
         # Air Attacks, Ground strike: each bomber attacks each organized enemy land or
         # aircraft unit in the hex; 1d10 <= tactical factor disorganizes the target.
         for f in sorted(bombers, key=lambda f: f.unit):
-            tactical = units[f.unit].factors.get("tactical", 0)
+            tactical = tactical_factor(state, units[f.unit], f.hex)  # weather and terrain (Air Attacks)
             for target in _strike_targets(state, f.power, f.hex):
                 extra = sum(n or 0 for n in ctx.host.pm.hook.ground_strike_extra_dice(
                     state=state, bomber=units[f.unit], target=target))
@@ -956,7 +986,9 @@ def perform(ctx) -> None:
             hook = ctx.host.pm.hook
             factors = 0
             for u in ids:
-                base = units[u].factors.get("tactical", 0)
+                # "An aircraft's tactical factors may be reduced by the weather ... and terrain
+                # ... in the target hex" (Air Attacks, Ground support)
+                base = tactical_factor(state, units[u], hex_)
                 changed = hook.ground_support_factor(state=state, unit=units[u], hex_=hex_, side=side, factor=base)
                 factors += base if changed is None else changed
             ctx.emit(AirGroundSupportFlown(hex=hex_, side=side, factors=factors, units=sorted(ids)))

@@ -536,3 +536,47 @@ def test_return_to_base_digression_end_of_phase_is_refused_until_the_aborted_uni
     assert current(game) == RTB_DIGRESSION
     assert "germany must first return to base germany me109 (me109)" in refused(game, type="FinishStep", actor="germany")
     ok(game, type="ReturnAirToBase", actor="germany", unit="me109", hex=list(GE_BASE2))
+
+
+# ---------------------------------------------------------------- weather and terrain
+def test_ground_strike_tactical_factor_is_halved_attacking_a_hex_in_rain(save):
+    # Weather Report: "Halve the ... tactical ... factors of aircraft ... attacking a hex, in
+    # rain or snow"; Air Attacks: weather "may affect an aircraft's tactical factors"
+    game = lab(save, [STUKA, RIFLE], seed=5, weather={"2": "rain"})
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    events = ok(game, type="FinishStep", actor="germany")
+    strike = next(e for e in events if e.type == "GroundStrikeRolled")
+    assert strike.data["tactical"] == 1  # 3 halved, rounded down (data/air.json)
+    assert strike.data["success"] == (strike.data["die"] <= 1)
+
+
+def test_ground_support_tactical_factors_reduced_by_weather_in_the_target_hex(save):
+    units_ = [STUKA, {**STUKA, "id": "stuka2"}, RIFLE, land_unit("g1", "germany", (202, 53))]
+    game = lab(save, units_, actions={"germany": "land"}, weather={"2": "snow"},
+               start="turn.impulse.land.combat.ground-support.ground-support-mission")
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    ok(game, type="FlyMission", actor="germany", unit="stuka2", hex=list(TARGET))
+    ok(game, type="FinishStep", actor="germany")
+    events = ok(game, type="FinishStep", actor="ussr")  # no Soviet bombers
+    assert {e.data["side"]: e.data["factors"] for e in events if e.type == "AirGroundSupportFlown"} == {"axis": 2}
+
+
+def test_ground_strike_terrain_and_weather_modify_the_tactical_factor(save):
+    # Air Attacks: "terrain (see RAC 14.5) may affect an aircraft's tactical factors" (authored:
+    # halved in mountain); desert hexes feel milder weather (Weather Report)
+    game = lab(save, [air_unit("big", "germany", "tac", GE_BASE, tactical=8), RIFLE], weather={"2": "rain"})
+    big = units(game)["big"]
+    mountain = (190, 40)
+    assert air_plugin.tactical_factor(game.state, big, TARGET) == 4  # clear, rain
+    assert air_plugin.tactical_factor(game.state, big, mountain) == 2  # mountain and rain: 8 x 1/2 x 1/2
+    raw = json.loads((air_plugin.DATA / "air.json").read_text())
+    assert "RAC 14.5" in raw["approximations"] and raw["tactical_terrain_multiplier"]["mountain"] == 0.5
+
+
+def test_weather_report_no_mission_flies_to_a_weather_zone_in_storm_or_blizzard(save):
+    far_i16 = air_unit("i16", "ussr", "ftr", (206, 57), air=3, range_=5)
+    game = lab(save, [STUKA, RIFLE, far_i16], weather={"2": "storm"})
+    assert refused(game, type="FlyCAP", actor="ussr", unit="i16", hex=list(TARGET)) == (
+        "Combat Air Patrol: hex (203, 54) is in a weather zone in storm; the only mission you may fly there is a rebase")
+    ok(game, type="FinishStep", actor="ussr")
+    assert "in a weather zone in storm" in refused(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
