@@ -24,6 +24,8 @@ the map on the hexes that event touched; wheel over the history scrolls it.
 from __future__ import annotations
 
 import time
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +59,7 @@ DIE_FACE = (245, 245, 235)
 DESCRIPTION_CACHE_SIZE = 5000
 # Folding this many events onto the scratch state is cheaper than reading a snapshot.
 FOLD_GAP = 200
+FILTERS_KEPT = 8  # the seqs of the last filters chosen, so switching back costs no scan
 # A move across more events than this redraws the whole map: reading what each of them
 # changed would cost more than rebuilding the chunks in view.
 LONG_JUMP = 300
@@ -162,6 +165,7 @@ class ReplayWindow:
         self.filter_kind: str | None = None
         self.history_top: int | None = None  # seq of the first row when scrolled; None: follow the cursor
         self._rows_cache: tuple | None = None
+        self._filtered: dict[tuple, array] = {}  # filter -> its seqs: see _listed
         self._described: OrderedDict[int, tuple[EventRecord, str]] = OrderedDict()  # see ``described``
         self._scratch = None  # a state of our own, folded forward to describe rows in order
         self._scratch_at = -1
@@ -414,11 +418,29 @@ class ReplayWindow:
             params.append(self.filter_kind)
         return "".join(f" AND {c}" for c in clauses), params
 
-    def _seqs(self, op: str, seq: int, order: str, limit: int) -> list[int]:
+    def _listed(self):
+        """The seqs the history lists, ascending: every event (seqs have no gaps), or those
+        the filter lets through, read once per filter (a rare kind would otherwise make every
+        step scan the whole table)."""
         where, params = self._where()
-        rows = self.game.store.conn.execute(
-            f"SELECT seq FROM events WHERE seq {op} ?{where} ORDER BY seq {order} LIMIT ?", [seq, *params, limit])
-        return [s for (s,) in rows]
+        if not where:
+            return range(1, self.replay.last + 1)
+        key = (where, tuple(params))
+        found = self._filtered.get(key)
+        if found is None:
+            rows = self.game.store.conn.execute(f"SELECT seq FROM events WHERE 1{where} ORDER BY seq", params)
+            found = self._filtered[key] = array("q", (s for (s,) in rows))
+            if len(self._filtered) > FILTERS_KEPT:
+                del self._filtered[next(iter(self._filtered))]
+        return found
+
+    def _seqs(self, op: str, seq: int, order: str, limit: int) -> list[int]:
+        listed = self._listed()
+        if order == "ASC":
+            i = bisect_left(listed, seq) if op == ">=" else bisect_right(listed, seq)
+            return list(listed[i:i + limit])
+        j = bisect_right(listed, seq) if op == "<=" else bisect_left(listed, seq)
+        return list(listed[max(0, j - limit):j])[::-1]
 
     def visible_count(self) -> int:
         return max(1, self.history_list_rect().h // ROW_H)

@@ -466,6 +466,9 @@ def test_the_kind_filter_is_a_drop_down_of_the_game_s_event_kinds(viewer):
     assert viewer.position == position and viewer.filter_kind == first_kind
     assert menu.selected_option[0] == first_kind and not menu_rows(viewer)  # closed again
     assert all(viewer.replay.event(r.seq).type == first_kind for r in viewer.history_rows())
+    expected = [r.seq for r in viewer.game.history() if r.type == first_kind]
+    post(viewer, key(pygame.K_END, pygame.KMOD_CTRL), key(pygame.K_LEFT))  # stepping keeps the filter
+    assert [r.seq for r in viewer.history_rows()] == expected[-len(viewer.history_rows()):]
     # "all kinds" lifts the filter
     choose_kind(viewer, "all kinds")
     assert viewer.filter_kind is None
