@@ -384,6 +384,7 @@ class ReplayWindow:
         return menu
 
     def set_kind_filter(self, kind: str | None) -> None:
+        """The kind drop-down's choice (None or "all kinds": every kind)."""
         self.filter_kind = None if kind in (None, ALL_KINDS) else kind
         self.history_top = None
         self._rows_cache = None
@@ -626,7 +627,8 @@ class ReplayWindow:
         if self.history_rect.collidepoint(pos):
             for which, rect in self.filter_buttons():
                 if rect.collidepoint(pos):
-                    self.cycle_filter(which, 1 if button == 1 else -1)
+                    if which == "power":  # the kind drop-down takes its own clicks (pygame_gui)
+                        self.cycle_filter(which, 1 if button == 1 else -1)
                     return True
             for rect, seq in self._history_hits:
                 if rect.collidepoint(pos) and button == 1:
