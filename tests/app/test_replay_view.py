@@ -10,6 +10,7 @@ import pygame
 import pytest
 
 from app import mapstyle
+from app.detailed import STATIC_LAYERS
 from app.globalmap import HEX_PX
 from app.mapmodel import MapModel
 from app.render import HIGHLIGHT, centre_of
@@ -251,6 +252,31 @@ def test_stepping_redraws_only_the_chunks_an_event_changed(viewer, monkeypatch):
     assert viewer.last_changes.everything and not dmap._chunks
     shown = detailed_pixels(viewer)
     dmap.invalidate()
+    assert detailed_pixels(viewer) == shown
+
+
+def test_a_weather_change_keeps_the_chunks_drawn_without_the_weather_layer(viewer):
+    game = viewer.game
+    weather = first_seq(game, "WeatherSet")
+    dmap = viewer.window.primary
+    assert not dmap.layers["weather"]
+    viewer.go_to(weather - 1)
+    viewer.draw()
+    before = dict(dmap._chunks)
+    post(viewer, key(pygame.K_RIGHT))
+    assert viewer.position == weather and viewer.last_changes.static["weather"]
+    assert all(dmap._chunks.get(k) is v for k, v in before.items())  # weather is not baked in them
+    # with the layer on, the same step redraws them, and they look as if drawn afresh
+    post(viewer, key(pygame.K_w), key(pygame.K_LEFT))
+    shown = detailed_pixels(viewer)
+    before = dict(dmap._chunks)
+    post(viewer, key(pygame.K_RIGHT))
+    baked = {k: v for k, v in before.items() if k[1][STATIC_LAYERS.index("weather")]}
+    assert baked and any(dmap._chunks.get(k) is not v for k, v in baked.items())
+    changed = detailed_pixels(viewer)
+    dmap.invalidate()
+    assert detailed_pixels(viewer) == changed
+    post(viewer, key(pygame.K_LEFT))
     assert detailed_pixels(viewer) == shown
 
 
