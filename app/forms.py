@@ -53,6 +53,9 @@ class Gui:
             if pygame.display.get_surface() is None:
                 pygame.display.set_mode((1, 1), pygame.HIDDEN)
             self._manager = pygame_gui.UIManager(self.size)
+            # the bold title font the forms use; loaded now so pygame_gui does not warn later
+            self._manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
+                                          "antialiased": "1"}])
         return self._manager
 
     @property
