@@ -8,7 +8,10 @@ import os
 import sys
 from pathlib import Path
 
-from kernel.errors import WifError
+# pygame's greeting would mix into the JSON and text other tools read from us
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from kernel.errors import WifError  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SCENARIO = "barbarossa"
@@ -310,6 +313,11 @@ def main(argv: list[str] | None = None) -> int:
     except WifError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # the reader went away (`wif log … | head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
