@@ -69,19 +69,22 @@ class SequenceIndex:
 def upcast(host: "PluginHost", rec: EventRecord) -> EventRecord:
     entry = host.events.get(rec.type)
     if entry is None:
-        raise EventDataError(f"event seq {rec.seq}: unknown event type {rec.type!r} (no installed plugin registers it)")
+        raise EventDataError(f"event seq {rec.seq}: unknown event type {rec.type!r} (no installed plugin registers it)",
+                             rec.seq)
     while rec.version < entry.version:
         fn = host.upcasters.get((rec.type, rec.version))
         if fn is None:
             raise EventDataError(
                 f"event seq {rec.seq}: {rec.type} is stored as version {rec.version}, the plugin "
-                f"{entry.plugin!r} expects {entry.version} and has no upcaster from {rec.version}"
+                f"{entry.plugin!r} expects {entry.version} and has no upcaster from {rec.version}",
+                rec.seq,
             )
         rec.data = fn(rec.data)
         rec.version += 1
     if rec.version > entry.version:
         raise EventDataError(
-            f"event seq {rec.seq}: {rec.type} version {rec.version} is newer than plugin {entry.plugin!r} knows ({entry.version})"
+            f"event seq {rec.seq}: {rec.type} version {rec.version} is newer than plugin {entry.plugin!r} knows ({entry.version})",
+            rec.seq,
         )
     return rec
 
@@ -95,7 +98,7 @@ def apply_event(host: "PluginHost", state: "GameState", rec: EventRecord) -> Non
         except Exception as exc:
             raise ReducerError(plugin, rec.seq, rec.type, exc) from exc
     elif rec.type not in host.events:
-        raise EventDataError(f"event seq {rec.seq}: unknown event type {rec.type!r}")
+        raise EventDataError(f"event seq {rec.seq}: unknown event type {rec.type!r}", rec.seq)
     state.kernel.seq = rec.seq
 
 

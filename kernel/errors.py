@@ -40,6 +40,10 @@ class ReducerError(WifError):
 class EventDataError(WifError):
     """A stored or emitted event does not match its registered model, or has no model."""
 
+    def __init__(self, message: str, seq: int | None = None):
+        super().__init__(message)
+        self.seq = seq  # the stored event at fault, when there is one
+
 
 class ReadOnlyGame(WifError):
     """The game was opened read-only (plugins changed or replay failed)."""

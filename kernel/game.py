@@ -178,7 +178,7 @@ class Game:
             self.replay_error = exc
             self.read_only = True
             self.problems.append(str(exc))
-            bad = getattr(exc, "seq", None) or _seq_in(str(exc)) or last_seq
+            bad = exc.seq or last_seq
             self.state = self.state_at(bad - 1)
         self._last_hash = last_hash
         snaps = self.store.snapshot_seqs(self.plugins_hash)
@@ -412,10 +412,3 @@ def _first_event_sequence(store: EventStore) -> str | None:
         if rec.type == "GameStarted":
             return rec.data.get("sequence")
     return None
-
-
-def _seq_in(text: str) -> int | None:
-    import re
-
-    m = re.search(r"seq (\d+)", text)
-    return int(m.group(1)) if m else None
