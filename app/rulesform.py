@@ -18,7 +18,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UILabel, UISelectionList, UITextBox
 
-from .forms import FormWindow, Gui
+from .forms import FormWindow, Gui, ask_name
 
 GROUPS = (
     ("additional-units", "Units"),
@@ -159,7 +159,7 @@ def play_rules_form(gui: Gui, game, player: str | None, actor: str) -> RulesForm
 def new_game_rules_form(gui: Gui, chosen: list[str], on_change: Callable[[list[str]], None]) -> RulesForm:
     """The Start New Game form's optional-rules tabs: edits ``chosen`` (rule ids) in place,
     checking prerequisites and exclusions as each rule is switched on."""
-    from plugins.optional.framework.catalogue import RulesError, build_catalogue
+    from plugins.optional.framework.catalogue import RulesError, build_catalogue, save_rule_set
 
     catalogue = build_catalogue()
 
@@ -179,4 +179,20 @@ def new_game_rules_form(gui: Gui, chosen: list[str], on_change: Callable[[list[s
         on_change(chosen)
         return f"{rule.name} {'ON' if rule_id in chosen else 'OFF'}: {rule.description}"
 
-    return RulesForm(gui, "Optional Rules", rows, toggle, in_play=False)
+    form = RulesForm(gui, "Optional Rules", rows, toggle, in_play=False)
+
+    def save(name: str) -> None:
+        # Optional Rules: "Save as Personal Set" and "Save As" (a named set, restored later
+        # from the preset list or with `wif new --rules NAME`)
+        try:
+            path = save_rule_set(name, chosen, catalogue)
+        except RulesError as exc:
+            form.say(str(exc))
+            return
+        form.say(f"saved {len(chosen)} rules as {'the Personal Set' if name == 'personal' else name!r} ({path})")
+
+    w, h = SIZE
+    form.window.button((6, h - 64, 190, 28), "Save as Personal Set", lambda: save("personal"))
+    form.window.button((202, h - 64, 110, 28), "Save As...",
+                       lambda: ask_name(gui, "Save optional rules as", "my-rules", save))
+    return form

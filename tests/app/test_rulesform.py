@@ -124,3 +124,25 @@ def test_start_new_game_rule_tabs_decide_the_rules_the_game_starts_with(tmp_path
         game.close()
     finally:
         pygame.quit()
+
+
+def test_before_a_game_the_chosen_rules_save_as_the_personal_set_and_a_named_set(gui, tmp_path, monkeypatch):
+    from plugins.optional.framework.catalogue import list_rule_sets, load_rule_set
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    g, screen = gui
+    chosen = ["divisions"]
+    form = new_game_rules_form(g, chosen, lambda c: None)
+    pump(g, screen)
+    save_button = next(b for b in form.window.owned if getattr(b, "text", "") == "Save as Personal Set")
+    pump(g, screen, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=save_button.rect.center),
+                     pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=save_button.rect.center)])
+    assert load_rule_set("personal") == ["divisions"]
+    assert "Personal Set" in form.message.html_text
+    save_as = next(b for b in form.window.owned if getattr(b, "text", "") == "Save As...")
+    pump(g, screen, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=save_as.rect.center),
+                     pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=save_as.rect.center)])
+    dialog = g.modal[-1]
+    dialog.entry.set_text("eastern-front")
+    pump(g, screen, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=40)])
+    assert "eastern-front" in list_rule_sets() and load_rule_set("eastern-front") == ["divisions"]
