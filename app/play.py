@@ -240,10 +240,8 @@ class GameWindow:
         if self.game is None:
             return "germany"
         k = self.game.state.kernel
-        for who in k.sequence.pending:
-            if who in k.sides:
-                return k.sides[who][0] if k.sides[who] else who
-            return who
+        if k.acting_power():
+            return k.acting_power()
         for powers in k.sides.values():
             if powers:
                 return powers[0]
@@ -689,11 +687,7 @@ class GameWindow:
         from .rulesform import play_rules_form
 
         k = self.game.state.kernel
-        actor = None
-        for who in k.sequence.pending:
-            actor = k.sides[who][0] if who in k.sides and k.sides[who] else who
-            break
-        actor = actor or (k.powers()[0] if k.powers() else "system")
+        actor = k.acting_power() or (k.powers()[0] if k.powers() else "system")
         if self.rules_form is not None and not getattr(self.rules_form, "closed", False):
             self.rules_form.close()
         self.rules_form = play_rules_form(self.gui, self.game, player=k.controllers.get(actor), actor=actor)
@@ -716,14 +710,10 @@ class GameWindow:
     def finish_step(self) -> None:
         if self.game is None:
             return
-        pending = self.game.state.kernel.sequence.pending
-        if not pending:
+        actor = self.game.state.kernel.acting_power()
+        if actor is None:
             self.say("nobody is to decide now", DIM)
             return
-        actor = pending[0]
-        k = self.game.state.kernel
-        if actor in k.sides and k.sides[actor]:
-            actor = k.sides[actor][0]
         outcome = self.game.submit({"type": "FinishStep", "actor": actor}, player=None)
         self.say(f"{actor}: finished" if outcome.accepted else outcome.reason, GOOD if outcome.accepted else ACCENT)
 

@@ -170,12 +170,7 @@ class PlayForms:
         return self.game.state
 
     def actor(self) -> str | None:
-        k = self.state.kernel
-        for who in k.sequence.pending:
-            if who in k.sides:
-                return k.sides[who][0] if k.sides[who] else None
-            return who
-        return None
+        return self.state.kernel.acting_power()
 
     def player_of(self, power: str | None) -> str | None:
         if power is None:

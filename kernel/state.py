@@ -59,6 +59,15 @@ class KernelState(BaseModel):
     def powers(self) -> list[str]:
         return [p for powers in self.sides.values() for p in powers]
 
+    def acting_power(self) -> str | None:
+        """The power that answers for the first decider still pending (a side answers
+        through its first power), or None when nobody is to decide."""
+        for who in self.sequence.pending:
+            if who in self.sides:
+                return self.sides[who][0] if self.sides[who] else None
+            return who
+        return None
+
 
 class GameState:
     """The whole state of one game: ``state.kernel`` and ``state[section]``."""

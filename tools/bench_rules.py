@@ -124,7 +124,7 @@ def _barbarossa_driver(game):
     """Finish whatever is pending the plainest way: default setup, Pass actions."""
     k = game.state.kernel
     who = k.sequence.pending[0]
-    power = who if who in k.powers() else k.sides[who][0]
+    power = k.acting_power()
     legal = game.legal_commands()
     if "RestoreSetup" in legal or k.sequence.current.endswith("placing-units-on-the-map"):
         game.submit({"type": "RestoreSetup", "actor": power})

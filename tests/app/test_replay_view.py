@@ -39,7 +39,7 @@ def play_lab_game(path, turns: int = 3) -> None:
         if k.sequence.finished or not k.sequence.pending or k.turn >= turns:
             break
         who = k.sequence.pending[0]
-        power = k.sides[who][0] if who in k.sides else who
+        power = k.acting_power()
         legal = game.legal_commands()
         if "ChooseAction" in legal and game.submit({"type": "ChooseAction", "actor": power, "action": "land"}).accepted:
             continue

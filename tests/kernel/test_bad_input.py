@@ -24,7 +24,7 @@ def finish_all(game, n):
     for _ in range(n):
         k = game.state.kernel
         who = k.sequence.pending[0]
-        assert game.submit({"type": "FinishStep", "actor": k.sides[who][0] if who in k.sides else who}).accepted
+        assert game.submit({"type": "FinishStep", "actor": k.acting_power()}).accepted
 
 
 def test_not_a_sqlite_file(tmp_path):

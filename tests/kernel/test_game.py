@@ -12,7 +12,7 @@ from kernel.verify import verify
 def finish_pending(game):
     k = game.state.kernel
     who = k.sequence.pending[0]
-    actor = k.sides[who][0] if who in k.sides else who
+    actor = k.acting_power()
     assert game.submit({"type": "FinishStep", "actor": actor}).accepted
 
 

@@ -21,7 +21,7 @@ def played(path, finishes=40, snapshot_every=25):
         if k.sequence.finished:
             break
         who = k.sequence.pending[0]
-        power = k.sides[who][0] if who in k.sides else who
+        power = k.acting_power()
         if k.sequence.current.endswith("movement"):
             for cid, c in board(game.state).counters.items():
                 if c.power == power:

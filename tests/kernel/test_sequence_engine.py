@@ -282,3 +282,12 @@ def test_a_pushed_sub_machine_repeats_its_rounds_then_returns(plugin_dir, save):
     assert [e.type for e in game.history(player="spy")].count("Fought") == 0
     assert [e.type for e in game.history(player="p")].count("Fought") == 3
     game.close()
+
+
+def test_acting_power_answers_for_a_pending_side_or_power(mini, save):
+    game = new_mini(mini, save)
+    assert game.state.kernel.acting_power() == "n1"  # each-power step: the first pending power
+    to_act(game)
+    side = game.state.kernel.active_side
+    assert game.state.kernel.acting_power() == ("n1" if side == "north" else "s1")  # a side: its first power
+    game.close()

@@ -71,7 +71,7 @@ def test_snapshots_every_n_events_and_at_impulse_boundaries(save):
     while not game.state.kernel.sequence.finished:  # everyone finishes: impulses and turns go by
         k = game.state.kernel
         who = k.sequence.pending[0]
-        assert game.submit({"type": "FinishStep", "actor": k.sides[who][0] if who in k.sides else who}).accepted
+        assert game.submit({"type": "FinishStep", "actor": k.acting_power()}).accepted
     seqs = game.store.snapshot_seqs(game.plugins_hash)
     impulse_starts = [e.seq for e in game.history() if e.type == "StepStarted" and e.data["snapshot"]]
     assert set(impulse_starts) <= set(seqs)
