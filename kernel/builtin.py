@@ -162,13 +162,11 @@ class FinishStep(Command):
 
 def finish_step(ctx, command: FinishStep) -> None:
     seq = ctx.state.kernel.sequence
-    who = ctx.decider_for(command.actor)
+    ctx.decider_for(command.actor)  # refuses an actor with nothing to decide
     refusal = ctx.host.pm.hook.finish_step_refusal(state=ctx.state, step_id=seq.current, power=command.actor)
     if refusal:
         raise Rejected(refusal)
-    ctx.emit(DecisionFinished(step=seq.current or "", who=who))
-    if not ctx.state.kernel.sequence.pending:
-        ctx.advance()
+    ctx.finish_decision(command.actor)
 
 
 @hookimpl

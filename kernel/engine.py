@@ -186,6 +186,15 @@ class Context:
         waiting = ", ".join(seq.pending) or "nobody"
         raise Rejected(f"{actor} has nothing to decide in this step (waiting for: {waiting})")
 
+    def finish_decision(self, actor: str) -> None:
+        """``actor`` (or its side) has decided everything in the current step: record it, and
+        move on when nobody else is pending.  The one home of "decision finished"."""
+        seq = self.state.kernel.sequence
+        who = self.decider_for(actor)
+        self.emit(builtin.DecisionFinished(step=seq.current or "", who=who))
+        if not self.state.kernel.sequence.pending:
+            self.advance()
+
     def _deciders(self, step: str, spec: StepSpec) -> list[str] | None:
         k = self.state.kernel
         kind = spec.decides

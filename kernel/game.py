@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import plugins as plugin_mod
+from .choices import Choices, CommandChoice, Decision, prune, schema_fields
 from .engine import Context, SequenceIndex, apply_event, fold_rows, upcast, validate_command
 from .errors import (
     EventDataError,
@@ -243,6 +244,84 @@ class Game:
         if seq.waiting:
             names.append("FinishStep")
         return names
+
+    # ------------------------------------------------------------ what a player may do
+    def players(self) -> list[str]:
+        """The players of this game (the names ``--as`` accepts)."""
+        return sorted(set(self.state.kernel.controllers.values()))
+
+    def choices(self, player: str | None = None) -> Choices:
+        """For every decision pending now that ``player`` answers for (all of them when
+        None), the commands its decider may submit and each field's legal values.
+
+        A player who decides nothing now gets an empty answer; an unknown player an error."""
+        k = self.state.kernel
+        if player is not None and player not in self.players():
+            raise WifError(f"{player!r} is not a player of this game (players: {', '.join(self.players()) or 'none'})")
+        seq = k.sequence
+        out = Choices(player, finished=seq.finished)
+        spec = self.sequence_index.specs.get(seq.current) if (self.sequence_index and seq.current) else None
+        if seq.finished or not seq.waiting or spec is None or self.read_only:
+            return out
+        for who in seq.pending:
+            powers = k.sides[who] if who in k.sides else [who]
+            mine = [p for p in powers if player is None or k.controllers.get(p) == player]
+            if not mine:
+                continue
+            decision = Decision(who, seq.current, spec.title)
+            for name in spec.commands:
+                if name == "FinishStep" or name not in self.host.commands:
+                    continue
+                for power in mine:
+                    choice = self._command_choice(name, power, seq.current)
+                    if choice is not None:
+                        decision.commands.append(choice)
+                        if choice.source == "schema" and name not in out.schema_only:
+                            out.schema_only.append(name)
+            refusal = self.host.pm.hook.finish_step_refusal(state=self.state, step_id=seq.current, power=mine[0])
+            if not refusal:
+                decision.commands.append(CommandChoice("FinishStep", mine[0], plugin="kernel"))
+            out.decisions.append(decision)
+        return out
+
+    def _command_choice(self, name: str, actor: str, step: str) -> CommandChoice | None:
+        entry = self.host.choices.get(name)
+        command = self.host.commands[name]
+        if entry is None or entry.choices is None:
+            return CommandChoice(name, actor, schema_fields(command.model), source="schema", plugin=command.plugin)
+        try:
+            fields = entry.choices(self.state, actor, step)
+            if fields is None:
+                return None
+            fields = prune(list(fields))
+        except (Rejected, WifError):
+            raise
+        except Exception as exc:
+            raise WifError(f"plugin {entry.plugin!r}: choices for {name} raised {plugin_mod._where(exc)}") from exc
+        if fields is None:
+            return None
+        return CommandChoice(name, actor, fields, plugin=entry.plugin)
+
+    def preview(self, command: dict[str, Any], player: str | None = SOLO) -> dict:
+        """What ``command`` would do, without doing it: ``{"legal": True, ...}`` with what the
+        command's plugin tells (path and cost, odds and table, activities), or ``{"legal":
+        False, "reason": ...}`` with the reason a submit would give."""
+        try:
+            entry, cmd = validate_command(self.host, command)
+            self._check_allowed(entry, cmd, player)
+            found = self.host.choices.get(type(cmd).__name__)
+            if found is None or found.preview is None:
+                return {"legal": True}
+            try:
+                told = found.preview(self.state, cmd) or {}
+            except (Rejected, WifError):
+                raise
+            except Exception as exc:
+                raise WifError(f"plugin {found.plugin!r}: preview of {type(cmd).__name__} raised "
+                               f"{plugin_mod._where(exc)}") from exc
+        except Rejected as exc:
+            return {"legal": False, "reason": str(exc)}
+        return {"legal": True, **told}
 
     # ------------------------------------------------------------ the one way to change it
     def submit(self, command: dict[str, Any], player: str | None = SOLO) -> Outcome:

@@ -51,13 +51,30 @@ def register_upcasters(register):
 
 @hookspec
 def register_commands(register):
-    """Contribute commands: ``register(ModelClass, handler, anytime=False)``.
+    """Contribute commands: ``register(ModelClass, handler, anytime=False, choices=None, preview=None)``
+    (``choices`` and ``preview`` as in ``register_choices``).
 
     The command type's name is the class name (an imperative: ``MoveCounter``); the
     model subclasses ``kernel.commands.Command``.  ``handler(ctx, command)`` raises
     ``Rejected(reason)`` before emitting anything if the command is illegal, otherwise
     emits events through ``ctx.emit`` and rolls dice through ``ctx.roll``.  A command is
     legal only in steps whose ``commands`` list names it, unless ``anytime`` is true.
+    """
+
+
+@hookspec
+def register_choices(register):
+    """Contribute what a decider may submit: ``register("CommandType", choices, preview=None)``.
+
+    ``choices(state, actor, step_id)`` returns None when ``actor`` may not submit the
+    command now, else the list of ``kernel.choices.Field`` it needs with their legal values
+    (see kernel/choices.py).  Every command built from the offered values must be accepted
+    by the command's handler: use the same rule functions the handler uses.
+    ``preview(state, command)`` (the command model) returns a JSON-ready dict describing
+    what the command would do (``path`` and ``cost`` of a move, ``odds`` and ``table`` of an
+    attack, ``activities`` it would use) or raises ``Rejected`` with the handler's reason.
+    The same functions may instead be given to ``register_commands`` as ``choices=`` and
+    ``preview=``.
     """
 
 

@@ -241,6 +241,13 @@ class CommandEntry:
 
 
 @dataclass
+class ChoicesEntry:
+    choices: Callable | None
+    preview: Callable | None
+    plugin: str
+
+
+@dataclass
 class EventEntry:
     model: type[EventData]
     version: int
@@ -318,6 +325,7 @@ class PluginHost:
         self.sequences: dict[str, tuple[StepSpec, str]] = {}
         self.scenarios: dict[str, ScenarioSpec] = {}
         self.step_rules: dict[str, tuple[Callable, str]] = {}
+        self.choices: dict[str, ChoicesEntry] = {}
         self._collect()
 
     # Call each implementation of a registration hook separately, so that whatever it
@@ -370,13 +378,25 @@ class PluginHost:
             return register
 
         def commands(plugin):
-            def register(model: type[Command], handler: Callable, anytime: bool = False) -> None:
+            def register(model: type[Command], handler: Callable, anytime: bool = False,
+                         choices: Callable | None = None, preview: Callable | None = None) -> None:
                 name = model.__name__
                 if name in self.commands:
                     raise PluginError(
                         f"plugin {plugin!r}: command {name} is registered by {self.commands[name].plugin!r} already"
                     )
                 self.commands[name] = CommandEntry(model, handler, anytime, plugin)
+                if choices is not None or preview is not None:
+                    self.choices[name] = ChoicesEntry(choices, preview, plugin)
+
+            return register
+
+        def choices(plugin):
+            def register(command_type: str, choices: Callable | None = None, preview: Callable | None = None) -> None:
+                if command_type in self.choices:
+                    raise PluginError(f"plugin {plugin!r}: choices for {command_type} are given by "
+                                      f"{self.choices[command_type].plugin!r} already")
+                self.choices[command_type] = ChoicesEntry(choices, preview, plugin)
 
             return register
 
@@ -404,9 +424,13 @@ class PluginHost:
         self._each("register_reducers", reducers)
         self._each("register_upcasters", upcasters)
         self._each("register_commands", commands)
+        self._each("register_choices", choices)
         self._each("register_sequences", sequences)
         self._each("register_scenarios", scenarios)
         self._each("register_step_rules", step_rules)
+        for command_type, entry in self.choices.items():
+            if command_type not in self.commands:
+                raise PluginError(f"plugin {entry.plugin!r}: choices for {command_type}, which no plugin registers as a command")
         for event_type, (_, plugin) in self.reducers.items():
             if event_type not in self.events:
                 raise PluginError(f"plugin {plugin!r}: reducer for {event_type}, which no plugin registers as an event")
