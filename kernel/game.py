@@ -354,6 +354,32 @@ class Game:
             return Outcome(False, reason=str(exc))
         return Outcome(True, records)
 
+    def dry_run(self, command: dict[str, Any], player: str | None = SOLO) -> Outcome:
+        """Decide ``command`` as ``submit`` would, then put everything back: nothing is stored
+        and the state is as before.  For tests of the choices contract and for bots that look
+        ahead (the dice it rolls are not the dice a real submit would roll)."""
+        if self.read_only:
+            return Outcome(False, reason=f"{self.path} is open read-only: " + "; ".join(self.problems))
+        saved, last_hash = self.state.to_json(), self._last_hash
+        try:
+            entry, cmd = validate_command(self.host, command)
+            self._check_allowed(entry, cmd, player)
+            ctx = Context(self, actor=cmd.actor)
+            ctx.rng.seed(f"dry-run:{ctx.first_seq}")
+            try:
+                entry.handler(ctx, cmd)
+            except (Rejected, WifError):
+                raise
+            except Exception as exc:
+                raise WifError(f"plugin {entry.plugin!r}: handler for {type(cmd).__name__} raised "
+                               f"{plugin_mod._where(exc)}") from exc
+            return Outcome(True, ctx.records)
+        except (Rejected, WifError) as exc:
+            return Outcome(False, reason=str(exc))
+        finally:
+            self.state = GameState.from_json(saved, self.host.state_models)
+            self._last_hash = last_hash
+
     def _check_allowed(self, entry, cmd, player: str | None) -> None:
         k = self.state.kernel
         actor = cmd.actor
