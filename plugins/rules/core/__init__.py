@@ -33,6 +33,16 @@ def world_map():
     return WorldMap()
 
 
+# Unit types.  The counters' type ids of an HQ (seeds, "Headquarters": HQ-I, HQ-A and the
+# partisan HQ); the one home of "is this unit an HQ" for movement, combat and supply.
+HQ_TYPES = frozenset({"hq", "hq-i", "hq-a", "hq-p", "hqa", "hqi"})
+
+
+def is_hq(unit) -> bool:
+    """A land HQ counter (any type id starting "hq" counts, as modded counters spell them)."""
+    return unit.branch == "land" and (unit.type in HQ_TYPES or unit.type.startswith("hq"))
+
+
 def hex_key(hex_) -> str:
     return f"{hex_[0]},{hex_[1]}"
 
