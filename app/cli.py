@@ -80,10 +80,15 @@ def cmd_submit(args) -> int:
         return 1
     with Game.open(args.path) as game:
         outcome = game.submit(command, player=args.player)
-    if outcome.accepted:
-        _print_json([e.as_dict() for e in outcome.events])
-        return 0
-    print(f"rejected: {outcome.reason}", file=sys.stderr)
+        if outcome.accepted:
+            _print_json([e.as_dict() for e in outcome.events])
+            return 0
+        print(f"rejected: {outcome.reason}", file=sys.stderr)
+        # what the player may do instead, as `wif choices` would print it
+        from app.cli_choices import print_choices
+
+        if args.player in game.players():
+            print_choices(game.choices(args.player), game, depth=1, out=sys.stderr)
     return 1
 
 
@@ -193,7 +198,7 @@ def cmd_schema(args) -> int:
     return 0
 
 
-BENCHMARKS = ("kernel", "replay", "render", "rules", "map", "hotreload")
+BENCHMARKS = ("kernel", "replay", "render", "rules", "map", "hotreload", "choices")
 
 
 def cmd_bench(args) -> int:
@@ -294,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Sub-commands that live with their feature: app/cli_<name>.py defines add_<name>_commands.
     import importlib
 
-    for name in ("map", "render", "replay", "rules"):
+    for name in ("map", "render", "replay", "rules", "choices", "bots"):
         try:
             module = importlib.import_module(f"app.cli_{name}")
         except ModuleNotFoundError as exc:

@@ -261,7 +261,7 @@ class Game:
         seq = k.sequence
         out = Choices(player, finished=seq.finished)
         spec = self.sequence_index.specs.get(seq.current) if (self.sequence_index and seq.current) else None
-        if seq.finished or not seq.waiting or spec is None or self.read_only:
+        if seq.finished or not seq.waiting or spec is None or self.replay_error is not None:
             return out
         for who in seq.pending:
             powers = k.sides[who] if who in k.sides else [who]

@@ -172,3 +172,17 @@ def step_ended(ctx, step_id, spec):
 @hookspec(firstresult=True)
 def finish_step_refusal(state, step_id, power):
     """Return a reason (str) why ``power`` may not finish this step yet, or None."""
+
+
+# ---------------------------------------------------------------- what the game tells players and bots
+@hookspec
+def objective_hexes(state, power):
+    """Return the hexes ``power`` wants to take or hold, as a list of (col, row), or None.
+
+    Bots aim their moves at them; a scenario answers from its victory conditions."""
+
+
+@hookspec(firstresult=True)
+def game_result(state):
+    """Return how the game ended, ``{"winner": side, "text": "..."}`` (``winner`` None for a
+    draw), or None while nobody has won.  The victory form and bot tallies read it."""

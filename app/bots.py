@@ -1,0 +1,184 @@
+"""Bots: players that decide only from ``Game.choices`` and ``Game.preview``.
+
+A bot never reads a rule from raw state: whatever it submits was offered by the game, so a
+refusal is a broken choices contract and is counted as such.  Two policies:
+
+- ``random``: any offered command, filled in at random; finishes a step now and then.
+- ``greedy``: scores what it may do through previews (the best odds for an attack, the move
+  that comes closest to an objective the game names, the action that gives the most
+  activities) and does the best thing that scores above nothing, else finishes the step.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from functools import cache
+
+from kernel.choices import CommandChoice, Decision
+from kernel.errors import WifError
+
+POLICIES = ("random", "greedy")
+MAX_PER_STEP = 12  # commands a bot makes in one step before it prefers to finish it
+ATTACK_ODDS = 2.0  # the greedy bot attacks at these odds or better
+PREVIEWS_PER_DECISION = 40
+
+
+@cache
+def _grid():
+    from kernel.worldmap import WorldMap
+
+    return WorldMap().grid
+
+
+@dataclass
+class Tally:
+    """What a bot run did, for the report and the tests."""
+
+    commands: int = 0
+    refused: list[str] = field(default_factory=list)  # broken contract: an offered command refused
+    by_type: dict[str, int] = field(default_factory=dict)
+    decisions: int = 0
+    seconds: float = 0.0
+
+    def count(self, type_: str) -> None:
+        self.commands += 1
+        self.by_type[type_] = self.by_type.get(type_, 0) + 1
+
+
+class Bot:
+    def __init__(self, policy: str = "random", seed: int = 0):
+        if policy not in POLICIES:
+            raise WifError(f"unknown bot policy {policy!r}; policies: {', '.join(POLICIES)}")
+        self.policy = policy
+        self.rng = random.Random(f"bot:{policy}:{seed}")
+        self._step_key = None
+        self._in_step = 0
+        self._objectives = None
+
+    # ------------------------------------------------------------ one decision
+    def choose(self, game, decision: Decision, player: str | None) -> dict | None:
+        """The command this bot submits for ``decision``, or None if nothing is offered."""
+        key = (game.state.kernel.sequence.current, decision.decider, game.state.kernel.impulse, game.state.kernel.turn)
+        if key != self._step_key:
+            self._step_key, self._in_step = key, 0
+        self._in_step += 1
+        playable = [c for c in decision.commands if c.source == "rules"]
+        finish = [c for c in playable if c.type == "FinishStep"]
+        others = [c for c in playable if c.type != "FinishStep"]
+        if not others:
+            return finish[0].base() if finish else None
+        if finish and self._in_step > MAX_PER_STEP:
+            return finish[0].base()
+        if self.policy == "greedy":
+            return self._greedy(game, others, finish, player)
+        if finish and self.rng.random() < 0.3:
+            return finish[0].base()
+        for _ in range(4):
+            cmd = self.rng.choice(others).sample(self.rng)
+            if cmd is not None:
+                return cmd
+        return finish[0].base() if finish else None
+
+    # ------------------------------------------------------------ greedy
+    def _greedy(self, game, others: list[CommandChoice], finish, player) -> dict | None:
+        candidates: list[dict] = []
+        for choice in others:
+            many = choice.commands(limit=60)
+            if len(many) >= 60:
+                many = [c for c in (choice.sample(self.rng) for _ in range(20)) if c is not None]
+            candidates.extend(many)
+        self.rng.shuffle(candidates)
+        best, best_score = None, 0.0
+        for cmd in candidates[:PREVIEWS_PER_DECISION]:
+            score = self._score(game, cmd, player)
+            if score > best_score:
+                best, best_score = cmd, score
+        if best is not None:
+            return best
+        if finish:
+            return finish[0].base()
+        return candidates[0] if candidates else None
+
+    def _score(self, game, cmd: dict, player) -> float:
+        preview = game.preview(cmd, player=player)
+        if not preview.get("legal", True):
+            return -1.0
+        if "odds" in preview and preview["odds"] is not None:
+            return float(preview["odds"]) - ATTACK_ODDS + 0.01
+        path = preview.get("path")
+        if path and len(path) >= 2:
+            return self._progress(game, cmd["actor"], tuple(path[0]), tuple(path[-1]))
+        activities = preview.get("activities")
+        if isinstance(activities, dict):
+            return 0.5 + sum(v for v in activities.values() if isinstance(v, (int, float))) / 100
+        if isinstance(activities, (int, float)):
+            return 0.5 + activities / 100
+        return 0.05 * self.rng.random()  # a decision with nothing to tell the options apart
+
+    def _progress(self, game, power: str, start, end) -> float:
+        """How much closer a move brings the unit to the nearest objective it wants."""
+        targets = [h for found in game.host.pm.hook.objective_hexes(state=game.state, power=power) if found
+                   for h in found]
+        if not targets:
+            return 0.0
+        grid = _grid()
+        before = min(grid.distance(start, tuple(t)) for t in targets)
+        after = min(grid.distance(end, tuple(t)) for t in targets)
+        return float(before - after)
+
+
+# ---------------------------------------------------------------- playing
+def controller_of(game, decider: str) -> str:
+    k = game.state.kernel
+    power = k.sides[decider][0] if decider in k.sides else decider
+    return k.controllers.get(power, "solo")
+
+
+def side_of_decider(game, decider: str) -> str:
+    k = game.state.kernel
+    return decider if decider in k.sides else (k.side_of(decider) or decider)
+
+
+def play_pending(game, bots: dict[str, Bot], tally: Tally, limit: int = 1) -> bool:
+    """Let the bot of the first pending decider make one decision.  False when nothing
+    could be decided (the game is over, or waits for a decider with no bot)."""
+    k = game.state.kernel
+    if k.sequence.finished or not k.sequence.pending:
+        return False
+    found = game.choices(None)
+    for decision in found.decisions:
+        bot = bots.get(side_of_decider(game, decision.decider)) or bots.get(decision.decider)
+        if bot is None:
+            continue
+        player = controller_of(game, decision.decider)
+        cmd = bot.choose(game, decision, player)
+        if cmd is None:
+            raise WifError(f"{decision.decider} has nothing it may do in {decision.title!r} "
+                           f"and may not finish it (choices offered: {', '.join(c.type for c in decision.commands) or 'none'})")
+        tally.decisions += 1
+        out = game.submit(cmd, player=player)
+        if out.accepted:
+            tally.count(cmd["type"])
+        else:
+            tally.refused.append(f"{cmd}: {out.reason}")
+            fallback = [c for c in decision.commands if c.type == "FinishStep"]
+            if fallback and game.submit(fallback[0].base(), player=player).accepted:
+                tally.count("FinishStep")
+            elif len(tally.refused) > 50:
+                raise WifError(f"the bots are stuck in {decision.title!r}: {out.reason}")
+        return True
+    return False
+
+
+def autoplay(game, policies: dict[str, str], seed: int = 0, limit: int = 200000, progress=None) -> Tally:
+    """Play ``game`` to its end, each side by the bot policy ``policies[side]``."""
+    bots = {side: Bot(policy, seed * 31 + i) for i, (side, policy) in enumerate(sorted(policies.items()))}
+    tally = Tally()
+    started = time.perf_counter()
+    while tally.decisions < limit and play_pending(game, bots, tally):
+        if progress and tally.decisions % 200 == 0:
+            progress(game, tally)
+    tally.seconds = time.perf_counter() - started
+    return tally

@@ -1,0 +1,131 @@
+"""`wif autoplay` (bots play a whole game) and `wif bot` (a bot plays one side's pending decisions)."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from kernel.errors import WifError
+
+from .bots import POLICIES, Bot, Tally, autoplay, play_pending
+
+
+def add_bots_commands(sub) -> None:
+    p = sub.add_parser("autoplay", help="bots play a whole game, drawing only from the game's choices")
+    p.add_argument("scenario")
+    p.add_argument("--seed", type=int, default=1, help="the game's dice and the bots' seed (default 1)")
+    p.add_argument("--seeds", help="play several games, e.g. 1-20, and print the tally of winners by policy")
+    p.add_argument("--policy", choices=POLICIES, default="random", help="every side's policy (default random)")
+    p.add_argument("--side", action="append", default=[], metavar="SIDE=POLICY",
+                   help="one side's policy, e.g. axis=greedy (overrides --policy)")
+    p.add_argument("--save", help="path of the save (default: a temporary file, removed afterwards)")
+    p.add_argument("--limit", type=int, default=200000, help="stop after this many decisions")
+    p.set_defaults(func=cmd_autoplay)
+
+    p = sub.add_parser("bot", help="a bot decides a player's pending decisions in a save")
+    p.add_argument("path")
+    p.add_argument("--as", dest="player", required=True, help="the player the bot plays")
+    p.add_argument("--policy", choices=POLICIES, default="random")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--commands", type=int, default=1000, help="stop after this many decisions")
+    p.set_defaults(func=cmd_bot)
+
+
+def _policies(game, default: str, pairs: list[str]) -> dict[str, str]:
+    sides = list(game.state.kernel.sides)
+    chosen = {side: default for side in sides}
+    for pair in pairs:
+        side, _, policy = pair.partition("=")
+        if side not in sides:
+            raise WifError(f"--side {pair!r}: {side!r} is not a side of this game ({', '.join(sides)})")
+        if policy not in POLICIES:
+            raise WifError(f"--side {pair!r}: unknown policy {policy!r} ({', '.join(POLICIES)})")
+        chosen[side] = policy
+    return chosen
+
+
+def play_one(scenario: str, seed: int, default: str, pairs: list[str], save: Path, limit: int,
+             swap: bool = False) -> tuple[dict, dict | None, Tally, int]:
+    """One whole game; returns (policies, result, tally, events)."""
+    from kernel.game import Game
+
+    game = Game.new(scenario, save, seed=seed)
+    try:
+        policies = _policies(game, default, pairs)
+        if swap:
+            sides = list(policies)
+            policies = dict(zip(sides, reversed([policies[s] for s in sides])))
+        tally = autoplay(game, policies, seed=seed, limit=limit)
+        result = game.host.pm.hook.game_result(state=game.state)
+        if not game.state.kernel.sequence.finished:
+            k = game.state.kernel
+            raise WifError(f"seed {seed}: the game did not finish (turn {k.turn}, step {k.sequence.current}, "
+                           f"{tally.decisions} decisions)")
+        return policies, result, tally, game.state.kernel.seq
+    finally:
+        game.close()
+
+
+def cmd_autoplay(args) -> int:
+    from kernel.verify import verify
+
+    seeds = [args.seed]
+    if args.seeds:
+        lo, _, hi = args.seeds.partition("-")
+        seeds = list(range(int(lo), int(hi or lo) + 1))
+    wins: dict[str, int] = {}
+    games = 0
+    refusals = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, seed in enumerate(seeds):
+            save = Path(args.save) if (args.save and len(seeds) == 1) else Path(tmp) / f"{args.scenario}-{seed}.wif"
+            # Over several seeds the sides swap policies every other game, so a tally is fair.
+            policies, result, tally, events = play_one(args.scenario, seed, args.policy, args.side, save,
+                                                       args.limit, swap=bool(args.seeds) and i % 2 == 1)
+            report = verify(save)
+            rate = tally.decisions / tally.seconds if tally.seconds else 0.0
+            winner = (result or {}).get("winner")
+            text = (result or {}).get("text", "no result")
+            who = ", ".join(f"{s}={p}" for s, p in policies.items())
+            print(f"seed {seed}: {who}: {text}; {tally.commands} commands ({tally.decisions} decisions, "
+                  f"{rate:.0f}/s), {events} events, verify {'OK' if report.ok else 'FAILED'}")
+            for line in tally.refused[:5]:
+                print(f"  refused (broken choices contract): {line}", file=sys.stderr)
+            refusals += len(tally.refused)
+            if not report.ok:
+                for problem in report.problems:
+                    print(f"  {problem}", file=sys.stderr)
+                return 1
+            games += 1
+            if winner is not None:
+                key = policies.get(winner, winner)
+                wins[key] = wins.get(key, 0) + 1
+            if args.save and len(seeds) == 1:
+                print(f"saved to {save}")
+    if len(seeds) > 1:
+        print(f"tally over {games} games: " + ", ".join(f"{p} won {n}" for p, n in sorted(wins.items()))
+              + f", no winner {games - sum(wins.values())}")
+    return 1 if refusals else 0
+
+
+def cmd_bot(args) -> int:
+    from kernel.game import Game
+
+    with Game.open(args.path) as game:
+        if args.player not in game.players():
+            raise WifError(f"{args.player!r} is not a player of this game (players: {', '.join(game.players())})")
+        k = game.state.kernel
+        sides = {k.side_of(p) or p for p, who in k.controllers.items() if who == args.player}
+        bots = {side: Bot(args.policy, args.seed) for side in sides}
+        tally = Tally()
+        while tally.decisions < args.commands:
+            mine = game.choices(args.player)
+            if not mine.decisions or not play_pending(game, bots, tally):
+                break
+        waiting = ", ".join(game.state.kernel.sequence.pending) or "nobody"
+        print(f"{args.player}: {tally.commands} commands; now at {game.state.kernel.sequence.current}, "
+              f"waiting for {waiting}")
+        for line in tally.refused[:5]:
+            print(f"  refused (broken choices contract): {line}", file=sys.stderr)
+    return 1 if tally.refused else 0
