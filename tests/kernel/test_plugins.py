@@ -237,3 +237,31 @@ def test_a_plugin_can_publish_hooks_that_other_plugins_implement(plugin_dir, sav
     found = discover([plugin_dir.path]).plugins
     with pytest.raises(PluginError, match="typo20"):
         PluginHost([found["pub"], found["typo20"]])
+
+
+def test_registry_exports_the_hookimpls_of_what_was_declared_and_refuses_a_hand_written_twin():
+    from kernel.events import EventData
+    from kernel.registry import Registry
+
+    rules = Registry()
+
+    @rules.event
+    class Rang(EventData):
+        bell: str
+
+    @rules.describe("Rang")
+    def _say(event, state):
+        return f"the {event.data['bell']} bell rang"
+
+    namespace = {"__name__": "bells"}
+    rules.export(namespace)
+    assert {"register_events", "describe_event"} == {k for k in namespace if k != "__name__"}
+    seen = []
+    namespace["register_events"](register=lambda model, version=1: seen.append((model, version)))
+    assert seen == [(Rang, 1)]
+
+    class Event:
+        type, data = "Rang", {"bell": "big"}
+    assert namespace["describe_event"](Event, None) == "the big bell rang"
+    with pytest.raises(ValueError, match="describe_event is written by hand and exported"):
+        rules.export({"__name__": "bells", "describe_event": lambda e, s: None})

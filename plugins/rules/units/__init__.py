@@ -13,7 +13,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from kernel.events import EventData
-from kernel.hookspecs import hookimpl
+from kernel.registry import Registry
+
+rules = Registry()
 
 Branch = Literal["land", "air", "naval"]
 
@@ -41,6 +43,7 @@ class Unit(BaseModel):
         return self.where == "map" and self.hex is not None
 
 
+@rules.state("units")
 class Units(BaseModel):
     units: dict[str, Unit] = Field(default_factory=dict)
     # hex -> unit ids, kept by the reducers so "who is in this hex" is a dict look-up
@@ -59,21 +62,25 @@ def units(state) -> Units:
 
 
 # ---------------------------------------------------------------- events
+@rules.event
 class UnitCreated(EventData):
     unit: Unit
 
 
+@rules.event
 class UnitMoved(EventData):
     unit: str
     to_hex: tuple[int, int] | None
     to_where: str = "map"
 
 
+@rules.event
 class UnitFlipped(EventData):
     unit: str
     face_up: bool
 
 
+@rules.event
 class UnitFactorsChanged(EventData):
     unit: str
     factors: dict[str, int]
@@ -95,6 +102,7 @@ def _lift(u: Units, unit_id: str) -> None:
             del u.at_hex[key]
 
 
+@rules.reducer("UnitCreated")
 def _created(state, event):
     u = units(state)
     unit = Unit.model_validate(event.data["unit"])
@@ -102,6 +110,7 @@ def _created(state, event):
     _place(u, unit.id)
 
 
+@rules.reducer("UnitMoved")
 def _moved(state, event):
     u = units(state)
     d = event.data
@@ -112,62 +121,62 @@ def _moved(state, event):
     _place(u, d["unit"])
 
 
+@rules.reducer("UnitFlipped")
 def _flipped(state, event):
     units(state).units[event.data["unit"]].face_up = event.data["face_up"]
 
 
+@rules.reducer("UnitFactorsChanged")
 def _factors(state, event):
     units(state).units[event.data["unit"]].factors.update(event.data["factors"])
 
 
-@hookimpl
-def register_state(register):
-    register("units", Units)
+def _unit_name(state, unit_id: str) -> str:
+    unit = units(state).units.get(unit_id)
+    return (unit.name or unit.type) if unit else unit_id
 
 
-@hookimpl
-def register_events(register):
-    for model in (UnitCreated, UnitMoved, UnitFlipped, UnitFactorsChanged):
-        register(model)
+def _hex_of(state, unit_id: str) -> list:
+    unit = units(state).units.get(unit_id)
+    return [unit.hex] if unit is not None and unit.hex is not None else []
 
 
-@hookimpl
-def register_reducers(register):
-    register("UnitCreated", _created)
-    register("UnitMoved", _moved)
-    register("UnitFlipped", _flipped)
-    register("UnitFactorsChanged", _factors)
+@rules.hexes("UnitMoved")
+def _moved_hexes(event, state):
+    """Where the unit was and where it went."""
+    to = event.data["to_hex"]
+    return _hex_of(state, event.data["unit"]) + ([tuple(to)] if to is not None else [])
 
 
-@hookimpl
-def event_hexes(event, state):
-    """The hexes a unit event touched: where the unit was and where it went."""
+@rules.hexes("UnitCreated")
+def _created_hexes(event, state):
+    return [tuple(event.data["unit"]["hex"])] if event.data["unit"].get("hex") else None
+
+
+@rules.hexes("UnitFlipped", "UnitFactorsChanged")
+def _unit_hexes(event, state):
+    return _hex_of(state, event.data["unit"])
+
+
+@rules.describe("UnitMoved")
+def _say_moved(event, state):
     d = event.data
-    if event.type == "UnitMoved":
-        unit = units(state).units.get(d["unit"])
-        hexes = [unit.hex] if unit is not None and unit.hex is not None else []
-        return hexes + ([tuple(d["to_hex"])] if d["to_hex"] is not None else [])
-    if event.type == "UnitCreated" and d["unit"].get("hex"):
-        return [tuple(d["unit"]["hex"])]
-    if event.type in ("UnitFlipped", "UnitFactorsChanged"):
-        unit = units(state).units.get(d["unit"])
-        return [unit.hex] if unit is not None and unit.hex is not None else []
-    return None
+    dest = tuple(d["to_hex"]) if d["to_hex"] is not None else d["to_where"]
+    return f"{event.actor}: {_unit_name(state, d['unit'])} moves to {dest}"
 
 
-@hookimpl
-def describe_event(event, state):
+@rules.describe("UnitFlipped")
+def _say_flipped(event, state):
     d = event.data
-    if event.type == "UnitMoved":
-        unit = units(state).units.get(d["unit"])
-        name = (unit.name or unit.type) if unit else d["unit"]
-        dest = tuple(d["to_hex"]) if d["to_hex"] is not None else d["to_where"]
-        return f"{event.actor}: {name} moves to {dest}"
-    if event.type == "UnitFlipped":
-        unit = units(state).units.get(d["unit"])
-        name = (unit.name or unit.type) if unit else d["unit"]
-        return f"{unit.power if unit else event.actor}: {name} {'reorganized (face up)' if d['face_up'] else 'disorganized (face down)'}"
-    if event.type == "UnitCreated":
-        unit = d["unit"]
-        return f"{unit['power']}: {unit.get('name') or unit['type']} enters play"
-    return None
+    unit = units(state).units.get(d["unit"])
+    how = "reorganized (face up)" if d["face_up"] else "disorganized (face down)"
+    return f"{unit.power if unit else event.actor}: {_unit_name(state, d['unit'])} {how}"
+
+
+@rules.describe("UnitCreated")
+def _say_created(event, state):
+    unit = event.data["unit"]
+    return f"{unit['power']}: {unit.get('name') or unit['type']} enters play"
+
+
+rules.export(globals())
