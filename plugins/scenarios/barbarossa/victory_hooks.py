@@ -1,0 +1,29 @@
+"""What Barbarossa tells players and bots about winning (kernel hooks ``game_result`` and
+``objective_hexes``), read from the scenario's own victory rule (seeds, "Barbarossa":
+"Special victory conditions")."""
+
+from __future__ import annotations
+
+from kernel.hookspecs import hookimpl
+from plugins.rules.core import hex_controller
+
+from . import SCENARIO, _victory_rules, scenario_state
+from .oob import objective_values
+
+
+@hookimpl
+def game_result(state):
+    if state.kernel.scenario != SCENARIO:
+        return None
+    result = scenario_state(state).result
+    if not result:
+        return None
+    return {"winner": result.get("side"), "text": result.get("result", "")}
+
+
+@hookimpl
+def objective_hexes(state, power):
+    """The objectives ``power`` does not hold: what it must take (or take back)."""
+    if not _victory_rules(state):
+        return None
+    return [h for h in objective_values() if hex_controller(state, h) != power]
