@@ -534,3 +534,4 @@ def describe_event(event, state):
     if t == "VictoryDetermined":
         return f"Victory: {d['result']}"
     return None
+from .victory_hooks import game_result, objective_hexes  # noqa: E402,F401  (registered with the plugin)
