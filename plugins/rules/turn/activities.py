@@ -1,14 +1,22 @@
 """Actions and activity limits: what a major power may do in this impulse.
 
-Public API (other rules plugins call these, lazily imported):
+The one home of action gating and activity counting: land, air and combat import these
+(``from plugins.rules.turn.activities import ...``; they list ``turn`` under ``requires``).
+Handlers, choices functions and previews ask the same functions:
 
 - ``check_action(state, power, phase_or_kind)``: may ``power`` act in this phase (a step id,
   full or its last part, e.g. ``"land-movement"``) or do this kind of activity
   (``"land-attack"``) under the action it chose?  Raises ``Rejected`` naming the rule.
+  ``action_problem(...)`` is the same answer as a reason or None.
+- ``activity_problem(state, power, kind, count=1, mission=None)``: why ``use_activity`` would
+  refuse (the action does not allow it, or the limit would be exceeded), or None.
 - ``use_activity(ctx, power, kind, count=1, mission=None)``: count ``count`` activities of
   ``kind`` against the power's limits; raises ``Rejected`` when they would be exceeded,
   else emits core ``ActivityUsed``.  Returns the count charged (0 for an exempt mission).
+- ``charged(kind, mission=None)``: does this activity count against the limits at all?
 - ``remaining(state, power) -> dict``: kind -> activities left (None: unlimited).
+- ``action_activities(power, action)``: kind -> limit a given action would allow (the
+  preview of ``ChooseAction``), ``action_phases(action)``: the phases it allows.
 - ``limit(state, power, kind)``: the limit for the power's chosen action (None: unlimited).
 - ``rail_moves_for(hexes, factory=False)``: how many rail moves a rail move of that length costs.
 - ``allows_phase(state, power, phase)``: the gating answer as a bool (no exception).
@@ -26,6 +34,7 @@ from functools import cache
 from pathlib import Path
 
 from kernel.errors import Rejected
+from plugins.rules import core
 
 ACTION_RULE = "Action Choice (see RAC 10)"
 LIMIT_RULE = "Activity Limits (see RAC 10.2)"
@@ -142,32 +151,48 @@ def _phase_key(phase: str) -> str:
 
 
 def _action(state, power):
-    from plugins.rules.core import action_of
+    return core.action_of(state, power)
 
-    return action_of(state, power)
+
+def action_limit(power: str, action: str, kind: str) -> int | None:
+    """Activity Limits (see RAC 10.2): the limit on ``kind`` that ``action`` gives ``power``
+    (None: unlimited)."""
+    table = limits_table()
+    return table.get(power, table["default"])[action][canonical_kind(kind)]
 
 
 def limit(state, power: str, kind: str, action: str | None = None) -> int | None:
     """The limit on ``kind`` for ``power`` under ``action`` (default: its chosen action).
 
     None means unlimited; no action chosen means 0."""
-    kind = canonical_kind(kind)
     action = action or _action(state, power)
     if action is None:
+        canonical_kind(kind)
         return 0
-    table = limits_table()
-    return table.get(power, table["default"])[action][kind]
+    return action_limit(power, action, kind)
 
 
 def remaining(state, power: str) -> dict:
     """Activities left this impulse: kind -> count (None: unlimited)."""
-    from plugins.rules.core import used
-
     out = {}
     for kind in KINDS:
         cap = limit(state, power, kind)
-        out[kind] = None if cap is None else max(0, cap - used(state, power, kind))
+        out[kind] = None if cap is None else max(0, cap - core.used(state, power, kind))
     return out
+
+
+def action_activities(power: str, action: str) -> dict:
+    """What ``action`` would allow ``power``: kind -> limit (None: unlimited)."""
+    return {kind: action_limit(power, action, kind) for kind in KINDS}
+
+
+def action_phases(action: str) -> list[str]:
+    """The titles of the gated phases ``action`` lets a phasing power act in (rules-c 1.0)."""
+    titles = []
+    for allowed, title in PHASE_GATES.values():
+        if action in allowed and title not in titles:
+            titles.append(title)
+    return titles
 
 
 def rail_moves_for(hexes: int, factory: bool = False) -> int:
@@ -185,47 +210,79 @@ def _phasing(state, power: str) -> bool:
 
 
 def allows_phase(state, power: str, phase: str) -> bool:
-    try:
-        check_action(state, power, phase)
-    except Rejected:
-        return False
-    return True
+    return action_problem(state, power, phase) is None
 
 
 def check_action(state, power: str, phase_or_kind: str) -> None:
     """Raise Rejected (naming the rule) unless ``power``'s action lets it act here."""
+    problem = action_problem(state, power, phase_or_kind)
+    if problem:
+        raise Rejected(problem)
+
+
+def action_problem(state, power: str, phase_or_kind: str) -> str | None:
+    """Why ``power``'s action does not let it act in this phase or do this kind of activity
+    (a reason naming the rule), or None."""
     key = _phase_key(phase_or_kind)
     if key in NON_PHASING_PHASES and not _phasing(state, power):
-        return
+        return None
     gate = PHASE_GATES.get(key)
     kind = None
     if gate is None:
         try:
             kind = canonical_kind(key)
         except ValueError:
-            return  # a phase without an action restriction (e.g. the reorganization phases)
+            return None  # a phase without an action restriction (e.g. the reorganization phases)
     if not _phasing(state, power):
         what = gate[1] if gate else KIND_NAMES[kind]
-        raise Rejected(f"{ACTION_RULE}: only the phasing side's major powers choose actions and act in "
-                       f"{what}; {power} is not on the phasing side this impulse")
+        return (f"{ACTION_RULE}: only the phasing side's major powers choose actions and act in "
+                f"{what}; {power} is not on the phasing side this impulse")
     action = _action(state, power)
     if action is None:
-        raise Rejected(f"Choose Action: {power} has not chosen an action this impulse")
+        return f"Choose Action: {power} has not chosen an action this impulse"
     if gate is not None:
         allowed, title = gate
         if action not in allowed:
             names = " or ".join(ACTION_NAMES[a] for a in ("naval", "air", "land", "combined") if a in allowed)
-            raise Rejected(f"{ACTION_RULE}: {power} chose a {ACTION_NAMES[action]} action, which does not "
-                           f"allow {title} ({names} action only)")
+            return (f"{ACTION_RULE}: {power} chose a {ACTION_NAMES[action]} action, which does not "
+                    f"allow {title} ({names} action only)")
         need = PHASE_NEEDS.get(key)
         if need is not None and remaining(state, power)[need] == 0:
-            raise Rejected(f"{LIMIT_RULE}: {title} needs {KIND_NAMES[need]} available and {power}'s "
-                           f"{ACTION_NAMES[action]} action has none left")
-        return
+            return (f"{LIMIT_RULE}: {title} needs {KIND_NAMES[need]} available and {power}'s "
+                    f"{ACTION_NAMES[action]} action has none left")
+        return None
     if limit(state, power, kind) == 0:
         if action == "pass":
-            raise Rejected(f"{LIMIT_RULE}: {power} chose a Pass action and can't do any further activities this impulse")
-        raise Rejected(f"{LIMIT_RULE}: a {ACTION_NAMES[action]} action allows {power} no {KIND_NAMES[kind]}")
+            return f"{LIMIT_RULE}: {power} chose a Pass action and can't do any further activities this impulse"
+        return f"{LIMIT_RULE}: a {ACTION_NAMES[action]} action allows {power} no {KIND_NAMES[kind]}"
+    return None
+
+
+def charged(kind: str, mission: str | None = None) -> bool:
+    """Activity Limits: does this activity count against the limits?  CAP, escort,
+    interception, naval air interception and ground support missions do not."""
+    return not (canonical_kind(kind) == "air-mission" and mission is not None
+                and mission.lower() in EXEMPT_MISSIONS)
+
+
+def activity_problem(state, power: str, kind: str, count: int = 1, mission: str | None = None) -> str | None:
+    """Why charging ``count`` activities of ``kind`` to ``power`` would be refused now, or None."""
+    kind = canonical_kind(kind)
+    if count < 1:
+        raise ValueError(f"activity count must be at least 1 (got {count})")
+    if not charged(kind, mission):
+        return None
+    problem = action_problem(state, power, kind)
+    if problem:
+        return problem
+    cap = limit(state, power, kind)
+    if cap is not None:
+        done = core.used(state, power, kind)
+        if done + count > cap:
+            action = ACTION_NAMES[_action(state, power)]
+            return (f"{LIMIT_RULE}: {power}'s {action} action allows {cap} {KIND_NAMES[kind]} this "
+                    f"impulse; {done} used, {count} more asked")
+    return None
 
 
 def use_activity(ctx, power: str, kind: str, count: int = 1, mission: str | None = None) -> int:
@@ -233,20 +290,10 @@ def use_activity(ctx, power: str, kind: str, count: int = 1, mission: str | None
 
     ``mission`` (for air missions) names the mission; CAP, escort, interception, naval air
     interception and ground support do not count (Activity Limits) and charge nothing."""
-    from plugins.rules.core import ActivityUsed, used
-
-    kind = canonical_kind(kind)
-    if count < 1:
-        raise ValueError(f"use_activity: count must be at least 1 (got {count})")
-    if kind == "air-mission" and mission is not None and mission.lower() in EXEMPT_MISSIONS:
+    problem = activity_problem(ctx.state, power, kind, count, mission)
+    if problem:
+        raise Rejected(problem)
+    if not charged(kind, mission):
         return 0
-    check_action(ctx.state, power, kind)
-    cap = limit(ctx.state, power, kind)
-    if cap is not None:
-        done = used(ctx.state, power, kind)
-        if done + count > cap:
-            action = ACTION_NAMES[_action(ctx.state, power)]
-            raise Rejected(f"{LIMIT_RULE}: {power}'s {action} action allows {cap} {KIND_NAMES[kind]} this "
-                           f"impulse; {done} used, {count} more asked")
-    ctx.emit(ActivityUsed(power=power, kind=kind, count=count))
+    ctx.emit(core.ActivityUsed(power=power, kind=canonical_kind(kind), count=count))
     return count
