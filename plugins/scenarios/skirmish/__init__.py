@@ -8,15 +8,41 @@ before the real rules exist, and it drives the kernel benchmark.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
-
-from kernel.errors import Rejected
-from kernel.events import Command, EventData
 from kernel.hookspecs import hookimpl
 from kernel.plugins import ScenarioSpec
 from kernel.sequence import StepSpec
 
-COLS, ROWS = 10, 8
+from .actions import (
+    attack,
+    attack_choices,
+    attack_preview,
+    move_choices,
+    move_counter,
+    move_preview,
+    retreat,
+    retreat_choices,
+)
+from .board import (  # noqa: F401 - the scenario's public names
+    COLS,
+    ROWS,
+    Attack,
+    AttackResolved,
+    Board,
+    Counter,
+    CounterEliminated,
+    CounterMoved,
+    CounterPlaced,
+    CounterWeakened,
+    InitiativeWon,
+    MoveCounter,
+    Retreat,
+    RetreatRequired,
+    EVENTS,
+    REDUCERS,
+    board,
+    neighbours,
+)
+
 SIDES = {"west": ["red"], "east": ["blue", "green"]}
 START = [  # counter id, power, hex, strength
     ("r1", "red", (1, 3), 4), ("r2", "red", (1, 4), 3), ("r3", "red", (2, 5), 2),
@@ -49,192 +75,6 @@ SEQUENCE = StepSpec.model_validate({
 })
 
 
-# ---------------------------------------------------------------- state
-class Counter(BaseModel):
-    power: str
-    hex: tuple[int, int]
-    strength: int
-
-
-class Board(BaseModel):
-    counters: dict[str, Counter] = Field(default_factory=dict)
-    retreating: str | None = None  # a beaten counter that must retreat now
-    first_side: str | None = None
-
-
-def board(state) -> Board:
-    return state["skirmish.board"]
-
-
-def neighbours(col: int, row: int) -> list[tuple[int, int]]:
-    odd = row % 2
-    deltas = [(1, 0), (-1, 0), (odd, -1), (odd - 1, -1), (odd, 1), (odd - 1, 1)]
-    out = [(col + dc, row + dr) for dc, dr in deltas]
-    return [(c, r) for c, r in out if 0 <= c < COLS and 0 <= r < ROWS]
-
-
-# ---------------------------------------------------------------- events
-class CounterPlaced(EventData):
-    counter: str
-    power: str
-    hex: tuple[int, int]
-    strength: int
-
-
-class CounterMoved(EventData):
-    counter: str
-    from_hex: tuple[int, int]
-    to_hex: tuple[int, int]
-
-
-class AttackResolved(EventData):
-    attacker: str
-    defender: str
-    roll: int
-    result: str  # "defender-retreats", "defender-eliminated", "attacker-weakened", "no-effect"
-
-
-class CounterEliminated(EventData):
-    counter: str
-
-
-class CounterWeakened(EventData):
-    counter: str
-    strength: int
-
-
-class RetreatRequired(EventData):
-    counter: str
-
-
-class InitiativeWon(EventData):
-    side: str
-
-
-def _placed(state, event):
-    d = event.data
-    board(state).counters[d["counter"]] = Counter(power=d["power"], hex=tuple(d["hex"]), strength=d["strength"])
-
-
-def _moved(state, event):
-    board(state).counters[event.data["counter"]].hex = tuple(event.data["to_hex"])
-    if board(state).retreating == event.data["counter"]:
-        board(state).retreating = None
-
-
-def _eliminated(state, event):
-    b = board(state)
-    b.counters.pop(event.data["counter"])
-    if b.retreating == event.data["counter"]:
-        b.retreating = None
-
-
-def _weakened(state, event):
-    board(state).counters[event.data["counter"]].strength = event.data["strength"]
-
-
-def _retreat_required(state, event):
-    board(state).retreating = event.data["counter"]
-
-
-def _initiative(state, event):
-    board(state).first_side = event.data["side"]
-
-
-# ---------------------------------------------------------------- commands
-class MoveCounter(Command):
-    counter: str
-    to: tuple[int, int]
-
-
-class Attack(Command):
-    attacker: str
-    defender: str
-
-
-class Retreat(Command):
-    counter: str
-    to: tuple[int, int]
-
-
-def _own_counter(ctx, actor: str, counter_id: str) -> Counter:
-    counter = board(ctx.state).counters.get(counter_id)
-    if counter is None:
-        raise Rejected(f"there is no counter {counter_id!r} on the board")
-    if counter.power != actor and ctx.state.kernel.side_of(counter.power) != actor:
-        raise Rejected(f"counter {counter_id} belongs to {counter.power}, not {actor}")
-    return counter
-
-
-def _occupied(ctx, hex_) -> bool:
-    return any(c.hex == hex_ for c in board(ctx.state).counters.values())
-
-
-def move_counter(ctx, cmd: MoveCounter) -> None:
-    counter = _own_counter(ctx, cmd.actor, cmd.counter)
-    to = tuple(cmd.to)
-    if to not in neighbours(*counter.hex):
-        raise Rejected(f"{cmd.counter} at {counter.hex} can only move to an adjacent hex, not {to}")
-    if _occupied(ctx, to):
-        raise Rejected(f"hex {to} is occupied")
-    ctx.emit(CounterMoved(counter=cmd.counter, from_hex=counter.hex, to_hex=to))
-
-
-def attack(ctx, cmd: Attack) -> None:
-    attacker = _own_counter(ctx, cmd.actor, cmd.attacker)
-    defender = board(ctx.state).counters.get(cmd.defender)
-    if defender is None:
-        raise Rejected(f"there is no counter {cmd.defender!r} on the board")
-    if ctx.state.kernel.side_of(defender.power) == ctx.state.kernel.side_of(attacker.power):
-        raise Rejected(f"{cmd.defender} is on your own side")
-    if defender.hex not in neighbours(*attacker.hex):
-        raise Rejected(f"{cmd.defender} is not adjacent to {cmd.attacker}")
-    (roll,) = ctx.roll(f"attack {cmd.attacker} on {cmd.defender}")
-    total = roll + attacker.strength - defender.strength
-    if total >= 9:
-        result = "defender-eliminated"
-    elif total >= 6:
-        result = "defender-retreats"
-    elif total <= 2:
-        result = "attacker-weakened"
-    else:
-        result = "no-effect"
-    ctx.emit(AttackResolved(attacker=cmd.attacker, defender=cmd.defender, roll=roll, result=result))
-    if result == "defender-eliminated":
-        ctx.emit(CounterEliminated(counter=cmd.defender))
-    elif result == "attacker-weakened":
-        if attacker.strength <= 1:
-            ctx.emit(CounterEliminated(counter=cmd.attacker))
-        else:
-            ctx.emit(CounterWeakened(counter=cmd.attacker, strength=attacker.strength - 1))
-    elif result == "defender-retreats":
-        free = [h for h in neighbours(*defender.hex) if not _occupied(ctx, h)]
-        if not free:
-            ctx.emit(CounterEliminated(counter=cmd.defender))
-        else:
-            ctx.emit(RetreatRequired(counter=cmd.defender), actor="system")
-            ctx.push("digressions.retreat")  # the defender decides where, then combat goes on
-
-
-def retreat(ctx, cmd: Retreat) -> None:
-    b = board(ctx.state)
-    if b.retreating != cmd.counter:
-        raise Rejected(f"{cmd.counter} does not have to retreat")
-    counter = _own_counter(ctx, cmd.actor, cmd.counter)
-    to = tuple(cmd.to)
-    if to not in neighbours(*counter.hex) or _occupied(ctx, to):
-        raise Rejected(f"{cmd.counter} cannot retreat to {to}: it must be a free adjacent hex")
-    ctx.emit(CounterMoved(counter=cmd.counter, from_hex=counter.hex, to_hex=to))
-    ctx.emit(DecisionFinishedFor(ctx, cmd.actor))
-    ctx.advance()
-
-
-def DecisionFinishedFor(ctx, actor):  # noqa: N802 - reads as the event it builds
-    from kernel.builtin import DecisionFinished
-
-    return DecisionFinished(step=ctx.state.kernel.sequence.current or "", who=ctx.decider_for(actor))
-
-
 # ---------------------------------------------------------------- automatic steps
 def initiative(ctx, step_id: str) -> None:
     west, east = ctx.roll("initiative west"), ctx.roll("initiative east")
@@ -261,26 +101,21 @@ def register_state(register):
 
 @hookimpl
 def register_events(register):
-    for model in (CounterPlaced, CounterMoved, AttackResolved, CounterEliminated, CounterWeakened,
-                  RetreatRequired, InitiativeWon):
+    for model in EVENTS:
         register(model)
 
 
 @hookimpl
 def register_reducers(register):
-    register("CounterPlaced", _placed)
-    register("CounterMoved", _moved)
-    register("CounterEliminated", _eliminated)
-    register("CounterWeakened", _weakened)
-    register("RetreatRequired", _retreat_required)
-    register("InitiativeWon", _initiative)
+    for event_type, fn in REDUCERS.items():
+        register(event_type, fn)
 
 
 @hookimpl
 def register_commands(register):
-    register(MoveCounter, move_counter)
-    register(Attack, attack)
-    register(Retreat, retreat)
+    register(MoveCounter, move_counter, choices=move_choices, preview=move_preview)
+    register(Attack, attack, choices=attack_choices, preview=attack_preview)
+    register(Retreat, retreat, choices=retreat_choices)
 
 
 @hookimpl

@@ -1,0 +1,129 @@
+"""Skirmish's board: counters, their events and the commands players send."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from kernel.events import Command, EventData
+
+COLS, ROWS = 10, 8
+
+
+# ---------------------------------------------------------------- state
+class Counter(BaseModel):
+    power: str
+    hex: tuple[int, int]
+    strength: int
+
+
+class Board(BaseModel):
+    counters: dict[str, Counter] = Field(default_factory=dict)
+    retreating: str | None = None  # a beaten counter that must retreat now
+    first_side: str | None = None
+
+
+def board(state) -> Board:
+    return state["skirmish.board"]
+
+
+def neighbours(col: int, row: int) -> list[tuple[int, int]]:
+    odd = row % 2
+    deltas = [(1, 0), (-1, 0), (odd, -1), (odd - 1, -1), (odd, 1), (odd - 1, 1)]
+    out = [(col + dc, row + dr) for dc, dr in deltas]
+    return [(c, r) for c, r in out if 0 <= c < COLS and 0 <= r < ROWS]
+
+
+# ---------------------------------------------------------------- events
+class CounterPlaced(EventData):
+    counter: str
+    power: str
+    hex: tuple[int, int]
+    strength: int
+
+
+class CounterMoved(EventData):
+    counter: str
+    from_hex: tuple[int, int]
+    to_hex: tuple[int, int]
+
+
+class AttackResolved(EventData):
+    attacker: str
+    defender: str
+    roll: int
+    result: str  # "defender-retreats", "defender-eliminated", "attacker-weakened", "no-effect"
+
+
+class CounterEliminated(EventData):
+    counter: str
+
+
+class CounterWeakened(EventData):
+    counter: str
+    strength: int
+
+
+class RetreatRequired(EventData):
+    counter: str
+
+
+class InitiativeWon(EventData):
+    side: str
+
+
+def _placed(state, event):
+    d = event.data
+    board(state).counters[d["counter"]] = Counter(power=d["power"], hex=tuple(d["hex"]), strength=d["strength"])
+
+
+def _moved(state, event):
+    board(state).counters[event.data["counter"]].hex = tuple(event.data["to_hex"])
+    if board(state).retreating == event.data["counter"]:
+        board(state).retreating = None
+
+
+def _eliminated(state, event):
+    b = board(state)
+    b.counters.pop(event.data["counter"])
+    if b.retreating == event.data["counter"]:
+        b.retreating = None
+
+
+def _weakened(state, event):
+    board(state).counters[event.data["counter"]].strength = event.data["strength"]
+
+
+def _retreat_required(state, event):
+    board(state).retreating = event.data["counter"]
+
+
+def _initiative(state, event):
+    board(state).first_side = event.data["side"]
+
+
+# ---------------------------------------------------------------- commands
+class MoveCounter(Command):
+    counter: str
+    to: tuple[int, int]
+
+
+class Attack(Command):
+    attacker: str
+    defender: str
+
+
+class Retreat(Command):
+    counter: str
+    to: tuple[int, int]
+
+
+EVENTS = (CounterPlaced, CounterMoved, AttackResolved, CounterEliminated, CounterWeakened, RetreatRequired,
+          InitiativeWon)
+REDUCERS = {
+    "CounterPlaced": _placed,
+    "CounterMoved": _moved,
+    "CounterEliminated": _eliminated,
+    "CounterWeakened": _weakened,
+    "RetreatRequired": _retreat_required,
+    "InitiativeWon": _initiative,
+}
