@@ -50,285 +50,56 @@ turn it records the result (``VictoryDetermined``), which the victory form shows
 
 The turn loop is the turn plugin's, from core ``LastTurnSet(5)`` emitted here.
 
-Public functions: ``placement_problem(state, power, unit_id, hex)``,
-``stacking_problem(state, unit, hex)``, ``count_objectives(state)``,
-``default_placements(state, power)``, and ``oob`` (the data).
+Modules: ``state.py`` (state and events), ``setup_tray.py`` (PlaceUnit, RestoreSetup:
+``placement_problem``, ``default_placements``, their choices and previews), ``victory.py``
+(``count_objectives``, the victory check), ``oob.py`` (the data).
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
-
-from kernel.errors import Rejected
-from kernel.events import Command, EventData
 from kernel.hookspecs import hookimpl
 from kernel.plugins import ScenarioSpec
+from plugins.rules.core import CountryControlSet, HexControlChanged, LastTurnSet, WarDeclared
+from plugins.rules.units import Unit, UnitCreated
 
 from . import oob
+from .setup_tray import (  # noqa: F401 - the scenario's public names
+    PlaceUnit,
+    RestoreSetup,
+    default_placements,
+    place_defaults,
+    place_unit,
+    place_unit_choices,
+    place_unit_preview,
+    placement_problem,
+    restore_choices,
+    restore_preview,
+    restore_setup,
+    stacking_problem,
+    tray_units,
+)
+from .state import (  # noqa: F401
+    EVENTS,
+    REINFORCEMENT_PLACING,
+    REINFORCEMENTS,
+    SCENARIO,
+    SETUP_LOOP,
+    SETUP_PLACING,
+    TRAY,
+    VICTORY_CHECK,
+    ScenarioState,
+    SetupPowerSet,
+    SetupTrayFilled,
+    ours,
+    scenario_state,
+)
+from .victory import TURNS, count_objectives, victory_check  # noqa: F401
+from .victory_hooks import game_result, objective_hexes  # noqa: F401 - hookimpls, registered with the plugin
 
 SIDES = {"axis": ["germany"], "allies": ["ussr"]}
-TURNS = 5  # May/June 1941 .. January/February 1942
-SCENARIO = "barbarossa"
 
-SETUP_LOOP = "wif.new-game.setup.set-up-each-major-power"
-SETUP_PLACING = "wif.new-game.setup.set-up-each-major-power.placing-units-on-the-map"
-REINFORCEMENTS = "wif.turn.new-turn.reinforcements"
-REINFORCEMENT_PLACING = "wif.procedures.reinforcements.placing-units-on-map"
-VICTORY_CHECK = "wif.turn.end-of-turn.victory-check"
-TRAY = "setup-tray"
 
-
-# ---------------------------------------------------------------- state
-class ScenarioState(BaseModel):
-    setup_power: str | None = None  # the major power setting up now ("Setup")
-    tray: dict[str, list[str]] = Field(default_factory=dict)  # power -> units of this placement occasion
-    occasion: dict[str, str] = Field(default_factory=dict)  # power -> "setup" / "reinforcements-turn-N"
-    standing: dict[str, float] = Field(default_factory=dict)  # power -> objectives at the last check
-    held: list[dict] = Field(default_factory=list)  # objective rows of the last check (victory form)
-    result: dict | None = None  # the final result (VictoryDetermined data)
-
-
-def scenario_state(state) -> ScenarioState:
-    return state[SCENARIO]
-
-
-def _ours(state) -> bool:
-    return state.kernel.scenario == SCENARIO
-
-
-def _victory_rules(state) -> bool:
-    """Barbarossa's victory conditions apply: in Barbarossa, or in a test situation (lab
-    scenario) whose options say ``"scenario_rules": "barbarossa"``."""
-    return _ours(state) or state.kernel.options.get("scenario_rules") == SCENARIO
-
-
-POWER_NAMES = {"germany": "Germany", "ussr": "the USSR"}
-
-
-# ---------------------------------------------------------------- events
-class SetupPowerSet(EventData):
-    power: str | None
-
-
-class SetupTrayFilled(EventData):
-    power: str
-    occasion: str
-    units: list[str]
-
-
-class ObjectivesCounted(EventData):
-    turn: int
-    objectives: dict[str, float]  # power -> objectives controlled
-    held: list[dict]  # {"name", "hex", "value", "controller", "credited"}
-
-
-class VictoryDetermined(EventData):
-    turn: int
-    objectives: dict[str, float]
-    winner: str | None  # the major power with the most objectives; None: a draw
-    side: str | None
-    result: str  # words for the victory form
-
-
-def _setup_power(state, event):
-    scenario_state(state).setup_power = event.data["power"]
-
-
-def _tray(state, event):
-    d = event.data
-    s = scenario_state(state)
-    s.tray[d["power"]] = list(d["units"])
-    s.occasion[d["power"]] = d["occasion"]
-
-
-def _counted(state, event):
-    s = scenario_state(state)
-    s.standing = dict(event.data["objectives"])
-    s.held = list(event.data["held"])
-
-
-def _victory(state, event):
-    scenario_state(state).result = dict(event.data)
-
-
-# ---------------------------------------------------------------- commands
-class PlaceUnit(Command):
-    """Place a unit from the setup tray (or re-place one placed this step) on a hex."""
-
-    unit: str
-    hex: tuple[int, int]
-
-
-class RestoreSetup(Command):
-    """Place every unit still in the setup tray at its saved default position."""
-
-
-# ---------------------------------------------------------------- rules
-def _units(state):
-    from plugins.rules.units import units
-
-    return units(state)
-
-
-def _the(unit) -> str:
-    return f"the {unit.name or unit.id}"
-
-
-def air_limit(state, hex_, extra_hq: bool = False) -> tuple[int, str]:
-    """Over-Stacked Hex, aircraft unit limits: city 3 (major port 3, minor port 2),
-    mountain, desert mountain or swamp 0, any other hex 1; the highest applies; +1 with an HQ."""
-    from plugins.rules.core import world_map
-
-    m = world_map()
-    city = m.city_at(tuple(hex_))
-    limits = []
-    if city is not None:
-        limits.append((3, "city"))  # every port of the map is a city hex, so 3 applies
-    terrain = m.terrain(tuple(hex_))
-    limits.append((0, terrain) if terrain in ("mountain", "desert mountain", "swamp") else (1, terrain))
-    limit, why = max(limits)
-    hq = extra_hq or any(u.branch == "land" and u.type.startswith("hq") for u in _units(state).in_hex(tuple(hex_)))
-    if hq:
-        limit, why = limit + 1, why + " with an HQ"
-    return limit, why
-
-
-def stacking_problem(state, unit, hex_, ignore: set[str] | None = None) -> str | None:
-    """Over-Stacked Hex: would ``unit`` in ``hex_`` over-stack it?  A reason, or None.
-
-    The land plugin's stacking check decides when it is installed (one rule, one place);
-    the fallback below states the same limits."""
-    ignore = {unit.id} | (ignore or set())
-    try:
-        from plugins.rules.land.movement import stacking_problems
-    except ImportError:
-        stacking_problems = None
-    if stacking_problems is not None:
-        problems = stacking_problems(state, tuple(hex_), adding=[unit], leaving=ignore)
-        return "; ".join(problems) or None
-    here = [u for u in _units(state).in_hex(tuple(hex_)) if u.id not in ignore]
-    if unit.branch == "land":
-        land = [u for u in here if u.branch == "land"] + [unit]
-        small = any(u.size == "division" or u.type in ("art", "supply") for u in land)
-        if len(land) > 3 or (len(land) == 3 and not small):
-            return ("Stacking: at most 2 land units in a hex (3 if the third is a division, artillery or "
-                    f"supply unit); {tuple(hex_)} holds {len(land) - 1} already")
-    if unit.branch == "air":
-        air = [u for u in here if u.branch == "air"] + [unit]
-        limit, why = air_limit(state, hex_)
-        if len(air) > limit:
-            return (f"Stacking: at most {limit} aircraft units in {tuple(hex_)} ({why}); "
-                    f"it holds {len(air) - 1} already")
-    return None
-
-
-def placement_problem(state, power: str, unit_id: str, hex_) -> str | None:
-    """Why ``power`` may not place ``unit_id`` on ``hex_`` now (Setup Tray), or None."""
-    from plugins.rules.core import hex_controller, world_map
-
-    hex_ = tuple(hex_)
-    unit = _units(state).units.get(unit_id)
-    if unit is None:
-        return f"Setup Tray: there is no unit {unit_id!r}"
-    if unit.power != power:
-        return f"Setup Tray: {_the(unit)} is a {unit.power} unit; {power} cannot set it up"
-    s = scenario_state(state)
-    if unit_id not in s.tray.get(power, []):
-        return (f"Setup Tray: {_the(unit)} is not in {power}'s setup tray "
-                "(a unit set up earlier cannot return to the tray)")
-    data = oob.scenario_data()
-    udata = data.unit(unit_id)
-    area = data.areas[udata.area]
-    m = world_map()
-    if not (0 <= hex_[1] < m.grid.rows) or not m.is_land(hex_):
-        return f"Setup: land and air units set up on land hexes; {hex_} is not land"
-    if hex_ not in oob.area_hexes(udata.area):
-        return f"Setup: {_the(unit)} must be set up in the {area.name} ({area.note or 'its setup area'})"
-    owner = hex_controller(state, hex_)
-    if owner != power:
-        return (f"Setup Tray: a unit cannot set up in a hex controlled by another major power "
-                f"({hex_} is controlled by {owner or 'a neutral country'})")
-    from plugins.rules.core import enemies
-
-    if any(enemies(state, u.power, power) for u in _units(state).in_hex(hex_)):
-        return f"Setup Tray: a unit cannot set up in a hex occupied by enemy units ({hex_})"
-    return stacking_problem(state, unit, hex_)
-
-
-def tray_units(state, power: str) -> list[str]:
-    """The units still waiting in ``power``'s setup tray."""
-    us = _units(state).units
-    return [uid for uid in scenario_state(state).tray.get(power, []) if uid in us and us[uid].where == TRAY]
-
-
-def _nearest_legal(state, power: str, unit_id: str) -> tuple[int, int] | None:
-    from plugins.rules.core import world_map
-
-    udata = oob.scenario_data().unit(unit_id)
-    default = tuple(udata.hex)
-    if placement_problem(state, power, unit_id, default) is None:
-        return default
-    grid = world_map().grid
-    for h in sorted(oob.area_hexes(udata.area), key=lambda h: (grid.distance(default, h), h[1], h[0])):
-        if placement_problem(state, power, unit_id, h) is None:
-            return h
-    return None
-
-
-def _place_defaults(ctx, power: str) -> int:
-    from plugins.rules.units import UnitMoved
-
-    placed = 0
-    for uid in tray_units(ctx.state, power):
-        h = _nearest_legal(ctx.state, power, uid)
-        if h is not None:
-            ctx.emit(UnitMoved(unit=uid, to_hex=h, to_where="map"), actor=power)
-            placed += 1
-    return placed
-
-
-def default_placements(state, power: str) -> list[dict]:
-    """The ``PlaceUnit`` commands a default setup of ``power``'s tray would be (a preview;
-    each later placement is checked against the earlier ones only by RestoreSetup itself)."""
-    out = []
-    for uid in tray_units(state, power):
-        h = _nearest_legal(state, power, uid)
-        if h is not None:
-            out.append({"type": "PlaceUnit", "actor": power, "unit": uid, "hex": list(h)})
-    return out
-
-
-def place_unit(ctx, cmd: PlaceUnit) -> None:
-    from plugins.rules.units import UnitMoved
-
-    problem = placement_problem(ctx.state, cmd.actor, cmd.unit, cmd.hex)
-    if problem:
-        raise Rejected(problem)
-    ctx.emit(UnitMoved(unit=cmd.unit, to_hex=tuple(cmd.hex), to_where="map"))
-
-
-PLACING_STEPS = (SETUP_PLACING, REINFORCEMENT_PLACING)
-
-
-def restore_setup(ctx, cmd: RestoreSetup) -> None:
-    # Registered "anytime" because the sequence lists it only for the setup placing step;
-    # the Setup Tray's Restore Setup button serves the reinforcement tray as well, so the
-    # step and the done set are checked here.
-    seq = ctx.state.kernel.sequence
-    if seq.current not in PLACING_STEPS:
-        raise Rejected("Setup Tray: Restore Setup is only possible while placing units from the setup tray "
-                       f"(the current step is {seq.current})")
-    if cmd.actor not in seq.pending:
-        raise Rejected(f"Setup Tray: {cmd.actor} is not placing units now (waiting for: {', '.join(seq.pending) or 'nobody'})")
-    if not tray_units(ctx.state, cmd.actor):
-        raise Rejected(f"Setup Tray: {cmd.actor}'s setup tray is empty; nothing to restore")
-    if not _place_defaults(ctx, cmd.actor):
-        raise Rejected(f"Setup Tray: no unit in {cmd.actor}'s setup tray has a legal hex left in its setup area")
-
-
-def _unit_model(u: oob.UnitData):
-    from plugins.rules.units import Unit
-
+def _unit_model(u: oob.UnitData) -> Unit:
     return Unit(id=u.id, power=u.power, nationality=u.nationality, branch=u.branch, type=u.type, name=u.name,
                 factors=dict(u.factors), size=u.size, year=u.year, flags=list(u.flags), hex=None, where=TRAY)
 
@@ -340,9 +111,6 @@ def _fill_tray(ctx, power: str, occasion: str, new_units: list[str]) -> None:
 
 def setup(ctx) -> None:
     """The starting position: control, war, length, and every counter in its setup tray."""
-    from plugins.rules.core import CountryControlSet, HexControlChanged, LastTurnSet, WarDeclared
-    from plugins.rules.units import UnitCreated
-
     data = oob.scenario_data()
     countries, hexes = oob.start_control()
     for country, power in countries.items():
@@ -362,10 +130,8 @@ def setup(ctx) -> None:
 
 def reinforcements(ctx, step_id: str) -> None:
     """Reinforcements: this turn's arrivals enter the setup tray, then are placed."""
-    if not _ours(ctx.state):
+    if not ours(ctx.state):
         return
-    from plugins.rules.units import UnitCreated
-
     turn = ctx.state.kernel.turn
     data = oob.scenario_data()
     waiting = False
@@ -377,62 +143,6 @@ def reinforcements(ctx, step_id: str) -> None:
         waiting = waiting or bool(tray_units(ctx.state, power))
     if waiting:
         ctx.push("procedures.reinforcements")
-
-
-def count_objectives(state) -> tuple[dict[str, float], list[dict]]:
-    """Victory, Barbarossa Special Victory Conditions: objectives per major power and the
-    rows of the victory form.  Objectives not held by a major power of the game count for
-    the one with the closest home capital (half each when equidistant)."""
-    from plugins.rules.core import hex_controller, world_map
-
-    m = world_map()
-    powers = state.kernel.powers()
-    capitals = {}
-    for p in powers:
-        city = m.city({"germany": "Berlin", "ussr": "Moscow"}.get(p, ""))
-        if city is not None:
-            capitals[p] = city.hex
-    counts = {p: 0.0 for p in powers}
-    rows = []
-    for h, (name, value) in sorted(oob.objective_values().items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        owner = hex_controller(state, h)
-        if owner in counts:
-            credit = {owner: 1.0}
-        else:
-            dist = {p: m.grid.distance(h, c) for p, c in capitals.items()}
-            best = min(dist.values())
-            near = [p for p, d in dist.items() if d == best]
-            credit = {p: 1.0 / len(near) for p in near}
-        for p, share in credit.items():
-            counts[p] += share * value
-        rows.append({"name": name, "hex": list(h), "value": value, "controller": owner,
-                     "credited": {p: share * value for p, share in credit.items()}})
-    return counts, rows
-
-
-def victory_check(ctx, step_id: str) -> None:
-    """Victory Check: no automatic victory in Barbarossa; the final count on the last turn."""
-    if not _victory_rules(ctx.state):
-        return
-    from plugins.rules.core import world
-
-    k = ctx.state.kernel
-    counts, rows = count_objectives(ctx.state)
-    ctx.emit(ObjectivesCounted(turn=k.turn, objectives=counts, held=rows))
-    last = world(ctx.state).last_turn or int(k.options.get("last_turn", TURNS))
-    if k.turn < last:
-        return
-    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
-    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
-        winner, side = None, None
-        result = f"A draw: {ranked[0][1]:g} objectives each"
-    else:
-        winner = ranked[0][0]
-        side = k.side_of(winner)
-        others = ", ".join(f"{p} {v:g}" for p, v in ranked[1:])
-        name = POWER_NAMES.get(winner, winner)
-        result = f"{name[0].upper() + name[1:]} wins with {ranked[0][1]:g} objectives ({others})"
-    ctx.emit(VictoryDetermined(turn=k.turn, objectives=counts, winner=winner, side=side, result=result))
 
 
 # ---------------------------------------------------------------- hooks
@@ -449,22 +159,20 @@ def register_state(register):
 
 @hookimpl
 def register_events(register):
-    for model in (SetupPowerSet, SetupTrayFilled, ObjectivesCounted, VictoryDetermined):
+    for model, _ in EVENTS.values():
         register(model)
 
 
 @hookimpl
 def register_reducers(register):
-    register("SetupPowerSet", _setup_power)
-    register("SetupTrayFilled", _tray)
-    register("ObjectivesCounted", _counted)
-    register("VictoryDetermined", _victory)
+    for event_type, (_, fn) in EVENTS.items():
+        register(event_type, fn)
 
 
 @hookimpl
 def register_commands(register):
-    register(PlaceUnit, place_unit)
-    register(RestoreSetup, restore_setup, anytime=True)
+    register(PlaceUnit, place_unit, choices=place_unit_choices, preview=place_unit_preview)
+    register(RestoreSetup, restore_setup, anytime=True, choices=restore_choices, preview=restore_preview)
 
 
 @hookimpl
@@ -475,7 +183,7 @@ def register_step_rules(register):
 
 @hookimpl
 def resolve_deciders(state, step_id, spec, kind):
-    if not _ours(state):
+    if not ours(state):
         return None
     if kind == "rule:setup-power":
         power = scenario_state(state).setup_power
@@ -485,31 +193,35 @@ def resolve_deciders(state, step_id, spec, kind):
     return None
 
 
+SKIPS = {
+    "wif.new-game.setup.lend-leasing-units":
+        lambda state: "Setup: no lend lease in Barbarossa, which has only one country on each side",
+    "wif.new-game.setup.set-up-each-major-power.random-draw":
+        lambda state: "Setup: Barbarossa's order of battle is fixed; nothing is drawn at random",
+    REINFORCEMENTS:
+        lambda state: ("Reinforcements: every turn except the first starts with the arrival of reinforcements"
+                       if state.kernel.turn <= 1 else None),
+    "wif.procedures.reinforcements.annual-additions":
+        lambda state: "Annual Additions: Barbarossa has no force pools; its reinforcements arrive by turn",
+}
+
+
 @hookimpl
 def skip_step(state, step_id, spec):
-    if not _ours(state):
-        return None
-    if step_id == "wif.new-game.setup.lend-leasing-units":
-        return "Setup: no lend lease in Barbarossa, which has only one country on each side"
-    if step_id == "wif.new-game.setup.set-up-each-major-power.random-draw":
-        return "Setup: Barbarossa's order of battle is fixed; nothing is drawn at random"
-    if step_id == REINFORCEMENTS and state.kernel.turn <= 1:
-        return "Reinforcements: every turn except the first starts with the arrival of reinforcements"
-    if step_id == "wif.procedures.reinforcements.annual-additions":
-        return "Annual Additions: Barbarossa has no force pools; its reinforcements arrive by turn"
-    return None
+    skip = SKIPS.get(step_id)
+    return skip(state) if skip is not None and ours(state) else None
 
 
 @hookimpl
 def repeat_step(ctx, step_id, spec):
     """Setup: after a power has placed its units the next power sets up (USSR, then Germany)."""
-    if step_id != SETUP_LOOP or not _ours(ctx.state):
+    if step_id != SETUP_LOOP or not ours(ctx.state):
         return None
     s = scenario_state(ctx.state)
     order = oob.scenario_data().setup_order
     power = s.setup_power
     if power is not None:
-        _place_defaults(ctx, power)  # units left in the tray go to their default positions
+        place_defaults(ctx, power)  # units left in the tray go to their default positions
     i = order.index(power) if power in order else len(order)
     if i + 1 < len(order):
         nxt = order[i + 1]
@@ -521,17 +233,16 @@ def repeat_step(ctx, step_id, spec):
     return False
 
 
+DESCRIBE = {
+    "SetupPowerSet": lambda d: f"{d['power']} sets up" if d["power"] else "Every major power has set up",
+    "SetupTrayFilled": lambda d: f"{d['power']}'s setup tray ({d['occasion']}): {len(d['units'])} units",
+    "ObjectivesCounted": lambda d: f"Turn {d['turn']} objectives: "
+                                   + ", ".join(f"{p} {v:g}" for p, v in d["objectives"].items()),
+    "VictoryDetermined": lambda d: f"Victory: {d['result']}",
+}
+
+
 @hookimpl
 def describe_event(event, state):
-    d = event.data
-    t = event.type
-    if t == "SetupPowerSet":
-        return f"{d['power']} sets up" if d["power"] else "Every major power has set up"
-    if t == "SetupTrayFilled":
-        return f"{d['power']}'s setup tray ({d['occasion']}): {len(d['units'])} units"
-    if t == "ObjectivesCounted":
-        return f"Turn {d['turn']} objectives: " + ", ".join(f"{p} {v:g}" for p, v in d["objectives"].items())
-    if t == "VictoryDetermined":
-        return f"Victory: {d['result']}"
-    return None
-from .victory_hooks import game_result, objective_hexes  # noqa: E402,F401  (registered with the plugin)
+    describe = DESCRIBE.get(event.type)
+    return describe(event.data) if describe is not None else None

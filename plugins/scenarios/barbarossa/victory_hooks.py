@@ -7,7 +7,7 @@ from __future__ import annotations
 from kernel.hookspecs import hookimpl
 from plugins.rules.core import hex_controller
 
-from . import SCENARIO, _victory_rules, scenario_state
+from .state import SCENARIO, scenario_state, victory_rules
 from .oob import objective_values
 
 
@@ -24,6 +24,6 @@ def game_result(state):
 @hookimpl
 def objective_hexes(state, power):
     """The objectives ``power`` does not hold: what it must take (or take back)."""
-    if not _victory_rules(state):
+    if not victory_rules(state):
         return None
     return [h for h in objective_values() if hex_controller(state, h) != power]

@@ -1,0 +1,95 @@
+"""Barbarossa's own state and events: whose setup it is, the setup tray of each power, the
+objective standing and the result."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from kernel.events import EventData
+
+SCENARIO = "barbarossa"
+TRAY = "setup-tray"
+SETUP_LOOP = "wif.new-game.setup.set-up-each-major-power"
+SETUP_PLACING = "wif.new-game.setup.set-up-each-major-power.placing-units-on-the-map"
+REINFORCEMENTS = "wif.turn.new-turn.reinforcements"
+REINFORCEMENT_PLACING = "wif.procedures.reinforcements.placing-units-on-map"
+PLACING_STEPS = (SETUP_PLACING, REINFORCEMENT_PLACING)
+VICTORY_CHECK = "wif.turn.end-of-turn.victory-check"
+POWER_NAMES = {"germany": "Germany", "ussr": "the USSR"}
+
+
+class ScenarioState(BaseModel):
+    setup_power: str | None = None  # the major power setting up now ("Setup")
+    tray: dict[str, list[str]] = Field(default_factory=dict)  # power -> units of this placement occasion
+    occasion: dict[str, str] = Field(default_factory=dict)  # power -> "setup" / "reinforcements-turn-N"
+    standing: dict[str, float] = Field(default_factory=dict)  # power -> objectives at the last check
+    held: list[dict] = Field(default_factory=list)  # objective rows of the last check (victory form)
+    result: dict | None = None  # the final result (VictoryDetermined data)
+
+
+def scenario_state(state) -> ScenarioState:
+    return state[SCENARIO]
+
+
+def ours(state) -> bool:
+    return state.kernel.scenario == SCENARIO
+
+
+def victory_rules(state) -> bool:
+    """Barbarossa's victory conditions apply: in Barbarossa, or in a test situation (lab
+    scenario) whose options say ``"scenario_rules": "barbarossa"``."""
+    return ours(state) or state.kernel.options.get("scenario_rules") == SCENARIO
+
+
+# ---------------------------------------------------------------- events
+class SetupPowerSet(EventData):
+    power: str | None
+
+
+class SetupTrayFilled(EventData):
+    power: str
+    occasion: str
+    units: list[str]
+
+
+class ObjectivesCounted(EventData):
+    turn: int
+    objectives: dict[str, float]  # power -> objectives controlled
+    held: list[dict]  # {"name", "hex", "value", "controller", "credited"}
+
+
+class VictoryDetermined(EventData):
+    turn: int
+    objectives: dict[str, float]
+    winner: str | None  # the major power with the most objectives; None: a draw
+    side: str | None
+    result: str  # words for the victory form
+
+
+def _setup_power(state, event):
+    scenario_state(state).setup_power = event.data["power"]
+
+
+def _tray(state, event):
+    d = event.data
+    s = scenario_state(state)
+    s.tray[d["power"]] = list(d["units"])
+    s.occasion[d["power"]] = d["occasion"]
+
+
+def _counted(state, event):
+    s = scenario_state(state)
+    s.standing = dict(event.data["objectives"])
+    s.held = list(event.data["held"])
+
+
+def _victory(state, event):
+    scenario_state(state).result = dict(event.data)
+
+
+EVENTS = {
+    "SetupPowerSet": (SetupPowerSet, _setup_power),
+    "SetupTrayFilled": (SetupTrayFilled, _tray),
+    "ObjectivesCounted": (ObjectivesCounted, _counted),
+    "VictoryDetermined": (VictoryDetermined, _victory),
+}
