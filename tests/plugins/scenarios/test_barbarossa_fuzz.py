@@ -3,12 +3,13 @@ leave a half-applied command, and the log always replays to the same state.
 
 Each command gets random units, hexes and choices of the right shapes; most are refused
 (with a reason, nothing stored), some are accepted; the rest of the time the game moves on
-the plainest way (default setup, Pass, finish the step)."""
+the way a player would, by a random bot drawing from the game's choices."""
 
 import random
 
 import pytest
 
+from app.bots import Bot, Tally, play_pending
 from kernel.game import Game
 
 
@@ -50,33 +51,9 @@ def random_command(rng, game, name, power):
     return cmd
 
 
-def return_aircraft(game, power) -> bool:
-    """Return to Base: send one of the power's flown aircraft to the nearest friendly base in range."""
-    from plugins.rules.air import friendly_base, reach
-    from plugins.rules.core import world_map
-
-    grid = world_map().grid
-    for unit in game.state["units"].units.values():
-        if unit.power != power or unit.branch != "air" or not unit.on_map:
-            continue
-        for hex_ in sorted(grid.within(unit.hex, reach(unit, "return")), key=lambda h: grid.distance(unit.hex, h)):
-            if friendly_base(game.state, power, hex_) and game.submit(
-                    {"type": "ReturnAirToBase", "actor": power, "unit": unit.id, "hex": list(hex_)}).accepted:
-                return True
-    return False
-
-
-def move_on(game, who, power):
-    legal = game.legal_commands()
-    if "ReturnAirToBase" in legal and return_aircraft(game, power):
-        return True
-    if "RestoreSetup" in legal or game.state.kernel.sequence.current.endswith("placing-units-on-the-map"):
-        game.submit({"type": "RestoreSetup", "actor": power})
-    if "ChooseFirstMover" in legal and game.submit({"type": "ChooseFirstMover", "actor": who, "side": "axis"}).accepted:
-        return True
-    if "ChooseAction" in legal and game.submit({"type": "ChooseAction", "actor": power, "action": "land"}).accepted:
-        return True
-    return game.submit({"type": "FinishStep", "actor": who}).accepted
+def move_on(game, bot, tally) -> bool:
+    """The game moves on the way a player would: a random bot's decision from the choices."""
+    return play_pending(game, {side: bot for side in game.state.kernel.sides}, tally)
 
 
 @pytest.mark.parametrize("seed", [11, 29])
@@ -84,6 +61,7 @@ def test_random_commands_never_crash_a_rule_and_the_log_replays(tmp_path, seed):
     rng = random.Random(seed)
     game = Game.new("barbarossa", tmp_path / "fuzz.wif", seed=seed)
     crashes, accepted, refused = [], 0, 0
+    bot, tally = Bot("random", seed), Tally()
     for _ in range(400):
         k = game.state.kernel
         if k.sequence.finished or not k.sequence.pending:
@@ -100,9 +78,9 @@ def test_random_commands_never_crash_a_rule_and_the_log_replays(tmp_path, seed):
                 assert game.state.kernel.seq == before  # a refusal stores nothing
                 if "raised" in out.reason:
                     crashes.append(out.reason)
-        elif not move_on(game, who, power):
-            break  # a decision the plain policy cannot make (e.g. where to return aircraft)
-    assert crashes == []
+        elif not move_on(game, bot, tally):
+            break
+    assert crashes == [] and tally.refused == []
     assert accepted >= 10 and refused >= 10 and game.state.kernel.turn >= 1  # it really played
     final = game.state.to_json()
     game.close()
