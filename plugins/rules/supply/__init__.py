@@ -1,6 +1,6 @@
 """Supply and reorganization.
 
-Public functions other plugins call (import them lazily, inside functions):
+Public functions other plugins call (they list ``supply`` under ``requires``):
 
 - ``in_supply(state, unit_id) -> bool`` — the seeds check it before a unit moves, flies,
   sails or reorganizes others, for both sides before an overrun and at the moment of
@@ -12,7 +12,8 @@ Public functions other plugins call (import them lazily, inside functions):
   source (the notional unit's "-1 if it cannot trace a basic supply path of any length");
 - ``hex_has_basic_supply_path(state, power, hex)`` — the same for a notional unit in a hex;
 - ``supply_range(state, hex)`` — 4/3/2 hexes by the weather in the hex (Weather Report);
-- ``can_reorganize(state, hq_id, unit_id)`` — why an HQ may not reorganize a unit, or None;
+- ``can_reorganize(state, hq_id, unit_id)`` — why an HQ may not reorganize a unit, or None
+  (``reorganization.py``, with ``HQReorganize``'s choices and preview);
 - ``began_impulse_out_of_supply(state, unit_id)`` — the unit was out of supply when the
   impulse began (recorded by ``ImpulseSupplyRecorded`` once the actions are chosen, before
   any unit moves): "the cargo only becomes disorganized if it commenced the impulse out of
@@ -40,18 +41,32 @@ the map is reorganized, the Oil and isolated-units options not being in play).
 
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import BaseModel, Field
-
-from kernel.errors import Rejected
-from kernel.events import Command, EventData
 from kernel.hookspecs import hookimpl
 from plugins.rules import core
-from plugins.rules.units import UnitFlipped
+from plugins.rules.land.movement import effective_weather
 
 from . import trace
-from .trace import REORG_COST, is_hq
+from .reorganization import (  # noqa: F401 - the plugin's public names
+    HQReorganize,
+    anything_to_reorganize,
+    can_reorganize,
+    end_of_turn_reorganization,
+    hq_points_left,
+    hq_reorganize,
+    hq_reorganize_choices,
+    hq_reorganize_preview,
+    reorg_value,
+)
+from .state import (  # noqa: F401
+    EVENTS,
+    EndOfTurnReorganized,
+    HQReorganized,
+    ImpulseSupplyGranted,
+    ImpulseSupplyRecorded,
+    SupplyState,
+    now,
+    supply_state,
+)
 
 HQ_STEP = "wif.turn.impulse.end-of-impulse.reorganization-by-hq"
 IMPULSE_BEGUN_STEP = "wif.turn.impulse.new-impulse.choose-action"  # the last step before anything moves
@@ -111,9 +126,7 @@ def out_of_supply(state, side: str) -> list[str]:
 
 def supply_range(state, hex_) -> int:
     """Weather Report: 4 hexes in fine, 3 in snow, 2 in rain, storm or blizzard."""
-    weather = core.weather_in(state, hex_)
-    if core.world_map().terrain(tuple(hex_)) in trace.DESERTS:
-        weather = trace.DESERT_WEATHER.get(weather, weather)
+    weather = effective_weather(core.weather_in(state, hex_), core.world_map().terrain(tuple(hex_)))
     return trace.RANGE.get(weather, trace.MAX_RANGE)
 
 
@@ -141,171 +154,13 @@ def hex_has_basic_supply_path(state, power: str, hex_) -> bool:
 def began_impulse_out_of_supply(state, unit_id: str) -> bool:
     """Air Transport: did the unit commence this impulse out of supply?"""
     s = supply_state(state)
-    return tuple(s.began_out_of_supply_at) == _now(state) and unit_id in s.began_out_of_supply
+    return tuple(s.began_out_of_supply_at) == now(state) and unit_id in s.began_out_of_supply
 
 
 def supplied_this_impulse(state, unit_id: str) -> bool:
     """Has a rule put the unit in supply for the current impulse (``ImpulseSupplyGranted``)?"""
     granted = supply_state(state).impulse_supply.get(unit_id)
-    return bool(granted) and tuple(granted) == _now(state)
-
-
-# ---------------------------------------------------------------- state
-class SupplyState(BaseModel):
-    # HQ id -> [turn, impulse, reorganization points used then]
-    hq_points: dict[str, list[int]] = Field(default_factory=dict)
-    # unit id -> [turn, impulse, points spent towards reorganizing it then]
-    partial: dict[str, list[int]] = Field(default_factory=dict)
-    # unit id -> [turn, impulse] it is in supply for, whatever its path (ImpulseSupplyGranted)
-    impulse_supply: dict[str, list[int]] = Field(default_factory=dict)
-    # [turn, impulse] and the land units out of supply when that impulse began
-    began_out_of_supply_at: list[int] = Field(default_factory=list)
-    began_out_of_supply: list[str] = Field(default_factory=list)
-
-
-def supply_state(state) -> SupplyState:
-    return state["supply"]
-
-
-# ---------------------------------------------------------------- events and commands
-class HQReorganized(EventData):
-    """An HQ spent reorganization points on a disorganized unit (Reorganize Units, By HQ)."""
-
-    hq: str
-    unit: str
-    points: int
-    points_left: int
-    organized: bool
-
-
-class EndOfTurnReorganized(EventData):
-    units: list[str]
-
-
-class ImpulseSupplyGranted(EventData):
-    """A rule put these units in supply for the rest of this impulse (the hook point of rules
-    such as Emergency HQ supply: ``in_supply`` answers True for them until the impulse ends)."""
-
-    units: list[str]
-    source: str  # the unit or rule that supplies them, for the log
-    rule: str
-
-
-class ImpulseSupplyRecorded(EventData):
-    """The land units on the map that began this impulse out of supply."""
-
-    out_of_supply: list[str]
-
-
-class HQReorganize(Command):
-    hq: str
-    unit: str
-    points: Literal["all", "one"] = "all"
-
-
-def reorg_value(hq) -> int:
-    return int(hq.factors.get("reorg", hq.factors.get("combat", 0)))
-
-
-def _now(state) -> tuple[int, int]:
-    return state.kernel.turn, state.kernel.impulse
-
-
-def hq_points_left(state, hq) -> int:
-    used = supply_state(state).hq_points.get(hq.id)
-    spent = used[2] if used and tuple(used[:2]) == _now(state) else 0
-    return max(0, reorg_value(hq) - spent)
-
-
-def _partial(state, unit_id: str) -> int:
-    got = supply_state(state).partial.get(unit_id)
-    return got[2] if got and tuple(got[:2]) == _now(state) else 0
-
-
-def _hq_in_use(state, hq) -> bool:
-    used = supply_state(state).hq_points.get(hq.id)
-    return bool(used) and tuple(used[:2]) == _now(state)
-
-
-def can_reorganize(state, hq_id: str, unit_id: str) -> str | None:
-    """Why the HQ may not reorganize the unit now (a reason naming the rule), or None."""
-    units = state["units"].units
-    hq, unit = units.get(hq_id), units.get(unit_id)
-    if hq is None:
-        return f"Reorganization by HQ: no unit {hq_id!r}"
-    if unit is None:
-        return f"Reorganization by HQ: no unit {unit_id!r}"
-    if not is_hq(hq) or not hq.on_map:
-        return f"Reorganization by HQ: {hq.name or hq.id} is not an HQ on the map"
-    if not hq.face_up and not _hq_in_use(state, hq):
-        return f"Reorganization by HQ: only an organized HQ can reorganize units ({hq.name or hq.id} is disorganized)"
-    if hq_points_left(state, hq) <= 0:
-        return f"Reorganization by HQ: {hq.name or hq.id} has no reorganization points left"
-    if unit.id == hq.id:
-        return "Reorganization by HQ: an HQ cannot reorganize itself"
-    if unit.face_up:
-        return f"Reorganization by HQ: {unit.name or unit.id} is not disorganized"
-    if not unit.on_map or unit.branch == "naval":
-        return f"Reorganization by HQ: {unit.name or unit.id} is not a land or air unit on the map"
-    if state.kernel.side_of(unit.power) != state.kernel.side_of(hq.power):
-        return f"Reorganization by HQ: {unit.name or unit.id} does not co-operate with {hq.name or hq.id}"
-    costs = trace.reorganization_costs(state, hq, reorg_value(hq))
-    if tuple(unit.hex) not in costs:
-        return (f"Reorganization by HQ: {unit.name or unit.id} is beyond the HQ's reorganization range "
-                f"({reorg_value(hq)} motorized movement points, traced like a basic supply path)")
-    return None
-
-
-def hq_reorganize(ctx, cmd: HQReorganize) -> None:
-    state = ctx.state
-    hq = state["units"].units.get(cmd.hq)
-    if hq is not None and hq.power != cmd.actor and state.kernel.side_of(hq.power) != cmd.actor:
-        raise Rejected(f"Reorganization by HQ: {hq.name or hq.id} belongs to {hq.power}, not {cmd.actor}")
-    reason = can_reorganize(state, cmd.hq, cmd.unit)
-    if reason:
-        raise Rejected(reason)
-    unit = state["units"].units[cmd.unit]
-    left = hq_points_left(state, hq)
-    needed = REORG_COST - _partial(state, unit.id)
-    spend = min(left, needed) if cmd.points == "all" else 1
-    organized = spend >= needed
-    was_organized = hq.face_up
-    ctx.emit(HQReorganized(hq=hq.id, unit=unit.id, points=spend, points_left=left - spend, organized=organized))
-    if organized:
-        ctx.emit(UnitFlipped(unit=unit.id, face_up=True))
-    if was_organized:
-        # "The HQ becomes disorganized after it reorganizes other units."
-        ctx.emit(UnitFlipped(unit=hq.id, face_up=False))
-
-
-def _hq_reorganized(state, event):
-    d = event.data
-    s = supply_state(state)
-    turn, impulse = _now(state)
-    used = s.hq_points.get(d["hq"])
-    spent = used[2] if used and tuple(used[:2]) == (turn, impulse) else 0
-    s.hq_points[d["hq"]] = [turn, impulse, spent + d["points"]]
-    if d["organized"]:
-        s.partial.pop(d["unit"], None)
-    else:
-        got = s.partial.get(d["unit"])
-        before = got[2] if got and tuple(got[:2]) == (turn, impulse) else 0
-        s.partial[d["unit"]] = [turn, impulse, before + d["points"]]
-
-
-def _impulse_supply(state, event):
-    s = supply_state(state)
-    now = list(_now(state))
-    # Grants of earlier impulses are over: drop them so the section stays small.
-    s.impulse_supply = {u: t for u, t in s.impulse_supply.items() if t == now}
-    for unit_id in event.data["units"]:
-        s.impulse_supply[unit_id] = now
-
-
-def _impulse_supply_recorded(state, event):
-    s = supply_state(state)
-    s.began_out_of_supply_at = list(_now(state))
-    s.began_out_of_supply = list(event.data["out_of_supply"])
+    return bool(granted) and tuple(granted) == now(state)
 
 
 def record_impulse_supply(ctx) -> None:
@@ -316,38 +171,6 @@ def record_impulse_supply(ctx) -> None:
     ctx.emit(ImpulseSupplyRecorded(out_of_supply=sorted(lacking)))
 
 
-def _eot_reorganized(state, event):
-    supply_state(state).partial.clear()
-    supply_state(state).hq_points.clear()
-
-
-# ---------------------------------------------------------------- steps
-def end_of_turn_reorganization(ctx, step_id) -> None:
-    """End of Turn Reorganization: "If the optional oil rule is not being used, then all
-    disorganized units are reorganized" (the isolated-units option is not in play)."""
-    flipped = sorted(u.id for u in ctx.state["units"].units.values() if u.on_map and not u.face_up)
-    for unit_id in flipped:
-        ctx.emit(UnitFlipped(unit=unit_id, face_up=True))
-    ctx.emit(EndOfTurnReorganized(units=flipped))
-
-
-def _anything_to_reorganize(state) -> bool:
-    k = state.kernel
-    powers = set(k.sides.get(k.active_side, [])) if k.active_side else set(k.powers())
-    units = state["units"].units.values()
-    hqs = [u for u in units if u.power in powers and is_hq(u) and u.on_map
-           and (u.face_up or _hq_in_use(state, u)) and hq_points_left(state, u) > 0]
-    if not hqs:
-        return False
-    waiting = [u for u in units if not u.face_up and u.on_map and u.branch != "naval"]
-    for hq in hqs:
-        side = k.side_of(hq.power)
-        targets = {tuple(u.hex) for u in waiting if u.id != hq.id and k.side_of(u.power) == side}
-        if targets and targets & set(trace.reorganization_costs(state, hq, reorg_value(hq))):
-            return True
-    return False
-
-
 # ---------------------------------------------------------------- hooks
 @hookimpl
 def register_state(register):
@@ -356,23 +179,19 @@ def register_state(register):
 
 @hookimpl
 def register_events(register):
-    register(HQReorganized)
-    register(EndOfTurnReorganized)
-    register(ImpulseSupplyGranted)
-    register(ImpulseSupplyRecorded)
+    for model, _ in EVENTS.values():
+        register(model)
 
 
 @hookimpl
 def register_reducers(register):
-    register("HQReorganized", _hq_reorganized)
-    register("EndOfTurnReorganized", _eot_reorganized)
-    register("ImpulseSupplyGranted", _impulse_supply)
-    register("ImpulseSupplyRecorded", _impulse_supply_recorded)
+    for event_type, (_, fn) in EVENTS.items():
+        register(event_type, fn)
 
 
 @hookimpl
 def register_commands(register):
-    register(HQReorganize, hq_reorganize)
+    register(HQReorganize, hq_reorganize, choices=hq_reorganize_choices, preview=hq_reorganize_preview)
 
 
 @hookimpl
@@ -388,27 +207,37 @@ def step_ended(ctx, step_id, spec):
 
 @hookimpl
 def skip_step(state, step_id, spec):
-    if step_id == HQ_STEP and not _anything_to_reorganize(state):
+    if step_id == HQ_STEP and not anything_to_reorganize(state):
         return "no HQ of the phasing side can reorganize a disorganized unit"
     return None
 
 
+def _describe_reorganized(event, state) -> str:
+    d = event.data
+    units = state["units"].units
+    hq, unit = units.get(d["hq"]), units.get(d["unit"])
+    hq_name = (hq.name or hq.id) if hq else d["hq"]
+    unit_name = (unit.name or unit.id) if unit else d["unit"]
+    done = "reorganizes" if d["organized"] else "spends a point towards reorganizing"
+    return f"{event.actor}: HQ {hq_name} {done} {unit_name} ({d['points']} point(s), {d['points_left']} left)"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+DESCRIBE = {
+    "HQReorganized": _describe_reorganized,
+    "ImpulseSupplyGranted": lambda e, s: (f"{e.data['rule']}: {len(e.data['units'])} unit(s) in supply this "
+                                          f"impulse from {e.data['source']}"),
+    "ImpulseSupplyRecorded": lambda e, s: (f"The impulse begins with {_plural(len(e.data['out_of_supply']), 'land unit')}"
+                                           " out of supply"),
+    "EndOfTurnReorganized": lambda e, s: (f"End of Turn Reorganization: "
+                                          f"{_plural(len(e.data['units']), 'disorganized unit')} reorganized"),
+}
+
+
 @hookimpl
 def describe_event(event, state):
-    d = event.data
-    if event.type == "HQReorganized":
-        units = state["units"].units
-        hq, unit = units.get(d["hq"]), units.get(d["unit"])
-        hq_name = (hq.name or hq.id) if hq else d["hq"]
-        unit_name = (unit.name or unit.id) if unit else d["unit"]
-        done = "reorganizes" if d["organized"] else "spends a point towards reorganizing"
-        return f"{event.actor}: HQ {hq_name} {done} {unit_name} ({d['points']} point(s), {d['points_left']} left)"
-    if event.type == "ImpulseSupplyGranted":
-        return f"{d['rule']}: {len(d['units'])} unit(s) in supply this impulse from {d['source']}"
-    if event.type == "ImpulseSupplyRecorded":
-        n = len(d["out_of_supply"])
-        return f"The impulse begins with {n} land unit{'s' if n != 1 else ''} out of supply"
-    if event.type == "EndOfTurnReorganized":
-        n = len(d["units"])
-        return f"End of Turn Reorganization: {n} disorganized unit{'s' if n != 1 else ''} reorganized"
-    return None
+    describe = DESCRIBE.get(event.type)
+    return describe(event, state) if describe is not None else None

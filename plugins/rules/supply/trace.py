@@ -26,31 +26,27 @@ Overseas supply paths are not traced (no naval rules yet).
 
 from __future__ import annotations
 
+import heapq
 import json
 from functools import cache
 from pathlib import Path
 
 from kernel.hexgrid import WORLD
 from plugins.rules import core
+from plugins.rules.core import is_hq
+from plugins.rules.land.movement import BAD_WEATHER, FROZEN, effective_terrain, effective_weather, zoc_hexes
 
 DATA = json.loads((Path(__file__).parent / "data" / "supply.json").read_text(encoding="utf-8"))
 RANGE: dict[str, int] = DATA["range"]
 MAX_RANGE = max(RANGE.values())
-DESERT_WEATHER: dict[str, str] = DATA["desert_weather"]
 HOME_COUNTRIES: dict[str, list[str]] = DATA["home_countries"]
-HQ_TYPES = set(DATA["hq_types"])
-OWN_HEX_ZOC = set(DATA["own_hex_zoc_types"])
+# Reorganize Units, By HQ: the range is in *motorized* movement points, a cost table of its
+# own (land movement has no motorized costs yet); weather and frozen terrain are land's.
 MOTORIZED_COST: dict[str, int] = DATA["motorized_cost"]
 REORG_COST: int = DATA["reorg_cost"]
-FROZEN = ("snow", "blizzard")
-DOUBLED = ("rain", "storm", "blizzard")  # Weather Report: double terrain cost
 DESERTS = ("desert", "desert mountain")
 UNLIMITED = 10_000
 ALWAYS_SUPPLIED_TYPES = {"partisan"}  # Partisans: "they are always in supply" (L4101, L4224)
-
-
-def is_hq(unit) -> bool:
-    return unit.branch == "land" and (unit.type in HQ_TYPES or unit.type.startswith("hq"))
 
 
 # ---------------------------------------------------------------- static map facts (cached)
@@ -112,16 +108,6 @@ def country_of_nationality(nationality: str) -> str | None:
     return found.code if found else None
 
 
-def _land_zoc_function():
-    """The land plugin's ``zoc_hexes(state, side)`` when it is installed, else None (then
-    the small rule of data/supply.json is used)."""
-    try:
-        from plugins.rules.land import zoc_hexes
-    except ImportError:
-        return None
-    return zoc_hexes
-
-
 # ---------------------------------------------------------------- one tracer per power
 class Tracer:
     """Supply questions for the units of one major power in one state."""
@@ -147,25 +133,15 @@ class Tracer:
         self.zoc: set = set()
         self.friendly_land: set = set()
         self.hqs: list = []
-        land_zoc = _land_zoc_function()
-        if land_zoc is not None:
-            # one ZOC rule for the whole game: the land plugin's, side by side
-            for other, powers in k.sides.items():
-                if other != self.side and self.enemy_powers & set(powers):
-                    self.zoc |= land_zoc(state, other)
+        # one ZOC rule for the whole game: the land plugin's, side by side
+        for other, powers in k.sides.items():
+            if other != self.side and self.enemy_powers & set(powers):
+                self.zoc |= zoc_hexes(state, other)
         for unit in state["units"].units.values():
             if unit.branch != "land" or not unit.on_map:
                 continue
             hex_ = tuple(unit.hex)
-            if unit.power in self.enemy_powers:
-                if land_zoc is not None:
-                    continue
-                self.zoc.add(hex_)
-                if unit.type not in OWN_HEX_ZOC:
-                    for n, *_ in _adjacent(hex_):
-                        if _hex_facts(n)[0] not in ("sea", "lake"):
-                            self.zoc.add(n)
-            elif unit.power in self.friends:
+            if unit.power in self.friends:
                 self.friendly_land.add(hex_)
                 if is_hq(unit):
                     self.hqs.append(unit)
@@ -176,9 +152,8 @@ class Tracer:
         return self.zone_weather.get(str(_hex_facts(hex_)[1]), "fine")
 
     def weather(self, hex_) -> str:
-        """Weather Report: desert hexes suffer milder weather than their zone."""
-        w = self.raw_weather(hex_)
-        return DESERT_WEATHER.get(w, w) if _hex_facts(hex_)[0] in DESERTS else w
+        """Weather Report: desert hexes suffer milder weather than their zone (land's rule)."""
+        return effective_weather(self.raw_weather(hex_), _hex_facts(hex_)[0])
 
     def range_at(self, hex_) -> int:
         return RANGE.get(self.weather(hex_), MAX_RANGE)
@@ -368,8 +343,6 @@ def reorganization_costs(state, hq, limit: int) -> dict:
     start = tuple(hq.hex)
     dist = {start: 0}
     frontier = [(0, start)]
-    import heapq
-
     while frontier:
         d, h = heapq.heappop(frontier)
         if d != dist.get(h):
@@ -377,9 +350,9 @@ def reorganization_costs(state, hq, limit: int) -> dict:
         for n, lake_side, _straits, _rail in _adjacent(h):
             if not tracer.enterable(n) or not tracer.crossable(h, n, lake_side):
                 continue
-            terrain = _hex_facts(n)[0]
-            cost = MOTORIZED_COST.get("clear" if terrain == "lake" else terrain, 1)
-            if tracer.weather(n) in DOUBLED:
+            weather = tracer.weather(n)
+            cost = MOTORIZED_COST.get(effective_terrain(_hex_facts(n)[0], weather), 1)
+            if weather in BAD_WEATHER:
                 cost *= 2
             nd = d + cost
             if d == 0:

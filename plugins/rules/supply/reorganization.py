@@ -1,0 +1,195 @@
+"""Reorganization (seeds "Reorganize Units" L4972-5046): by HQ in the End of Impulse stage
+(``HQReorganize``, each phasing major power) and the End of Turn Reorganization.
+
+An organized HQ spends its reorganization points on disorganized co-operating land or air
+units within its range (motorized movement points, traced like a basic supply path) and
+becomes disorganized.  Handler, choices and preview ask ``reorganize_problem``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from kernel.choices import Option, one_of
+from kernel.errors import Rejected
+from kernel.events import Command
+from plugins.rules.core import is_hq
+from plugins.rules.units import UnitFlipped
+
+from . import trace
+from .state import EndOfTurnReorganized, HQReorganized, now, supply_state
+from .trace import REORG_COST
+
+RULE = "Reorganization by HQ"
+
+
+class HQReorganize(Command):
+    hq: str
+    unit: str
+    points: Literal["all", "one"] = "all"
+
+
+def reorg_value(hq) -> int:
+    return int(hq.factors.get("reorg", hq.factors.get("combat", 0)))
+
+
+def hq_points_left(state, hq) -> int:
+    used = supply_state(state).hq_points.get(hq.id)
+    spent = used[2] if used and tuple(used[:2]) == now(state) else 0
+    return max(0, reorg_value(hq) - spent)
+
+
+def _partial(state, unit_id: str) -> int:
+    got = supply_state(state).partial.get(unit_id)
+    return got[2] if got and tuple(got[:2]) == now(state) else 0
+
+
+def _hq_in_use(state, hq) -> bool:
+    used = supply_state(state).hq_points.get(hq.id)
+    return bool(used) and tuple(used[:2]) == now(state)
+
+
+def _name(unit) -> str:
+    return unit.name or unit.id
+
+
+def hq_problem(state, actor: str | None, hq_id: str) -> str | None:
+    """Why the HQ may not reorganize anything now (for ``actor``, when given), or None."""
+    hq = state["units"].units.get(hq_id)
+    if hq is None:
+        return f"{RULE}: no unit {hq_id!r}"
+    if actor is not None and hq.power != actor and state.kernel.side_of(hq.power) != actor:
+        return f"{RULE}: {_name(hq)} belongs to {hq.power}, not {actor}"
+    if not is_hq(hq) or not hq.on_map:
+        return f"{RULE}: {_name(hq)} is not an HQ on the map"
+    if not hq.face_up and not _hq_in_use(state, hq):
+        return f"{RULE}: only an organized HQ can reorganize units ({_name(hq)} is disorganized)"
+    if hq_points_left(state, hq) <= 0:
+        return f"{RULE}: {_name(hq)} has no reorganization points left"
+    return None
+
+
+def reorganize_problem(state, hq_id: str, unit_id: str, actor: str | None = None,
+                       costs: dict | None = None) -> str | None:
+    """Why the HQ may not reorganize the unit now (a reason naming the rule), or None.
+
+    ``costs``: the HQ's ``reorganization_costs`` when the caller has them already."""
+    problem = hq_problem(state, actor, hq_id)
+    if problem:
+        return problem
+    hq = state["units"].units[hq_id]
+    unit = state["units"].units.get(unit_id)
+    if unit is None:
+        return f"{RULE}: no unit {unit_id!r}"
+    if unit.id == hq.id:
+        return f"{RULE}: an HQ cannot reorganize itself"
+    if unit.face_up:
+        return f"{RULE}: {_name(unit)} is not disorganized"
+    if not unit.on_map or unit.branch == "naval":
+        return f"{RULE}: {_name(unit)} is not a land or air unit on the map"
+    if state.kernel.side_of(unit.power) != state.kernel.side_of(hq.power):
+        return f"{RULE}: {_name(unit)} does not co-operate with {_name(hq)}"
+    if costs is None:
+        costs = trace.reorganization_costs(state, hq, reorg_value(hq))
+    if tuple(unit.hex) not in costs:
+        return (f"{RULE}: {_name(unit)} is beyond the HQ's reorganization range "
+                f"({reorg_value(hq)} motorized movement points, traced like a basic supply path)")
+    return None
+
+
+def can_reorganize(state, hq_id: str, unit_id: str) -> str | None:
+    """Why the HQ may not reorganize the unit now, or None (any owner)."""
+    return reorganize_problem(state, hq_id, unit_id)
+
+
+def _spend(state, hq, unit, points: str) -> tuple[int, bool]:
+    """(points spent, unit organized) for reorganizing ``unit`` with ``points`` ("all"/"one")."""
+    left = hq_points_left(state, hq)
+    needed = REORG_COST - _partial(state, unit.id)
+    spend = min(left, needed) if points == "all" else 1
+    return spend, spend >= needed
+
+
+def hq_reorganize(ctx, cmd: HQReorganize) -> None:
+    state = ctx.state
+    problem = reorganize_problem(state, cmd.hq, cmd.unit, actor=cmd.actor)
+    if problem:
+        raise Rejected(problem)
+    units = state["units"].units
+    hq, unit = units[cmd.hq], units[cmd.unit]
+    left = hq_points_left(state, hq)
+    spend, organized = _spend(state, hq, unit, cmd.points)
+    was_organized = hq.face_up
+    ctx.emit(HQReorganized(hq=hq.id, unit=unit.id, points=spend, points_left=left - spend, organized=organized))
+    if organized:
+        ctx.emit(UnitFlipped(unit=unit.id, face_up=True))
+    if was_organized:
+        # "The HQ becomes disorganized after it reorganizes other units."
+        ctx.emit(UnitFlipped(unit=hq.id, face_up=False))
+
+
+# ---------------------------------------------------------------- choices and preview
+def targets(state, hq, actor: str | None = None) -> list[str]:
+    """The units ``hq`` may reorganize now."""
+    if hq_problem(state, actor, hq.id):
+        return []
+    costs = trace.reorganization_costs(state, hq, reorg_value(hq))
+    return sorted(u.id for u in state["units"].units.values()
+                  if not u.face_up and u.on_map and tuple(u.hex) in costs
+                  and reorganize_problem(state, hq.id, u.id, actor=actor, costs=costs) is None)
+
+
+POINTS = [Option("all", "as many points as it needs"), Option("one", "one point")]
+
+
+def hq_reorganize_choices(state, actor: str, step_id: str):
+    """Each HQ of the actor that can reorganize a unit, then those units, then the points."""
+    units = state["units"].units
+    found = {u.id: targets(state, u, actor) for u in units.values() if is_hq(u) and u.on_map
+             and (u.power == actor or state.kernel.side_of(u.power) == actor)}
+    found = {hq: ids for hq, ids in found.items() if ids}
+    if not found:
+        return None
+
+    def label(uid):
+        u = units[uid]
+        return f"{_name(u)} ({u.type}) at {u.hex[0]},{u.hex[1]}"
+
+    def hq_label(hq_id):
+        return f"{label(hq_id)}: {hq_points_left(state, units[hq_id])} point(s) left"
+
+    def which(hq_id):
+        return [one_of("unit", "unit", found[hq_id], label=label,
+                       then=lambda _uid: [one_of("points", "option", [o.value for o in POINTS],
+                                                 label=lambda v: next(o.label for o in POINTS if o.value == v))])]
+
+    return [one_of("hq", "unit", sorted(found), label=hq_label, then=which)]
+
+
+def hq_reorganize_preview(state, cmd: HQReorganize) -> dict:
+    problem = reorganize_problem(state, cmd.hq, cmd.unit, actor=cmd.actor)
+    if problem:
+        raise Rejected(problem)
+    units = state["units"].units
+    hq, unit = units[cmd.hq], units[cmd.unit]
+    spend, organized = _spend(state, hq, unit, cmd.points)
+    return {"points": spend, "points_left": hq_points_left(state, hq) - spend, "organized": organized,
+            "hq_disorganized": hq.face_up}
+
+
+# ---------------------------------------------------------------- steps
+def end_of_turn_reorganization(ctx, step_id) -> None:
+    """End of Turn Reorganization: "If the optional oil rule is not being used, then all
+    disorganized units are reorganized" (the isolated-units option is not in play)."""
+    flipped = sorted(u.id for u in ctx.state["units"].units.values() if u.on_map and not u.face_up)
+    for unit_id in flipped:
+        ctx.emit(UnitFlipped(unit=unit_id, face_up=True))
+    ctx.emit(EndOfTurnReorganized(units=flipped))
+
+
+def anything_to_reorganize(state) -> bool:
+    """May an HQ of the phasing side reorganize a disorganized unit now?"""
+    k = state.kernel
+    powers = set(k.sides.get(k.active_side, [])) if k.active_side else set(k.powers())
+    return any(targets(state, u) for u in state["units"].units.values()
+               if u.power in powers and is_hq(u) and u.on_map)

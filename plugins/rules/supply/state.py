@@ -1,0 +1,100 @@
+"""The supply plugin's state and events: HQ reorganization points spent this impulse, units
+put in supply for an impulse by a rule, and the units that began the impulse out of supply."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from kernel.events import EventData
+
+
+class SupplyState(BaseModel):
+    # HQ id -> [turn, impulse, reorganization points used then]
+    hq_points: dict[str, list[int]] = Field(default_factory=dict)
+    # unit id -> [turn, impulse, points spent towards reorganizing it then]
+    partial: dict[str, list[int]] = Field(default_factory=dict)
+    # unit id -> [turn, impulse] it is in supply for, whatever its path (ImpulseSupplyGranted)
+    impulse_supply: dict[str, list[int]] = Field(default_factory=dict)
+    # [turn, impulse] and the land units out of supply when that impulse began
+    began_out_of_supply_at: list[int] = Field(default_factory=list)
+    began_out_of_supply: list[str] = Field(default_factory=list)
+
+
+def supply_state(state) -> SupplyState:
+    return state["supply"]
+
+
+def now(state) -> tuple[int, int]:
+    return state.kernel.turn, state.kernel.impulse
+
+
+class HQReorganized(EventData):
+    """An HQ spent reorganization points on a disorganized unit (Reorganize Units, By HQ)."""
+
+    hq: str
+    unit: str
+    points: int
+    points_left: int
+    organized: bool
+
+
+class EndOfTurnReorganized(EventData):
+    units: list[str]
+
+
+class ImpulseSupplyGranted(EventData):
+    """A rule put these units in supply for the rest of this impulse (the hook point of rules
+    such as Emergency HQ supply: ``in_supply`` answers True for them until the impulse ends)."""
+
+    units: list[str]
+    source: str  # the unit or rule that supplies them, for the log
+    rule: str
+
+
+class ImpulseSupplyRecorded(EventData):
+    """The land units on the map that began this impulse out of supply."""
+
+    out_of_supply: list[str]
+
+
+def _hq_reorganized(state, event):
+    d = event.data
+    s = supply_state(state)
+    turn, impulse = now(state)
+    used = s.hq_points.get(d["hq"])
+    spent = used[2] if used and tuple(used[:2]) == (turn, impulse) else 0
+    s.hq_points[d["hq"]] = [turn, impulse, spent + d["points"]]
+    if d["organized"]:
+        s.partial.pop(d["unit"], None)
+    else:
+        got = s.partial.get(d["unit"])
+        before = got[2] if got and tuple(got[:2]) == (turn, impulse) else 0
+        s.partial[d["unit"]] = [turn, impulse, before + d["points"]]
+
+
+def _impulse_supply(state, event):
+    s = supply_state(state)
+    current = list(now(state))
+    # Grants of earlier impulses are over: drop them so the section stays small.
+    s.impulse_supply = {u: t for u, t in s.impulse_supply.items() if t == current}
+    for unit_id in event.data["units"]:
+        s.impulse_supply[unit_id] = current
+
+
+def _impulse_supply_recorded(state, event):
+    s = supply_state(state)
+    s.began_out_of_supply_at = list(now(state))
+    s.began_out_of_supply = list(event.data["out_of_supply"])
+
+
+def _eot_reorganized(state, event):
+    supply_state(state).partial.clear()
+    supply_state(state).hq_points.clear()
+
+
+EVENTS = {
+    "HQReorganized": (HQReorganized, _hq_reorganized),
+    "EndOfTurnReorganized": (EndOfTurnReorganized, _eot_reorganized),
+    "ImpulseSupplyGranted": (ImpulseSupplyGranted, _impulse_supply),
+    "ImpulseSupplyRecorded": (ImpulseSupplyRecorded, _impulse_supply_recorded),
+}
