@@ -14,10 +14,13 @@ those units until the impulse ends.  The seeds give no cost for the HQ, so none 
 
 from __future__ import annotations
 
+from kernel.choices import Field, Option, one_of
 from kernel.errors import Rejected
 from kernel.events import Command, EventData
 from kernel.hookspecs import hookimpl
 from plugins.optional.framework import is_on
+from plugins.rules.core import is_hq
+from plugins.rules.supply import ImpulseSupplyGranted, in_supply, trace
 
 RULE_ID = "emergency-hq-supply"
 RULE = "Emergency HQ supply"
@@ -34,26 +37,12 @@ class DeclareEmergencyHQSupply(Command):
     units: list[str] = []  # empty: every unit that may receive it
 
 
-def _supply():
-    from plugins.rules import supply
-
-    return supply
-
-
 def _name(unit) -> str:
     return unit.name or unit.id
 
 
-def _is_hq(unit) -> bool:
-    from plugins.rules.supply.trace import is_hq
-
-    return is_hq(unit)
-
-
 def traces_to(state, unit, hq) -> bool:
     """A basic supply path (in the unit's supply range, by the weather in its hex) to the HQ."""
-    from plugins.rules.supply import trace
-
     tracer = trace.Tracer(state, unit.power)
     dist = tracer.search({tuple(hq.hex)}, railway=False)
     return dist.get(tuple(unit.hex), trace.UNLIMITED) <= tracer.range_at(tuple(unit.hex))
@@ -61,14 +50,13 @@ def traces_to(state, unit, hq) -> bool:
 
 def unit_refusal(state, unit, hq) -> str | None:
     """Why ``unit`` may not receive emergency supply from ``hq``, or None."""
-    supply = _supply()
     if unit.branch != "land" or not unit.on_map:
         return f"{_name(unit)} is not a land unit on the map"
-    if _is_hq(unit):
+    if is_hq(unit):
         return f"{_name(unit)} is an HQ (only non-HQ units receive emergency supply)"
     if state.kernel.side_of(unit.power) != state.kernel.side_of(hq.power):
         return f"{_name(unit)} does not co-operate with {_name(hq)}"
-    if supply.in_supply(state, unit.id):
+    if in_supply(state, unit.id):
         return f"{_name(unit)} is in supply already"
     if not traces_to(state, unit, hq):
         return f"{_name(unit)} can't trace a basic supply path to {_name(hq)}"
@@ -79,7 +67,7 @@ def hq_refusal(state, hq_id: str, power: str) -> str | None:
     hq = state["units"].units.get(hq_id)
     if hq is None:
         return f"{RULE}: there is no unit {hq_id!r}"
-    if not _is_hq(hq) or not hq.on_map:
+    if not is_hq(hq) or not hq.on_map:
         return f"{RULE}: {_name(hq)} is not an HQ on the map; emergency supply comes from an HQ"
     if hq.power != power:
         return f"{RULE}: {_name(hq)} is controlled by {hq.power}, not {power}"
@@ -95,29 +83,61 @@ def eligible_units(state, hq) -> list[str]:
                   and u.id != hq.id and unit_refusal(state, u, hq) is None)
 
 
-def declare_emergency_hq_supply(ctx, cmd: DeclareEmergencyHQSupply) -> None:
-    state = ctx.state
+def declaration_problem(state, actor: str, hq_id: str, unit_ids: list[str]) -> tuple[str | None, list[str]]:
+    """(why the declaration is refused or None, the units that would receive emergency supply)."""
     if not is_on(state, RULE_ID):
-        raise Rejected(f"{RULE}: this optional rule is not in play")
-    if "supply" not in ctx.host.infos:
-        raise Rejected(f"{RULE}: this game has no supply rules")
-    reason = hq_refusal(state, cmd.hq, cmd.actor)
+        return f"{RULE}: this optional rule is not in play", []
+    reason = hq_refusal(state, hq_id, actor)
     if reason:
-        raise Rejected(reason)
-    hq = state["units"].units[cmd.hq]
-    if cmd.units:
-        chosen = list(dict.fromkeys(cmd.units))
+        return reason, []
+    hq = state["units"].units[hq_id]
+    if unit_ids:
+        chosen = list(dict.fromkeys(unit_ids))
         for uid in chosen:
             unit = state["units"].units.get(uid)
             why = f"there is no unit {uid!r}" if unit is None else unit_refusal(state, unit, hq)
             if why:
-                raise Rejected(f"{RULE}: {why}")
-    else:
-        chosen = eligible_units(state, hq)
-        if not chosen:
-            raise Rejected(f"{RULE}: no out-of-supply unit can trace a basic supply path to {_name(hq)}")
+                return f"{RULE}: {why}", []
+        return None, chosen
+    chosen = eligible_units(state, hq)
+    if not chosen:
+        return f"{RULE}: no out-of-supply unit can trace a basic supply path to {_name(hq)}", []
+    return None, chosen
+
+
+def declare_emergency_hq_supply(ctx, cmd: DeclareEmergencyHQSupply) -> None:
+    reason, chosen = declaration_problem(ctx.state, cmd.actor, cmd.hq, cmd.units)
+    if reason:
+        raise Rejected(reason)
+    hq = ctx.state["units"].units[cmd.hq]
     ctx.emit(EmergencyHQSupplyDeclared(hq=hq.id, units=chosen))
-    ctx.emit(_supply().ImpulseSupplyGranted(units=chosen, source=_name(hq), rule=RULE))
+    ctx.emit(ImpulseSupplyGranted(units=chosen, source=_name(hq), rule=RULE))
+
+
+def declare_choices(state, actor: str, step_id: str):
+    """Each organized HQ of the actor that some out-of-supply unit traces to, then any of
+    those units (none named: all of them)."""
+    if not is_on(state, RULE_ID):
+        return None
+    units = state["units"].units
+    found = {u.id: eligible_units(state, u) for u in units.values()
+             if u.power == actor and hq_refusal(state, u.id, actor) is None}
+    found = {hq: ids for hq, ids in found.items() if ids}
+    if not found:
+        return None
+
+    def receivers(hq_id):
+        return [Field("units", "units", [Option(uid, _name(units[uid])) for uid in found[hq_id]], min=0,
+                      label="units to supply (none: all of them)")]
+
+    return [one_of("hq", "unit", sorted(found), label=lambda h: f"HQ {_name(units[h])}", then=receivers)]
+
+
+def declare_preview(state, cmd: DeclareEmergencyHQSupply) -> dict:
+    reason, chosen = declaration_problem(state, cmd.actor, cmd.hq, cmd.units)
+    if reason:
+        raise Rejected(reason)
+    return {"in_supply": chosen}
 
 
 def _declared(state, event) -> None:
@@ -129,7 +149,7 @@ def _could_benefit(state) -> bool:
     inactive = [s for s in k.sides if s != k.active_side]
     powers = {p for s in inactive for p in k.sides.get(s, [])}
     units = state["units"].units.values()
-    hqs = [u for u in units if u.power in powers and u.on_map and u.face_up and _is_hq(u)]
+    hqs = [u for u in units if u.power in powers and u.on_map and u.face_up and is_hq(u)]
     return any(eligible_units(state, hq) for hq in hqs)
 
 
@@ -145,7 +165,8 @@ def register_reducers(register):
 
 @hookimpl
 def register_commands(register):
-    register(DeclareEmergencyHQSupply, declare_emergency_hq_supply, anytime=True)
+    register(DeclareEmergencyHQSupply, declare_emergency_hq_supply, anytime=True, choices=declare_choices,
+             preview=declare_preview)
 
 
 @hookimpl
@@ -154,7 +175,7 @@ def skip_step(state, step_id, spec):
         return None
     if not is_on(state, RULE_ID):
         return "the optional rule Emergency HQ supply is not in play"
-    if "supply" not in state.sections or not _could_benefit(state):
+    if not _could_benefit(state):
         # "If there is no reason to invoke emergency supply, this phase is bypassed."
         return "no out-of-supply unit of the non-phasing side can trace to an organized HQ"
     return None

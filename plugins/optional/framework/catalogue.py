@@ -95,6 +95,7 @@ class RuleInfo(BaseModel):
     implemented: bool = False
     plugin: str | None = None  # the plugin that implements it
     origin: str = "catalogue"  # "catalogue", or the implementing plugin's origin
+    requires: list[str] = Field(default_factory=list)  # the plugins its plugin requires
 
     def status(self) -> str:
         if self.implemented:
@@ -232,9 +233,11 @@ def _assemble(infos, errors: list[str]) -> Catalogue:
             merged["exclusions"] = sorted(set(known.exclusions) | set(meta.exclusions))
             merged["source"] = meta.source or known.source
             merged["name"] = known.name  # the catalogue's (the seeds') name is what players know
-            rules[meta.id] = RuleInfo(**merged, implemented=True, plugin=info.id, origin=info.origin)
+            rules[meta.id] = RuleInfo(**merged, implemented=True, plugin=info.id, origin=info.origin,
+                                      requires=list(info.manifest.requires))
         else:
-            rule = RuleInfo(**_fields(meta), implemented=True, plugin=info.id, origin=info.origin)
+            rule = RuleInfo(**_fields(meta), implemented=True, plugin=info.id, origin=info.origin,
+                            requires=list(info.manifest.requires))
             rules[meta.id] = rule
             mods.append(rule)
     # A rule naming a prerequisite or exclusion nobody knows cannot be checked: refuse it.
@@ -379,9 +382,10 @@ def _close_under_prerequisites(chosen: list[str], catalogue: Catalogue, notes: l
     return chosen
 
 
-def choose_rules(catalogue: Catalogue, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = ()
-                 ) -> RuleChoice:
-    """A preset, then rules switched ON, then OFF; refused with every problem named."""
+def choose_rules(catalogue: Catalogue, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = (),
+                 game_has: Iterable[str] | None = None) -> RuleChoice:
+    """A preset, then rules switched ON, then OFF; refused with every problem named.
+    ``game_has``: the plugins the game loads anyway (see ``game_plugins``)."""
     rules, notes = preset_rules(preset or "none", catalogue)
     rules = list(rules)
     for rule_id in on:
@@ -393,17 +397,26 @@ def choose_rules(catalogue: Catalogue, preset: str = "none", on: Iterable[str] =
     rules = [r for r in rules if r not in off]
     catalogue.check(rules)
     ordered = [r for r in catalogue.rules if r in rules]
-    return RuleChoice(preset=preset or "none", rules=ordered, plugins=game_plugins(catalogue, ordered), notes=notes)
+    return RuleChoice(preset=preset or "none", rules=ordered, plugins=game_plugins(catalogue, ordered, game_has),
+                      notes=notes)
 
 
-def game_plugins(catalogue: Catalogue, rules_on: Iterable[str]) -> list[str]:
+def game_plugins(catalogue: Catalogue, rules_on: Iterable[str], game_has: Iterable[str] | None = None) -> list[str]:
     """The plugins a new game loads: the framework, the plugins of the rules ON, and every
     built-in rule that may be toggled during play (so it can be switched on later).  A mod's
-    rule that is OFF is left out, so installing a mod never makes other games depend on it."""
+    rule that is OFF is left out, so installing a mod never makes other games depend on it.
+
+    ``game_has``: the plugins the game loads anyway (its scenario and extra plugins, with what
+    they require).  When given, a rule that is OFF is loaded only if the rules plugins its
+    plugin requires are among them, so a game never gains whole rule sets (combat for 2D10
+    Land CRT) because a rule it does not play might be switched on."""
     on = set(rules_on)
+    has = None if game_has is None else set(game_has) | {FRAMEWORK_PLUGIN}
     plugins = [FRAMEWORK_PLUGIN]
     for rule in catalogue.implemented():
-        if rule.id in on or (rule.origin == "builtin" and rule.toggle == "in-play"):
+        toggleable = rule.origin == "builtin" and rule.toggle == "in-play"
+        fits = has is None or set(rule.requires) <= has
+        if rule.id in on or (toggleable and fits):
             plugins.append(rule.plugin)
     return plugins
 
@@ -416,9 +429,15 @@ def new_game(scenario: str, path, preset: str = "none", on: Iterable[str] = (), 
     The rules ON are recorded in the game's options (``optional_rules``, ``rules_preset``),
     so they are in the save's meta and in its GameStarted event."""
     from kernel.game import Game
+    from kernel.plugins import PluginError, discover, resolve
 
-    catalogue = build_catalogue(plugin_dirs=plugin_dirs)
-    choice = choose_rules(catalogue, preset, on, off)
+    discovery = discover(plugin_dirs)
+    catalogue = build_catalogue(discovery)
+    try:
+        game_has = {i.id for i in resolve([scenario, *(extra_plugins or [])], discovery.plugins)}
+    except PluginError:
+        game_has = set()  # Game.new names what is missing
+    choice = choose_rules(catalogue, preset, on, off, game_has)
     options = dict(options or {})
     options["optional_rules"] = choice.rules
     options["rules_preset"] = choice.preset
