@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# tests/helpers.py is imported as ``helpers`` whatever pytest's import mode
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.pop("WIF_PLUGINS_PATH", None)

@@ -1,0 +1,112 @@
+"""What tests write again and again: counters for the lab scenario, submitting a command that
+must be accepted or refused, and playing on by the choices the game offers.
+
+``import helpers`` works from any test (tests/ is on sys.path, see conftest.py)."""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Iterable
+
+from kernel.game import SOLO
+
+# ---------------------------------------------------------------- counters for the lab scenario
+
+
+def unit(uid: str, power: str = "germany", hex_=(204, 52), type_: str = "inf", combat: int = 4, move: int = 4,
+         size: str = "army", branch: str = "land", **extra) -> dict:
+    """A land unit as the lab scenario's ``units`` option takes it; ``factors`` in ``extra``
+    are added to combat and move, anything else (``name``, ``face_up``…) is passed on."""
+    factors = {"combat": combat, "move": move, **extra.pop("factors", {})}
+    return {"id": uid, "power": power, "branch": branch, "type": type_, "size": size, "name": extra.pop("name", uid),
+            "factors": factors, "hex": list(hex_) if hex_ is not None else None, **extra}
+
+
+def air_unit(uid: str, power: str = "germany", type_: str = "ftr", hex_=(204, 52), air: int = 1, tactical: int = 0,
+             range_: int = 4, **extra) -> dict:
+    """An air unit for the lab scenario."""
+    factors = {"air": air, "tactical": tactical, "range": range_, **extra.pop("factors", {})}
+    return {"id": uid, "power": power, "branch": "air", "type": type_, "name": extra.pop("name", uid),
+            "factors": factors, "hex": list(hex_) if hex_ is not None else None, **extra}
+
+
+# ---------------------------------------------------------------- submitting
+def player_for(game, actor: str | None) -> str:
+    """The player who answers for ``actor`` (a power or a side): hot seat games have several."""
+    k = game.state.kernel
+    if actor in k.sides:
+        actor = k.sides[actor][0] if k.sides[actor] else actor
+    return k.controllers.get(actor, SOLO)
+
+
+def ok(game, cmd: dict | None = None, /, **fields) -> list:
+    """Submit a command (a dict, or its fields as keywords) that must be accepted; its events."""
+    cmd = dict(cmd or {}, **fields)
+    out = game.submit(cmd, player_for(game, cmd.get("actor")))
+    assert out.accepted, f"{cmd} was refused: {out.reason}"
+    return out.events
+
+
+def refused(game, cmd: dict | None = None, /, *words: str, **fields) -> str:
+    """Submit a command that must be refused, with nothing appended; its reason, which must
+    contain each of ``words`` (case-insensitive)."""
+    cmd = dict(cmd or {}, **fields)
+    before = game.state.kernel.seq
+    out = game.submit(cmd, player_for(game, cmd.get("actor")))
+    assert not out.accepted, f"{cmd} was accepted"
+    for word in words:
+        assert word.lower() in out.reason.lower(), out.reason
+    assert game.state.kernel.seq == before  # nothing appended
+    return out.reason
+
+
+def types(records) -> list[str]:
+    return [r.type for r in records]
+
+
+def finish(game, actor: str | None = None) -> list:
+    """FinishStep for ``actor`` (default: the power answering for the first pending decider)."""
+    actor = actor or game.state.kernel.acting_power()
+    return ok(game, {"type": "FinishStep", "actor": actor})
+
+
+# ---------------------------------------------------------------- playing by the choices
+def offered(game, type_: str | None = None, player: str | None = None) -> list:
+    """The CommandChoices the game offers now (of ``type_`` only, if given)."""
+    return [c for c in game.choices(player).commands() if type_ is None or c.type == type_]
+
+
+def play_by_choices(game, rng: random.Random | int = 0, max_commands: int = 300,
+                    until: Callable[[object], bool] | None = None,
+                    prefer: Iterable[str] = (), finish_weight: float = 0.3) -> int:
+    """Play on by sampling what the game offers (never a command of our own making): types in
+    ``prefer`` first, FinishStep with probability ``finish_weight`` when something else is
+    offered.  Stops when ``until(game)`` is true, the game is over or waits for nobody, or
+    after ``max_commands``.  Every sampled command must be accepted.  Returns how many were
+    submitted."""
+    rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+    prefer = list(prefer)
+    done = attempts = 0
+    while done < max_commands and attempts < 4 * max_commands:
+        attempts += 1
+        if until is not None and until(game):
+            break
+        choices = game.choices(None)
+        commands = [c for c in choices.commands() if c.source == "rules"]
+        if choices.finished or not commands:
+            break
+        finishing = [c for c in commands if c.type == "FinishStep"]
+        others = [c for c in commands if c.type != "FinishStep"]
+        preferred = [c for c in others if c.type in prefer]
+        if preferred:
+            pool = preferred
+        elif others and (not finishing or rng.random() > finish_weight):
+            pool = others
+        else:
+            pool = finishing or others
+        cmd = rng.choice(pool).sample(rng)
+        if cmd is None:
+            continue
+        ok(game, cmd)
+        done += 1
+    return done
