@@ -48,23 +48,23 @@ def _parse_players(pairs: list[str]) -> dict[str, list[str]] | None:
 
 # ---------------------------------------------------------------- commands
 def cmd_new(args) -> int:
-    from kernel.game import Game
-
     from app.cli_rules import split_ids
-    from plugins.optional.framework.catalogue import build_catalogue, choose_rules
+    from app.uihooks import ask_optional_rules, optional_rules_host
 
     options = _parse_options(args.option)
     # Optional rules (seeds, "Optional Rules"): a preset or saved set, then --rules-on/--rules-off;
-    # an illegal choice (prerequisite, exclusion, not implemented) is refused before any file is written.
-    choice = choose_rules(build_catalogue(), args.rules, split_ids(args.rules_on), split_ids(args.rules_off))
-    options["optional_rules"] = choice.rules
-    options["rules_preset"] = choice.preset
-    game = Game.new(args.scenario, args.save, seed=args.seed, options=options,
-                    players=_parse_players(args.player), extra_plugins=choice.plugins)
+    # an illegal choice (prerequisite, exclusion, not implemented) is refused before any file is
+    # written.  The optional-rule framework decides, asked through its hooks.
+    host = optional_rules_host()
+    on, off = split_ids(args.rules_on), split_ids(args.rules_off)
+    choice = ask_optional_rules("optional_rules_choice", host, preset=args.rules, rules_on=on, rules_off=off)
+    game = ask_optional_rules("new_game_with_rules", host, scenario=args.scenario, path=args.save, preset=args.rules,
+                              rules_on=on, rules_off=off, options=options, players=_parse_players(args.player),
+                              seed=args.seed)
     k = game.state.kernel
     print(f"{args.save}: new game of {args.scenario}, seed {k.seed}, {k.seq} events; now at {k.step or '-'}")
-    print(f"  optional rules ON: {', '.join(choice.rules) or 'none'}")
-    for note in choice.notes:
+    print(f"  optional rules ON: {', '.join(choice['rules']) or 'none'}")
+    for note in choice["notes"]:
         print(f"  note: {note}")
     game.close()
     return 0

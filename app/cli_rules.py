@@ -29,100 +29,108 @@ def split_ids(values) -> list[str]:
 
 
 # ---------------------------------------------------------------- wif rules
-def _row(rule) -> dict:
-    return {"id": rule.id, "name": rule.name, "group": rule.group, "implemented": rule.implemented,
-            "prerequisites": rule.prerequisites, "exclusions": rule.exclusions, "toggle": rule.toggle,
-            "not_during": rule.not_during, "plugin": rule.plugin, "origin": rule.origin, "source": rule.source,
-            "status": rule.status()}
+# The optional-rule framework answers through its hooks (app/uihooks.py): a plugin host of
+# the framework alone, no game.
+ROW_FIELDS = ("id", "name", "group", "implemented", "prerequisites", "exclusions", "toggle", "not_during", "plugin",
+              "origin", "source", "status")
+
+
+def _row(rule: dict) -> dict:
+    return {k: rule[k] for k in ROW_FIELDS}
 
 
 def cmd_rules(args) -> int:
-    from plugins.optional.framework.catalogue import GROUP_TITLES, build_catalogue
+    from app.uihooks import ask_optional_rules
 
-    catalogue = build_catalogue()
-    rules = [r for r in catalogue.rules.values() if not args.group or r.group == args.group]
+    catalogue = ask_optional_rules("optional_rules_catalogue")
+    titles = catalogue["groups"]
+    if args.group and args.group not in titles:
+        raise WifError(f"no optional-rule group {args.group!r}; groups: {', '.join(titles)}")
+    rules = [r for r in catalogue["rules"] if not args.group or r["group"] == args.group]
     if args.json:
-        _print_json({"rules": [_row(r) | {"description": r.description} for r in rules],
-                     "errors": catalogue.errors})
+        _print_json({"rules": [_row(r) | {"description": r["description"]} for r in rules],
+                     "errors": catalogue["errors"]})
         return 0
     current = None
     for rule in rules:
-        if rule.group != current:
-            current = rule.group
-            count = sum(1 for r in catalogue.rules.values() if r.group == current)
-            print(f"{GROUP_TITLES[current]} ({count})")
-        mark = "*" if rule.implemented else " "
+        if rule["group"] != current:
+            current = rule["group"]
+            count = sum(1 for r in catalogue["rules"] if r["group"] == current)
+            print(f"{titles[current]} ({count})")
+        mark = "*" if rule["implemented"] else " "
         extra = []
-        if rule.prerequisites:
-            extra.append("needs " + ", ".join(rule.prerequisites))
-        if rule.exclusions:
-            extra.append("excludes " + ", ".join(rule.exclusions))
-        if rule.toggle == "never":
+        if rule["prerequisites"]:
+            extra.append("needs " + ", ".join(rule["prerequisites"]))
+        if rule["exclusions"]:
+            extra.append("excludes " + ", ".join(rule["exclusions"]))
+        if rule["toggle"] == "never":
             extra.append("not toggled in play")
-        if rule.implemented and rule.origin != "builtin":
-            extra.append(f"from {rule.origin} {rule.plugin}")
-        print(f"  {mark} {rule.id:<38} {rule.name}{'  [' + '; '.join(extra) + ']' if extra else ''}")
+        if rule["implemented"] and rule["origin"] != "builtin":
+            extra.append(f"from {rule['origin']} {rule['plugin']}")
+        print(f"  {mark} {rule['id']:<38} {rule['name']}{'  [' + '; '.join(extra) + ']' if extra else ''}")
     print("* implemented; the others are listed and described but cannot be switched on yet")
-    for err in catalogue.errors:
+    for err in catalogue["errors"]:
         print(f"error: {err}", file=sys.stderr)
     return 0
 
 
 def cmd_rules_show(args) -> int:
-    from plugins.optional.framework.catalogue import build_catalogue
+    from app.uihooks import ask_optional_rules
 
-    rule = build_catalogue().get(args.rule)
+    rule = ask_optional_rules("optional_rule", rule_id=args.rule)
     if args.json:
-        _print_json(_row(rule) | {"description": rule.description})
+        _print_json(_row(rule) | {"description": rule["description"]})
         return 0
-    print(f"{rule.name} ({rule.id}), {rule.group}: {rule.status()}")
-    if rule.prerequisites:
-        print(f"  prerequisites: {', '.join(rule.prerequisites)}")
-    if rule.exclusions:
-        print(f"  excludes: {', '.join(rule.exclusions)}")
-    when = "never during play" if rule.toggle == "never" else (
-        "during play" + (f", except in {', '.join(rule.not_during)}" if rule.not_during else ""))
+    print(f"{rule['name']} ({rule['id']}), {rule['group']}: {rule['status']}")
+    if rule["prerequisites"]:
+        print(f"  prerequisites: {', '.join(rule['prerequisites'])}")
+    if rule["exclusions"]:
+        print(f"  excludes: {', '.join(rule['exclusions'])}")
+    when = "never during play" if rule["toggle"] == "never" else (
+        "during play" + (f", except in {', '.join(rule['not_during'])}" if rule["not_during"] else ""))
     print(f"  may be toggled: {when}")
-    print(f"  source: {rule.source}")
+    print(f"  source: {rule['source']}")
     print()
-    print(textwrap.fill(rule.description, width=90))
+    print(textwrap.fill(rule["description"], width=90))
     return 0
 
 
 def cmd_rules_save(args) -> int:
-    from plugins.optional.framework.catalogue import build_catalogue, choose_rules, save_rule_set
+    from app.uihooks import ask_optional_rules, optional_rules_host
 
-    catalogue = build_catalogue()
-    choice = choose_rules(catalogue, args.rules, split_ids(args.rules_on), split_ids(args.rules_off))
-    path = save_rule_set(args.name, choice.rules, catalogue)
-    print(f"{path}: {len(choice.rules)} rules ON: {', '.join(choice.rules) or 'none'}")
-    for note in choice.notes:
+    host = optional_rules_host()
+    choice = ask_optional_rules("optional_rules_choice", host, preset=args.rules, rules_on=split_ids(args.rules_on),
+                                rules_off=split_ids(args.rules_off))
+    path = ask_optional_rules("save_optional_rule_set", host, name=args.name, rules=choice["rules"])
+    print(f"{path}: {len(choice['rules'])} rules ON: {', '.join(choice['rules']) or 'none'}")
+    for note in choice["notes"]:
         print(f"  note: {note}")
     return 0
 
 
 def cmd_rules_sets(args) -> int:
-    from plugins.optional.framework.catalogue import list_rule_sets, rule_sets_dir
+    from app.uihooks import ask_optional_rules
 
-    names = list_rule_sets()
+    sets = ask_optional_rules("optional_rule_sets")
     if args.json:
-        _print_json({"folder": str(rule_sets_dir()), "sets": names})
+        _print_json(sets)
     else:
-        print(f"{rule_sets_dir()}: {', '.join(names) or 'no saved sets'}")
+        print(f"{sets['folder']}: {', '.join(sets['sets']) or 'no saved sets'}")
     return 0
 
 
 def cmd_rules_game(args) -> int:
     """What Ctrl+O shows in play: every rule, (ON) after those in play, and what may toggle now."""
+    from app.uihooks import OPTIONAL_RULES_PLUGIN, ask_game
     from kernel.game import Game
-    from plugins.optional.framework import rules_view
 
     with Game.open(args.path, read_only=True) as game:
-        if "optional-rules" not in game.host.infos:
+        if OPTIONAL_RULES_PLUGIN not in game.host.infos:
             raise WifError(f"{args.path}: this game was created without the optional-rule framework")
-        rows = rules_view(game)
+        rows = ask_game(game, "optional_rules_in_game", game=game)
     if args.json:
-        _print_json(rows)
+        _print_json([{k: r[k] for k in ("id", "name", "group", "on", "label", "implemented", "may_toggle_now",
+                                          "why_not")} for r in rows])
         return 0
     for row in rows:
         if not row["implemented"] and not args.all:
@@ -501,11 +509,9 @@ def cmd_new_plugin(args) -> int:
 
 # ---------------------------------------------------------------- registering
 def add_rules_commands(sub) -> None:
-    from plugins.optional.framework.catalogue import GROUPS
-
     p = sub.add_parser("rules", help="the optional-rule catalogue, rule sets, and the rules of a save")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--group", choices=GROUPS, help="only this group")
+    p.add_argument("--group", help="only this group (additional-units, land, air, naval, supply, production, other)")
     p.set_defaults(func=cmd_rules)
     rs = p.add_subparsers(dest="rules_action")
 

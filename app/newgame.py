@@ -2,8 +2,8 @@
 sequence of play: mode of play, scenario, optional rules, player names, assigning major
 powers), with "Open saved game…" and "Replay a saved game…".
 
-The new game is made by ``Game.new`` (through the optional-rules framework's ``new_game``, as
-``wif new`` does): mode, player names and the rule preset go in the game's options, so they
+The new game is made by the optional-rule framework, asked through its hook
+``new_game_with_rules`` as ``wif new`` asks it: mode, player names and the rule preset go in the game's options, so they
 are in the save's meta and its first event, GameStarted.
 """
 
@@ -20,6 +20,7 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UI
 from kernel.errors import WifError
 
 from .forms import FormWindow, Gui
+from .uihooks import ask_optional_rules
 
 MODES = {"solitaire": "Solitaire (one player, every power)", "hotseat": "Hot seat (players take turns at one screen)"}
 HIDDEN_SCENARIOS = ("render_demo", "lab")  # test fixtures, not games
@@ -47,15 +48,17 @@ def scenario_sides(scenario: str) -> dict[str, list[str]]:
 
     found = discover()
     host = PluginHost(resolve([scenario], found.plugins))
+    if scenario not in host.scenarios:
+        raise WifError(f"plugin {scenario!r} registers no scenario {scenario!r}")
     return dict(host.scenarios[scenario].sides)
 
 
 def presets() -> list[str]:
+    """The presets and saved rule sets the optional-rule framework offers ("none" alone when
+    it is not installed)."""
     try:
-        from plugins.optional.framework.catalogue import BUILTIN_PRESETS, list_rule_sets
-
-        return list(BUILTIN_PRESETS) + [n for n in list_rule_sets() if n not in BUILTIN_PRESETS]
-    except Exception:  # the optional-rules framework is missing or broken: no presets
+        return ask_optional_rules("optional_rules_catalogue")["presets"]
+    except WifError:
         return ["none"]
 
 
@@ -81,7 +84,7 @@ class NewGameForm:
     def sides(self) -> dict[str, list[str]]:
         try:
             return scenario_sides(self.scenario)
-        except Exception as exc:
+        except WifError as exc:  # a broken or missing scenario plugin: say which
             self.status = f"scenario {self.scenario}: {exc}"
             return {}
 
@@ -164,8 +167,6 @@ class NewGameForm:
         self.build()
 
     def start(self) -> None:
-        from plugins.optional.framework.catalogue import new_game
-
         self._read_names()
         sides = self.sides()
         if not sides:
@@ -190,7 +191,8 @@ class NewGameForm:
         path = self.save_path(self.scenario)
         preset, rules_on = (self.preset, ()) if self.rules_on is None else ("none", self.rules_on)
         try:
-            game = new_game(self.scenario, path, preset=preset, on=rules_on, options=options, players=players)
+            game = ask_optional_rules("new_game_with_rules", scenario=self.scenario, path=path, preset=preset,
+                                      rules_on=list(rules_on), rules_off=[], options=options, players=players, seed=None)
         except WifError as exc:
             self.status = str(exc)
             self.build()
@@ -209,11 +211,11 @@ class NewGameForm:
 
         if self.rules_on is None:
             try:
-                from plugins.optional.framework.catalogue import build_catalogue, preset_rules
-
-                self.rules_on = list(preset_rules(self.preset, build_catalogue())[0])
-            except Exception as exc:  # the framework is missing or the preset unreadable
+                self.rules_on = ask_optional_rules("optional_rules_choice", preset=self.preset, rules_on=[],
+                                                   rules_off=[])["rules"]
+            except WifError as exc:  # the framework is missing or the preset unreadable
                 self.status = f"optional rules unavailable: {exc}"
+                self.build()
                 return
         if self.rules_form is not None and not getattr(self.rules_form, "closed", False):
             self.rules_form.close()

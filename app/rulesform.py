@@ -18,17 +18,12 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UILabel, UISelectionList, UITextBox
 
-from .forms import FormWindow, Gui, ask_name
+from kernel.errors import WifError
 
-GROUPS = (
-    ("additional-units", "Units"),
-    ("land", "Land"),
-    ("air", "Air"),
-    ("naval", "Naval"),
-    ("supply", "Supply"),
-    ("production", "Production"),
-    ("other", "Other"),
-)
+from .forms import FormWindow, Gui, ask_name
+from .uihooks import ask_game, ask_optional_rules, optional_rules_host
+
+SHORT_TITLES = {"additional-units": "Units"}  # a tab is narrow
 SIZE = (640, 470)
 NOT_IMPLEMENTED = " [not implemented yet]"
 
@@ -48,18 +43,20 @@ class RulesForm:
     ``toggle(rule_id)`` is called when the player toggles one and returns a message."""
 
     def __init__(self, gui: Gui, title: str, rows: Callable[[], list[dict]],
-                 toggle: Callable[[str], str], in_play: bool, centre=None):
+                 toggle: Callable[[str], str], in_play: bool, groups: dict[str, str], centre=None):
+        """``groups``: group id -> title, in the catalogue's order (one tab each)."""
         self.gui = gui
         self.rows = rows
         self.toggle = toggle
         self.in_play = in_play
-        self.group = GROUPS[0][0]
+        self.groups = [(g, SHORT_TITLES.get(g, title)) for g, title in groups.items()]
+        self.group = self.groups[0][0]
         w, h = SIZE
         cx, cy = centre or (gui.size[0] // 2, gui.size[1] // 2)
         self.window = FormWindow(gui, pygame.Rect(cx - w // 2, cy - h // 2, w, h), title, object_id="#rules_form")
         self.tabs = {}
         x = 6
-        for group, label in GROUPS:
+        for group, label in self.groups:
             self.tabs[group] = self.window.button((x, 6, 84, 28), label, lambda g=group: self.show(g))
             x += 88
         hint = ("right-click a rule to switch it ON or OFF (only rules that may change now)" if in_play
@@ -133,60 +130,53 @@ class RulesForm:
 
 
 # ---------------------------------------------------------------- the two uses
+# The optional-rule framework answers both through its hooks (app/uihooks.py).
 def play_rules_form(gui: Gui, game, player: str | None, actor: str) -> RulesForm:
     """Ctrl+O in play: toggling is a command by ``actor`` submitted as ``player``."""
-    from plugins.optional.framework import game_catalogue, rules_view
-
-    catalogue = game_catalogue(game.host)
+    groups = ask_game(game, "optional_rules_catalogue")["groups"]
 
     def rows() -> list[dict]:
-        out = []
-        for row in rules_view(game):
-            row["description"] = catalogue.rules[row["id"]].description
-            out.append(row)
-        return out
+        return ask_game(game, "optional_rules_in_game", game=game)
 
     def toggle(rule_id: str) -> str:
-        on = not next(r["on"] for r in rows() if r["id"] == rule_id)
+        row = next(r for r in rows() if r["id"] == rule_id)
+        on = not row["on"]
         outcome = game.submit({"type": "ToggleOptionalRule", "actor": actor, "rule": rule_id, "on": on},
                               player=player)
-        name = catalogue.rules[rule_id].name
-        return f"{name} is now {'ON' if on else 'OFF'}" if outcome.accepted else outcome.reason
+        return f"{row['name']} is now {'ON' if on else 'OFF'}" if outcome.accepted else outcome.reason
 
-    return RulesForm(gui, "Optional Rules (in play)", rows, toggle, in_play=True)
+    return RulesForm(gui, "Optional Rules (in play)", rows, toggle, in_play=True, groups=groups)
 
 
 def new_game_rules_form(gui: Gui, chosen: list[str], on_change: Callable[[list[str]], None]) -> RulesForm:
     """The Start New Game form's optional-rules tabs: edits ``chosen`` (rule ids) in place,
     checking prerequisites and exclusions as each rule is switched on."""
-    from plugins.optional.framework.catalogue import RulesError, build_catalogue, save_rule_set
-
-    catalogue = build_catalogue()
+    host = optional_rules_host()
+    catalogue = ask_optional_rules("optional_rules_catalogue", host)
+    by_id = {r["id"]: r for r in catalogue["rules"]}
 
     def rows() -> list[dict]:
-        return [{"id": r.id, "name": r.name, "group": r.group, "on": r.id in chosen,
-                 "implemented": r.implemented, "description": r.description}
-                for r in catalogue.rules.values()]
+        return [r | {"on": r["id"] in chosen} for r in catalogue["rules"]]
 
     def toggle(rule_id: str) -> str:
-        rule = catalogue.rules[rule_id]
+        rule = by_id[rule_id]
         wanted = [r for r in chosen if r != rule_id] if rule_id in chosen else chosen + [rule_id]
-        try:
-            catalogue.check(wanted)
-        except RulesError as exc:
+        try:  # the framework checks prerequisites and exclusions
+            ask_optional_rules("optional_rules_choice", host, preset="none", rules_on=wanted, rules_off=[])
+        except WifError as exc:
             return str(exc)
-        chosen[:] = [r for r in catalogue.rules if r in wanted]
+        chosen[:] = [r for r in by_id if r in wanted]
         on_change(chosen)
-        return f"{rule.name} {'ON' if rule_id in chosen else 'OFF'}: {rule.description}"
+        return f"{rule['name']} {'ON' if rule_id in chosen else 'OFF'}: {rule['description']}"
 
-    form = RulesForm(gui, "Optional Rules", rows, toggle, in_play=False)
+    form = RulesForm(gui, "Optional Rules", rows, toggle, in_play=False, groups=catalogue["groups"])
 
     def save(name: str) -> None:
         # Optional Rules: "Save as Personal Set" and "Save As" (a named set, restored later
         # from the preset list or with `wif new --rules NAME`)
         try:
-            path = save_rule_set(name, chosen, catalogue)
-        except RulesError as exc:
+            path = ask_optional_rules("save_optional_rule_set", host, name=name, rules=list(chosen))
+        except WifError as exc:
             form.say(str(exc))
             return
         form.say(f"saved {len(chosen)} rules as {'the Personal Set' if name == 'personal' else name!r} ({path})")

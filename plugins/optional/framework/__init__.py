@@ -121,6 +121,11 @@ def toggle_window_refusal(rule: RuleInfo, state) -> str | None:
 
 def toggle_refusal(rule: RuleInfo, state, host, want: bool, catalogue: Catalogue) -> str | None:
     """Why switching ``rule`` to ``want`` is refused now, or None if it is allowed."""
+    if want and not is_on(state, rule.id):
+        # named first: a game whose prerequisite is OFF did not load the rule's plugin either
+        for pre in rule.prerequisites:
+            if not is_on(state, pre):
+                return f"{rule.name} needs {catalogue.rules[pre].name} ON first: it is its prerequisite"
     # The game's catalogue holds only the plugins the game was created with (so a toggle
     # decides the same way on every machine): a rule without one here cannot change.
     if not rule.implemented or rule.plugin not in host.infos:
@@ -210,3 +215,5 @@ def describe_event(event, state):
 
 def describe_rules(rules: Iterable[str]) -> str:
     return ", ".join(rules) or "none"
+
+from .ui import *  # noqa: E402,F401,F403 - the front end's hooks (app/uihooks.py), ui.__all__

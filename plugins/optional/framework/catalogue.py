@@ -27,7 +27,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Literal
+from typing import Callable, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -383,9 +383,9 @@ def _close_under_prerequisites(chosen: list[str], catalogue: Catalogue, notes: l
 
 
 def choose_rules(catalogue: Catalogue, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = (),
-                 game_has: Iterable[str] | None = None) -> RuleChoice:
+                 fits: Callable[[str], bool] | None = None) -> RuleChoice:
     """A preset, then rules switched ON, then OFF; refused with every problem named.
-    ``game_has``: the plugins the game loads anyway (see ``game_plugins``)."""
+    ``fits``: which rule plugins suit the game (see ``game_plugins``)."""
     rules, notes = preset_rules(preset or "none", catalogue)
     rules = list(rules)
     for rule_id in on:
@@ -397,28 +397,45 @@ def choose_rules(catalogue: Catalogue, preset: str = "none", on: Iterable[str] =
     rules = [r for r in rules if r not in off]
     catalogue.check(rules)
     ordered = [r for r in catalogue.rules if r in rules]
-    return RuleChoice(preset=preset or "none", rules=ordered, plugins=game_plugins(catalogue, ordered, game_has),
+    return RuleChoice(preset=preset or "none", rules=ordered, plugins=game_plugins(catalogue, ordered, fits),
                       notes=notes)
 
 
-def game_plugins(catalogue: Catalogue, rules_on: Iterable[str], game_has: Iterable[str] | None = None) -> list[str]:
+def game_plugins(catalogue: Catalogue, rules_on: Iterable[str], fits: Callable[[str], bool] | None = None
+                 ) -> list[str]:
     """The plugins a new game loads: the framework, the plugins of the rules ON, and every
     built-in rule that may be toggled during play (so it can be switched on later).  A mod's
     rule that is OFF is left out, so installing a mod never makes other games depend on it.
 
-    ``game_has``: the plugins the game loads anyway (its scenario and extra plugins, with what
-    they require).  When given, a rule that is OFF is loaded only if the rules plugins its
-    plugin requires are among them, so a game never gains whole rule sets (combat for 2D10
-    Land CRT) because a rule it does not play might be switched on."""
+    ``fits(plugin_id)``: may a rule that is OFF be loaded into this game (``fits_game``)?  So a
+    game never gains whole rule sets (combat for 2D10 Land CRT) for a rule it does not play."""
     on = set(rules_on)
-    has = None if game_has is None else set(game_has) | {FRAMEWORK_PLUGIN}
     plugins = [FRAMEWORK_PLUGIN]
     for rule in catalogue.implemented():
         toggleable = rule.origin == "builtin" and rule.toggle == "in-play"
-        fits = has is None or set(rule.requires) <= has
-        if rule.id in on or (toggleable and fits):
+        # a rule whose prerequisite is OFF for good (chosen only at the start) can never be ON
+        possible = all(p in on or catalogue.rules[p].toggle != "never" for p in rule.prerequisites)
+        if rule.id in on or (toggleable and possible and (fits is None or fits(rule.plugin))):
             plugins.append(rule.plugin)
     return plugins
+
+
+def fits_game(discovery, game_has: Iterable[str]) -> Callable[[str], bool]:
+    """A rule plugin fits a game that has ``game_has`` (its scenario and extra plugins with
+    what they require) when every rules plugin it needs, directly or not, is among them
+    (the optional-rule plugins it needs come along)."""
+    from kernel.plugins import PluginError, resolve
+
+    has = set(game_has) | {FRAMEWORK_PLUGIN}
+
+    def fits(plugin_id: str) -> bool:
+        try:
+            needed = resolve([plugin_id], discovery.plugins)
+        except PluginError:
+            return False
+        return all(i.id in has or i.manifest.kind == "optional-rule" for i in needed)
+
+    return fits
 
 
 def new_game(scenario: str, path, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = (),
@@ -437,7 +454,7 @@ def new_game(scenario: str, path, preset: str = "none", on: Iterable[str] = (), 
         game_has = {i.id for i in resolve([scenario, *(extra_plugins or [])], discovery.plugins)}
     except PluginError:
         game_has = set()  # Game.new names what is missing
-    choice = choose_rules(catalogue, preset, on, off, game_has)
+    choice = choose_rules(catalogue, preset, on, off, fits_game(discovery, game_has))
     options = dict(options or {})
     options["optional_rules"] = choice.rules
     options["rules_preset"] = choice.preset

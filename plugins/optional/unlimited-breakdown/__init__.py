@@ -9,8 +9,8 @@
   by breaking down a corps/army", and "you first select a corps/army unit you want to reform";
   the generated divisions leave the game.
 
-It changes the Divisions rule only through that plugin's hooks ``division_breakdown`` and
-``division_reform``.
+It changes the Divisions rule only through the variant it registers with that plugin
+(``plugins.optional.divisions.variants``), applied while this rule is ON.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ import math
 from functools import cache
 from pathlib import Path
 
-from kernel.hookspecs import hookimpl
-from plugins.optional.framework import is_on
+from plugins.optional.divisions.variants import Variant, register_variant
 
 RULE_ID = "unlimited-breakdown"
 RULE = "Unlimited breakdown"
@@ -61,17 +60,9 @@ def generated_divisions(state, unit) -> dict:
     return {"rule": RULE, "first": [first], "second": second, "cap": False}
 
 
-@hookimpl(optionalhook=True)
-def division_breakdown(state, unit):
-    if not is_on(state, RULE_ID):
-        return None
-    return generated_divisions(state, unit)
-
-
-@hookimpl(optionalhook=True)
-def division_reform(state, divisions):
-    if not is_on(state, RULE_ID):
-        return None
+def reform(state, divisions) -> dict:
+    """Reform: only divisions made by a breakdown, the player chooses the corps, the
+    divisions leave the game."""
     made = state["divisions"].from_breakdown
     pool = [u.name or u.id for u in divisions if u.id not in made]
     refusal = None
@@ -79,3 +70,6 @@ def division_reform(state, divisions):
         refusal = (f"{RULE} (Reform Units): only divisions created by breaking down a corps or army can reform "
                    f"({', '.join(pool)} started in the force pool)")
     return {"rule": RULE, "refusal": refusal, "player_chooses": True, "divisions_to": "removed"}
+
+
+register_variant(Variant(RULE_ID, breakdown=generated_divisions, reform=reform))

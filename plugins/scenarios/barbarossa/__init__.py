@@ -246,3 +246,5 @@ DESCRIBE = {
 def describe_event(event, state):
     describe = DESCRIBE.get(event.type)
     return describe(event.data) if describe is not None else None
+
+from .ui import *  # noqa: E402,F401,F403 - the front end's hooks (app/uihooks.py), ui.__all__

@@ -1,0 +1,37 @@
+"""What the window asks Barbarossa beyond its commands (the front end's hooks, specified in
+app/uihooks.py; optional here, so a game without a window does not need them): the victory
+objectives as they stand (seeds, "Victory" form; Barbarossa Special Victory Conditions) and
+the set-up areas of the Setup Tray (seeds, "Setup Tray")."""
+
+from __future__ import annotations
+
+from kernel.hookspecs import hookimpl
+
+from . import oob
+from .state import ours, victory_rules
+from .victory import count_objectives
+
+__all__ = ["setup_areas", "victory_standing"]
+
+
+@hookimpl(optionalhook=True)
+def victory_standing(state):
+    if not victory_rules(state):
+        return None
+    totals, rows = count_objectives(state)
+    return {"totals": totals, "rows": rows}
+
+
+@hookimpl(optionalhook=True)
+def setup_areas(state, power):
+    """Every set-up area of ``power`` with the units the order of battle sets up there."""
+    if not ours(state):
+        return None
+    data = oob.scenario_data()
+    members: dict[str, list[str]] = {}
+    for u in data.units:
+        if u.power == power:
+            members.setdefault(u.area, []).append(u.id)
+    return [{"id": area_id, "name": area.name, "units": members.get(area_id, []),
+             "hexes": [list(h) for h in sorted(oob.area_hexes(area_id))]}
+            for area_id, area in data.areas.items() if area.power == power]
