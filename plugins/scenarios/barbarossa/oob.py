@@ -17,6 +17,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from plugins.rules.core import world_map
+
 DATA = Path(__file__).parent / "data" / "order_of_battle.json"
 
 LAND_TYPES = {"inf", "mtn", "cav", "arm", "mech", "hq-i", "hq-a"}
@@ -128,8 +130,6 @@ def _by_id() -> dict[str, UnitData]:
 
 
 def _map():
-    from plugins.rules.core import world_map
-
     return world_map()
 
 
