@@ -39,6 +39,17 @@ def lab(save, units, seed=3, actions=None, start="turn.impulse.independent-air.g
     return Game.new("lab", save, seed=seed, options=options, extra_plugins=["air"])
 
 
+def support_lab(save, units, attacks, **extra):
+    """A lab game at the Ground Support mission: Germany (Land action) has declared ``attacks``
+    (hex -> attacking German land units) in Land Combat Declaration."""
+    game = lab(save, units, actions=extra.pop("actions", {"germany": "land"}),
+               start="turn.impulse.land.combat.land-combat-declaration", **extra)
+    for hex_, attackers in attacks.items():
+        ok(game, type="DeclareAttack", actor="germany", hex=list(hex_), units=list(attackers))
+    ok(game, type="FinishStep", actor="germany")
+    return game
+
+
 def as_controller(game, cmd):
     """Submit as the player who controls the commanding power (hot seat games)."""
     return game.submit(cmd, game.state.kernel.controllers.get(cmd.get("actor"), "solo"))
@@ -250,10 +261,9 @@ def test_interception_uses_half_range_and_escort_needs_a_bomber(save):
 
 # ---------------------------------------------------------------- Ground Support
 def test_ground_support_adds_tactical_factors_to_the_attacked_hex(save):
-    units_ = [STUKA, {**STUKA, "id": "stuka2"}, RIFLE, land_unit("g1", "germany", (202, 53)),
-              air_unit("il2", "ussr", "tac", SU_BASE, air=1, tactical=2, range_=6)]
-    game = lab(save, units_, actions={"germany": "land"},
-               start="turn.impulse.land.combat.ground-support.ground-support-mission")
+    units_ = [STUKA, {**STUKA, "id": "stuka2", "hex": list(GE_BASE2)}, RIFLE, land_unit("g1", "germany", (202, 53)),
+              air_unit("il2", "ussr", "tac", (206, 57), air=1, tactical=2, range_=6)]  # not in the SU_BASE swamp:
+    game = support_lab(save, units_, {TARGET: ["g1"]})  # no aircraft may stay there at the end of the declaration
     assert air_plugin.attacked_hexes(game.state) == {TARGET}
     assert current(game) == f"{AM}.phasing-side-flies-bombers"  # no Soviet fighters: no CAP
     assert "not a target" in refused(game, type="FlyMission", actor="germany", unit="stuka", hex=[202, 53])
@@ -334,13 +344,18 @@ def test_bad_input_flying_is_refused_naming_the_rule(save):
 
 
 def test_bad_input_flying_without_an_allowing_action(save):
-    # Ground Support: the phasing side may fly it unless it chose Pass
-    units_ = [STUKA, RIFLE, land_unit("g1", "germany", (202, 53))]
-    game = lab(save, units_, actions={"germany": "pass"},
-               start="turn.impulse.land.combat.ground-support.ground-support-mission")
+    # Ground Support: "All major powers on both sides can fly ground support missions, except
+    # for major powers on the phasing side which chose a Pass action."  The lab's axis is
+    # Germany alone, whose attack needs a Land action: so another phasing power's Pass is
+    # played by changing Germany's action in memory once the attack is declared.
+    from plugins.rules.core import world
+
+    game = support_lab(save, [STUKA, RIFLE, land_unit("g1", "germany", (202, 53))], {TARGET: ["g1"]})
     assert current(game) == f"{AM}.phasing-side-flies-bombers"
+    world(game.state).impulses["germany"].action = "pass"
     reason = refused(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
-    assert reason == "Ground Support: germany chose a Pass action (or none) and cannot fly ground support"
+    assert "germany chose a Pass action" in reason and "Ground Support" in reason
+    assert world(game.state).impulses["germany"].action == "land"  # a refusal rebuilds the state from the log
 
 
 def test_bad_input_over_the_activity_limits(save):
@@ -551,9 +566,8 @@ def test_ground_strike_tactical_factor_is_halved_attacking_a_hex_in_rain(save):
 
 
 def test_ground_support_tactical_factors_reduced_by_weather_in_the_target_hex(save):
-    units_ = [STUKA, {**STUKA, "id": "stuka2"}, RIFLE, land_unit("g1", "germany", (202, 53))]
-    game = lab(save, units_, actions={"germany": "land"}, weather={"2": "snow"},
-               start="turn.impulse.land.combat.ground-support.ground-support-mission")
+    units_ = [STUKA, {**STUKA, "id": "stuka2", "hex": list(GE_BASE2)}, RIFLE, land_unit("g1", "germany", (202, 53))]
+    game = support_lab(save, units_, {TARGET: ["g1"]}, weather={"2": "snow"})
     ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
     ok(game, type="FlyMission", actor="germany", unit="stuka2", hex=list(TARGET))
     ok(game, type="FinishStep", actor="germany")

@@ -1,0 +1,54 @@
+"""What a player submits to the air rules (the handlers, choices and previews are beside the
+seed section each implements)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from kernel.events import Command
+
+
+class FlyCAP(Command):
+    unit: str
+    hex: tuple[int, int]
+
+
+class FlyMission(Command):
+    unit: str
+    hex: tuple[int, int]
+    role: Literal["bomber", "escort"] = "bomber"
+
+
+class FlyIntercept(Command):
+    unit: str
+    hex: tuple[int, int]
+
+
+class SelectAirCombat(Command):
+    hex: tuple[int, int]
+
+
+class ArrangeAirLine(Command):
+    fighters: list[str] = Field(default_factory=list)  # front first
+    bombers: list[str] = Field(default_factory=list)  # front first
+
+
+class ChooseAirCasualty(Command):
+    unit: str
+
+
+class AirCombatAbortOrStay(Command):
+    abort: bool
+
+
+class ReturnAirToBase(Command):
+    unit: str
+    # None: no friendly base within range, the unit is destroyed (Return to Base)
+    hex: tuple[int, int] | None = None
+
+
+class RebaseAir(Command):
+    unit: str
+    hex: tuple[int, int]

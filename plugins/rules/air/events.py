@@ -1,0 +1,255 @@
+"""Air events (facts in past tense) and their reducers, the only writers of ``state["air"]``."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from kernel.events import EventData
+from plugins.rules.core import hex_key
+
+from .state import Combat, Flight, Mission, air
+
+
+# ---------------------------------------------------------------- events
+class AirMissionBegan(EventData):
+    kind: str
+    phase: str
+
+
+class AirUnitFlew(EventData):
+    unit: str
+    power: str
+    side: str
+    role: str
+    hex: tuple[int, int]
+    base: tuple[int, int]
+
+
+class AirCombatsFound(EventData):
+    hexes: list[tuple[int, int]]
+
+
+class AirCombatSelected(EventData):
+    hex: tuple[int, int]
+    attacker: str
+    defender: str
+    lines: dict[str, dict[str, list[str]]]
+
+
+class AirLineArranged(EventData):
+    side: str
+    fighters: list[str]
+    bombers: list[str]
+
+
+class AirLinesRevealed(EventData):
+    lines: dict[str, dict[str, list[str]]]
+
+
+class AirCombatRoundStarted(EventData):
+    round: int
+    strength: dict[str, float]
+    value: dict[str, float]
+    no_roll: list[str] = Field(default_factory=list)
+
+
+class AirCombatRolled(EventData):
+    side: str
+    dice: list[int]
+    value: float
+    modified: float
+    result: str
+    target_side: str
+    chooser: str | None = None
+    candidates: list[str] = Field(default_factory=list)
+    reason: str = ""
+
+
+class AirCasualtyChosen(EventData):
+    unit: str
+    by: str
+
+
+class AirCombatResultApplied(EventData):
+    unit: str
+    effect: Literal["destroyed", "aborted", "cleared"]
+    cause: str  # the result code, or "voluntary abort", "no fighters"
+
+
+class AirCombatChoice(EventData):
+    side: str
+    abort: bool
+
+
+class AirCombatEnded(EventData):
+    hex: tuple[int, int]
+    reason: str
+
+
+class GroundStrikeRolled(EventData):
+    # ``die`` is the best (lowest) die; ``dice`` every die when optional rules add some
+    bomber: str
+    target: str
+    die: int
+    tactical: int
+    dice: list[int] = []
+    success: bool
+
+
+class AirGroundSupportFlown(EventData):
+    hex: tuple[int, int]
+    side: str
+    factors: int
+    units: list[str]
+
+
+class AirMissionPerformed(EventData):
+    kind: str
+
+
+class AirUnitReturned(EventData):
+    unit: str
+    hex: tuple[int, int]
+
+
+class AirUnitDestroyed(EventData):
+    unit: str
+    reason: str
+
+
+class AirUnitRebased(EventData):
+    unit: str
+    from_hex: tuple[int, int]
+    to_hex: tuple[int, int]
+
+
+# ---------------------------------------------------------------- reducers
+def _began(state, event):
+    d = event.data
+    a = air(state)
+    a.mission = Mission(kind=d["kind"], phase=d["phase"])
+    if d["kind"] == "ground-support":
+        a.ground_support = {}
+
+
+def _flew(state, event):
+    d = event.data
+    m = air(state).mission
+    m.flights[d["unit"]] = Flight.model_validate(d)
+    if d["role"] == "bomber":
+        m.bombers_flown[d["side"]] = m.bombers_flown.get(d["side"], 0) + 1
+
+
+def _combats_found(state, event):
+    air(state).mission.combats_left = [tuple(h) for h in event.data["hexes"]]
+
+
+def _combat_selected(state, event):
+    d = event.data
+    m = air(state).mission
+    hex_ = tuple(d["hex"])
+    m.combats_left = [h for h in m.combats_left if tuple(h) != hex_]
+    m.combat = Combat(hex=hex_, attacker=d["attacker"], defender=d["defender"], lines=d["lines"])
+
+
+def _line_arranged(state, event):
+    d = event.data
+    c = air(state).mission.combat
+    c.arranged[d["side"]] = {"fighters": list(d["fighters"]), "bombers": list(d["bombers"])}
+    c.unrevealed.append(event.seq)
+
+
+def _lines_revealed(state, event):
+    c = air(state).mission.combat
+    for side, line in event.data["lines"].items():
+        c.lines[side] = {"fighters": list(line["fighters"]), "bombers": list(line["bombers"])}
+    c.arranged, c.unrevealed = {}, []
+
+
+def _round_started(state, event):
+    d = event.data
+    c = air(state).mission.combat
+    c.round = d["round"]
+    c.strength, c.value, c.no_roll = dict(d["strength"]), dict(d["value"]), list(d["no_roll"])
+    c.pending = None
+
+
+def _rolled(state, event):
+    d = event.data
+    cands = list(d["candidates"])
+    air(state).mission.combat.pending = {
+        "roller": d["side"], "target_side": d["target_side"], "result": d["result"], "chooser": d["chooser"],
+        "candidates": cands, "chosen": cands[0] if len(cands) == 1 else None, "applied": False}
+
+
+def _casualty_chosen(state, event):
+    air(state).mission.combat.pending["chosen"] = event.data["unit"]
+
+
+def _result_applied(state, event):
+    d = event.data
+    m = air(state).mission
+    c = m.combat
+    for line in c.lines.values():
+        for group in line.values():
+            if d["unit"] in group:
+                group.remove(d["unit"])
+    if c.pending and c.pending.get("chosen") == d["unit"]:
+        c.pending["applied"] = True
+    if d["effect"] == "destroyed":
+        m.destroyed.append(d["unit"])
+        m.flights.pop(d["unit"], None)
+    elif d["effect"] == "aborted":
+        m.aborted.append(d["unit"])
+        m.returning.append(d["unit"])
+    else:
+        m.cleared.append(d["unit"])
+
+
+def _choice(state, event):
+    if event.data["abort"]:
+        air(state).mission.combat.aborted_sides.append(event.data["side"])
+
+
+def _combat_ended(state, event):
+    air(state).mission.combat.ended = True
+
+
+def _support(state, event):
+    d = event.data
+    entry = air(state).ground_support.setdefault(hex_key(d["hex"]), {})
+    entry[d["side"]] = entry.get(d["side"], 0) + d["factors"]
+
+
+def _performed(state, event):
+    air(state).mission.performed = True
+
+
+def _returned(state, event):
+    m = air(state).mission
+    m.flights.pop(event.data["unit"], None)
+    if event.data["unit"] in m.returning:
+        m.returning.remove(event.data["unit"])
+
+
+def _destroyed(state, event):
+    m = air(state).mission
+    if event.data["unit"] in m.returning:
+        m.returning.remove(event.data["unit"])
+    if m.flights.pop(event.data["unit"], None) is not None:
+        m.destroyed.append(event.data["unit"])
+
+
+EVENTS = (AirMissionBegan, AirUnitFlew, AirCombatsFound, AirCombatSelected, AirLineArranged, AirLinesRevealed,
+          AirCombatRoundStarted,
+          AirCombatRolled, AirCasualtyChosen, AirCombatResultApplied, AirCombatChoice, AirCombatEnded,
+          GroundStrikeRolled, AirGroundSupportFlown, AirMissionPerformed, AirUnitReturned, AirUnitDestroyed,
+          AirUnitRebased)
+REDUCERS = {"AirMissionBegan": _began, "AirUnitFlew": _flew, "AirCombatsFound": _combats_found,
+            "AirCombatSelected": _combat_selected, "AirLineArranged": _line_arranged, "AirLinesRevealed": _lines_revealed,
+            "AirCombatRoundStarted": _round_started, "AirCombatRolled": _rolled,
+            "AirCasualtyChosen": _casualty_chosen, "AirCombatResultApplied": _result_applied,
+            "AirCombatChoice": _choice, "AirCombatEnded": _combat_ended, "AirGroundSupportFlown": _support,
+            "AirMissionPerformed": _performed, "AirUnitReturned": _returned, "AirUnitDestroyed": _destroyed}

@@ -1,0 +1,152 @@
+"""What a power may fly in an Air Mission subphase (choices) and what a flight would do
+(previews), from the same checks the handlers use (see missions.py)."""
+
+from __future__ import annotations
+
+from kernel.choices import Field, Option
+from kernel.errors import Rejected
+
+from .aircraft import (
+    check_activity,
+    check_can_fly,
+    distance,
+    hex_label,
+    name,
+    reach,
+    tactical_factor,
+    units_of,
+)
+from .missions import (
+    PURPOSE,
+    cap_hexes,
+    check_cap_flyer,
+    check_cap_target,
+    check_intercept_flyer,
+    check_intercept_target,
+    check_mission_flyer,
+    check_mission_target,
+    intercept_hexes,
+    mission_hexes,
+    mission_running,
+    strike_targets,
+)
+from .state import MISSION_NAME, air
+
+ROLE_LABEL = {"bomber": "as a bomber", "escort": "as an escort"}
+
+
+def hex_field(hexes) -> Field:
+    return Field("hex", "hex", [Option(h, hex_label(h)) for h in hexes], label="target hex")
+
+
+def _flyers(state, actor: str, check) -> list:
+    """``actor``'s air units that ``check(unit_id)`` lets fly, by id."""
+    out = []
+    for u in sorted(units_of(state).values(), key=lambda u: u.id):
+        if u.power != actor or u.branch != "air":
+            continue
+        try:
+            check(u.id)
+        except Rejected:
+            continue
+        out.append(u)
+    return out
+
+
+def _unit_label(state, unit) -> str:
+    return f"{name(state, unit.id)}, range {unit.factors.get('range', 0)}"
+
+
+def _running(state) -> bool:
+    try:
+        mission_running(state, "Air missions")
+    except Rejected:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- choices
+def fly_cap_choices(state, actor, step_id):
+    if not _running(state):
+        return None
+
+    def units():
+        out = []
+        for u in _flyers(state, actor, lambda uid: check_cap_flyer(state, actor, uid)):
+            hexes = cap_hexes(state, u)
+            if hexes:
+                out.append(Option(u.id, _unit_label(state, u), [hex_field(hexes)]))
+        return out
+    return [Field("unit", "unit", units, label="fighter to fly CAP")]
+
+
+def fly_mission_choices(state, actor, step_id):
+    if not _running(state):
+        return None
+
+    def roles(unit) -> list[Option]:
+        out = []
+        for role in ("bomber", "escort"):
+            try:
+                check_mission_flyer(state, actor, unit.id, role)
+            except Rejected:
+                continue
+            hexes = mission_hexes(state, unit, role)
+            if hexes:
+                out.append(Option(role, ROLE_LABEL[role], [hex_field(hexes)]))
+        return out
+
+    def units():
+        out = []
+        for u in _flyers(state, actor, lambda uid: check_can_fly(state, actor, uid)):
+            options = roles(u)
+            if options:
+                out.append(Option(u.id, _unit_label(state, u), [Field("role", "option", options, label="role")]))
+        return out
+    return [Field("unit", "unit", units, label="bomber or escort to fly")]
+
+
+def fly_intercept_choices(state, actor, step_id):
+    if not _running(state):
+        return None
+
+    def units():
+        out = []
+        for u in _flyers(state, actor, lambda uid: check_intercept_flyer(state, actor, uid)):
+            hexes = intercept_hexes(state, u)
+            if hexes:
+                out.append(Option(u.id, _unit_label(state, u), [hex_field(hexes)]))
+        return out
+    return [Field("unit", "unit", units, label="fighter to intercept")]
+
+
+# ---------------------------------------------------------------- previews
+def _flight(state, unit, hex_, role: str) -> dict:
+    return {"unit": unit.id, "hex": list(hex_), "role": role, "distance": distance(unit.hex, hex_),
+            "reach": reach(unit, PURPOSE[role]), "mission": MISSION_NAME[air(state).mission.kind]}
+
+
+def fly_cap_preview(state, cmd) -> dict:
+    unit = check_cap_flyer(state, cmd.actor, cmd.unit)
+    check_cap_target(state, unit, cmd.hex)
+    return {**_flight(state, unit, cmd.hex, "cap"), "activities": {}}
+
+
+def fly_mission_preview(state, cmd) -> dict:
+    unit = check_mission_flyer(state, cmd.actor, cmd.unit, cmd.role)
+    check_mission_target(state, unit, cmd.hex, cmd.role)
+    out = _flight(state, unit, cmd.hex, cmd.role)
+    m = air(state).mission
+    charged = check_activity(state, cmd.actor, "air-mission", mission=m.kind) if cmd.role == "bomber" else 0
+    out["activities"] = {"air-mission": charged} if charged else {}
+    if cmd.role == "bomber":
+        out["tactical"] = tactical_factor(state, unit, cmd.hex)  # after the target hex's weather and terrain
+        if m.kind == "ground-strike":
+            out["targets"] = [u.id for u in strike_targets(state, cmd.actor, cmd.hex)]
+    return out
+
+
+def fly_intercept_preview(state, cmd) -> dict:
+    unit = check_intercept_flyer(state, cmd.actor, cmd.unit)
+    check_intercept_target(state, unit, cmd.hex)
+    return {**_flight(state, unit, cmd.hex, "interceptor"), "activities": {}}

@@ -1,0 +1,312 @@
+"""Flying an air mission (PM 7.8): the mission phases that push the Air Mission sub-machine,
+Combat Air Patrol, bombers and escorts, interceptors, and which subphases are skipped.
+
+Seeds: "Ground Strike", "Ground Support", "Combat Air Patrol (CAP)", "Phasing Side Flies
+Bombers & Escorts", "Non-Phasing Side Flies Bombers & Escorts", "Non-Phasing Side Flies
+Interceptors", "Phasing Side Flies Interceptors", "Surprise Points Used", "Air-to-air
+Combat", "Anti-aircraft Attacks by Non-Phasing Side" and "Air Mission Performed".
+
+Each command has one check per level, shared by its handler, its choices and its preview:
+the flyer (``check_*_flyer``: may this unit fly in this role now) and the target
+(``check_*_target``: may it fly to this hex).
+"""
+
+from __future__ import annotations
+
+from kernel.errors import Rejected
+from plugins.rules.combat import open_combats
+from plugins.rules.core import enemies
+from plugins.rules.turn.activities import action_problem, check_action, use_activity
+from plugins.rules.units import UnitMoved
+
+from .aircraft import (
+    check_activity,
+    check_can_fly,
+    check_in_range,
+    check_mission_weather,
+    distance,
+    is_fighter,
+    name,
+    other_side,
+    reach,
+    side,
+    units_of,
+)
+from .events import AirMissionBegan, AirUnitFlew
+from .state import AM, MISSION_KIND, MISSION_NAME, air, flights_of
+
+PURPOSE = {"bomber": "mission", "escort": "escort", "cap": "cap", "interceptor": "intercept"}
+
+
+def mission_running(state, rule: str):
+    m = air(state).mission
+    if not m.kind or m.performed:
+        raise Rejected(f"{rule}: no air mission is being flown now")
+    return m
+
+
+# ---------------------------------------------------------------- targets
+def attacked_hexes(state) -> set[tuple[int, int]]:
+    """Hexes under land attack this impulse (Ground Support targets): the declared attacks."""
+    return {tuple(c.hex) for c in open_combats(state)}
+
+
+def strike_targets(state, power: str, hex_) -> list:
+    """Ground Strike: the organized enemy land and air units in the hex (not the flying ones)."""
+    flying = air(state).mission.flights
+    return sorted((u for u in state["units"].in_hex(tuple(hex_))
+                   if u.branch in ("land", "air") and u.face_up and u.id not in flying and enemies(state, power, u.power)),
+                  key=lambda u: u.id)
+
+
+def viable_target(state, power: str, kind: str, hex_) -> bool:
+    if kind == "ground-strike":
+        return bool(strike_targets(state, power, hex_))
+    if kind == "ground-support":
+        return tuple(hex_) in attacked_hexes(state)
+    return False
+
+
+def target_hexes(state, power: str, kind: str) -> set[tuple[int, int]]:
+    """Every hex where ``viable_target`` may hold for ``power`` (a superset, checked one by one)."""
+    if kind == "ground-support":
+        return attacked_hexes(state)
+    return {u.hex for u in units_of(state).values()
+            if u.on_map and u.branch in ("land", "air") and u.face_up and enemies(state, power, u.power)}
+
+
+def _fly(ctx, unit, role: str, hex_) -> None:
+    ctx.emit(AirUnitFlew(unit=unit.id, power=unit.power, side=side(ctx.state, unit.power), role=role,
+                         hex=tuple(hex_), base=unit.hex))
+    ctx.emit(UnitMoved(unit=unit.id, to_hex=tuple(hex_)))
+
+
+# ---------------------------------------------------------------- Combat Air Patrol
+def check_cap_flyer(state, actor: str, unit_id: str):
+    # Combat Air Patrol (CAP): non-phasing fighters, full range, only to a truly threatened hex
+    mission_running(state, "Combat Air Patrol")
+    unit = check_can_fly(state, actor, unit_id)
+    if not is_fighter(unit):
+        raise Rejected(f"Combat Air Patrol: only fighters fly CAP; {name(state, unit.id)} is a {unit.type}")
+    return unit
+
+
+def _phasing_power(state) -> str:
+    return next(iter(state.kernel.sides[state.kernel.active_side]))
+
+
+def check_cap_target(state, unit, hex_) -> None:
+    m = air(state).mission
+    # "MWIF deviates from RAW in that major powers are not permitted to fly CAP missions
+    # unless the target hex is truly threatened ... there has to be a viable target"
+    if not viable_target(state, _phasing_power(state), m.kind, hex_):
+        raise Rejected(f"Combat Air Patrol: hex {tuple(hex_)} is not threatened by this "
+                       f"{MISSION_NAME[m.kind]} mission (no target there for the enemy)")
+    check_in_range(state, unit, hex_, "cap", "Combat Air Patrol")
+    check_mission_weather(state, hex_, "Combat Air Patrol")
+
+
+def fly_cap(ctx, cmd) -> None:
+    unit = check_cap_flyer(ctx.state, cmd.actor, cmd.unit)
+    check_cap_target(ctx.state, unit, cmd.hex)
+    _fly(ctx, unit, "cap", cmd.hex)  # CAP does not count against activity limits
+
+
+def cap_hexes(state, unit) -> list[tuple[int, int]]:
+    return _passing(unit, target_hexes(state, _phasing_power(state), air(state).mission.kind), "cap",
+                    lambda h: check_cap_target(state, unit, h))
+
+
+# ---------------------------------------------------------------- bombers and escorts
+def check_mission_flyer(state, actor: str, unit_id: str, role: str):
+    """Phasing / Non-Phasing Side Flies Bombers & Escorts: may ``unit_id`` fly as ``role``?"""
+    m = mission_running(state, "Air missions")
+    unit = check_can_fly(state, actor, unit_id)
+    # Ground Support: "All major powers on both sides can fly ground support missions, except
+    # for major powers on the phasing side which chose a Pass action" (the turn plugin's gate)
+    check_action(state, actor, m.kind)
+    if role == "bomber":
+        if unit.factors.get("tactical", 0) <= 0:
+            raise Rejected(f"{MISSION_NAME[m.kind]}: {name(state, unit.id)} has no tactical factor and cannot fly as a bomber")
+        # Activity Limits: every aircraft that flies is an air mission, except CAP, escort,
+        # interception and ground support.
+        check_activity(state, actor, "air-mission", mission=m.kind)
+    elif not is_fighter(unit):
+        raise Rejected(f"Escort: only fighters escort; {name(state, unit.id)} is a {unit.type}")
+    return unit
+
+
+def check_mission_target(state, unit, hex_, role: str) -> None:
+    m = air(state).mission
+    check_mission_weather(state, hex_, MISSION_NAME[m.kind])
+    if role == "bomber":
+        if not viable_target(state, unit.power, m.kind, hex_):
+            what = "no organized enemy unit" if m.kind == "ground-strike" else "no land attack"
+            raise Rejected(f"{MISSION_NAME[m.kind]}: hex {tuple(hex_)} is not a target ({what} there)")
+        check_in_range(state, unit, hex_, "mission", MISSION_NAME[m.kind])
+        return
+    # Ground Support: "Escorts may only fly the mission if there is a bomber participating
+    # in the attack with which the fighter cooperates"
+    if tuple(hex_) not in escorted_hexes(state, side(state, unit.power)):
+        raise Rejected(f"Escort: no friendly bomber is flying to hex {tuple(hex_)} to escort")
+    check_in_range(state, unit, hex_, "escort", "Escort")
+
+
+def escorted_hexes(state, side_: str) -> set[tuple[int, int]]:
+    return {f.hex for f in air(state).mission.flights.values() if f.role == "bomber" and f.side == side_}
+
+
+def fly_mission(ctx, cmd) -> None:
+    state = ctx.state
+    unit = check_mission_flyer(state, cmd.actor, cmd.unit, cmd.role)
+    check_mission_target(state, unit, cmd.hex, cmd.role)
+    if cmd.role == "bomber":
+        use_activity(ctx, cmd.actor, "air-mission", mission=air(state).mission.kind)
+    _fly(ctx, unit, cmd.role, cmd.hex)
+
+
+def mission_hexes(state, unit, role: str) -> list[tuple[int, int]]:
+    kind = air(state).mission.kind
+    candidates = target_hexes(state, unit.power, kind) if role == "bomber" else escorted_hexes(state, side(state, unit.power))
+    return _passing(unit, candidates, PURPOSE[role], lambda h: check_mission_target(state, unit, h, role))
+
+
+# ---------------------------------------------------------------- interceptors
+def check_intercept_flyer(state, actor: str, unit_id: str):
+    # Non-Phasing / Phasing Side Flies Interceptors: fighters at half range, to a hex where
+    # the enemy has flown in this mission
+    mission_running(state, "Interception")
+    unit = check_can_fly(state, actor, unit_id)
+    if not is_fighter(unit):
+        raise Rejected(f"Interception: only fighters intercept; {name(state, unit.id)} is a {unit.type}")
+    return unit
+
+
+def enemy_flight_hexes(state, side_: str) -> set[tuple[int, int]]:
+    return {f.hex for f in air(state).mission.flights.values() if f.side != side_}
+
+
+def check_intercept_target(state, unit, hex_) -> None:
+    if tuple(hex_) not in enemy_flight_hexes(state, side(state, unit.power)):
+        raise Rejected(f"Interception: no enemy aircraft have flown to hex {tuple(hex_)}")
+    check_in_range(state, unit, hex_, "intercept", "Interception (half range)")
+    check_mission_weather(state, hex_, "Interception")
+
+
+def fly_intercept(ctx, cmd) -> None:
+    unit = check_intercept_flyer(ctx.state, cmd.actor, cmd.unit)
+    check_intercept_target(ctx.state, unit, cmd.hex)
+    _fly(ctx, unit, "interceptor", cmd.hex)
+
+
+def intercept_hexes(state, unit) -> list[tuple[int, int]]:
+    return _passing(unit, enemy_flight_hexes(state, side(state, unit.power)), "intercept",
+                    lambda h: check_intercept_target(state, unit, h))
+
+
+def _passing(unit, candidates, purpose: str, check) -> list[tuple[int, int]]:
+    """The candidate hexes in ``unit``'s reach for ``purpose`` that ``check`` accepts, nearest first."""
+    limit = reach(unit, purpose)
+    out = []
+    for h in sorted(candidates, key=lambda h: (distance(unit.hex, h), h)):
+        if distance(unit.hex, h) > limit:
+            continue
+        try:
+            check(h)
+        except Rejected:
+            continue
+        out.append(tuple(h))
+    return out
+
+
+# ---------------------------------------------------------------- the mission phases
+def start_mission(ctx, step: str) -> None:
+    ctx.emit(AirMissionBegan(kind=MISSION_KIND[step], phase=step))
+    ctx.push("procedures.air-mission")
+
+
+def mission_phase_skip(state, step_id: str) -> str | None:
+    """Ground Strike / Ground Support: skipped when nobody can fly the mission."""
+    kind = MISSION_KIND[step_id]
+    if kind == "ground-support":
+        # "Bombers may only fly this mission if there is a land attack being made against the target hex"
+        return None if attacked_hexes(state) else "no land attack to support"
+    allowed = [p for p in state.kernel.sides.get(state.kernel.active_side, []) if not action_problem(state, p, kind)]
+    if not allowed:
+        return f"no phasing power's action allows {MISSION_NAME[kind]}"
+    if not any(u.power in allowed and u.branch == "air" and u.on_map and u.face_up and u.factors.get("tactical", 0) > 0
+               for u in units_of(state).values()):
+        return "no organized bombers to fly"
+    return None
+
+
+# ---------------------------------------------------------------- the Air Mission subphases
+def _no_free_fighters(state, side_: str) -> bool:
+    flights = air(state).mission.flights
+    return not any(u.power in state.kernel.sides[side_] and u.branch == "air" and u.on_map and u.face_up
+                   and is_fighter(u) and u.id not in flights for u in units_of(state).values())
+
+
+def _skip_cap(state, m, ps, nps):
+    return "the non-phasing side has no organized fighters to fly CAP" if _no_free_fighters(state, nps) else None
+
+
+def _skip_non_phasing_bombers(state, m, ps, nps):
+    # Non-Phasing Side Flies Bombers & Escorts: "skipped for all air mission phases except ground support"
+    return None if m.kind == "ground-support" else "the non-phasing side flies bombers only in Ground Support"
+
+
+def _skip_non_phasing_interceptors(state, m, ps, nps):
+    if not m.bombers_flown.get(ps):
+        return "no phasing bombers flew"
+    return "the non-phasing side has no organized fighters to intercept" if _no_free_fighters(state, nps) else None
+
+
+def _skip_phasing_interceptors(state, m, ps, nps):
+    if not flights_of(state, nps):
+        return "no non-phasing aircraft flew"
+    return "the phasing side has no organized fighters to intercept" if _no_free_fighters(state, ps) else None
+
+
+def _skip_air_to_air(state, m, ps, nps):
+    return None if any(m.bombers_flown.values()) else "no bombers flew"
+
+
+def _skip_aa(state, m, ps, nps):
+    return "no anti-aircraft units fire (AA units are an optional rule not in play)"
+
+
+def _skip_performed(state, m, ps, nps):
+    return "performed at the end of the Air-to-air Combat subphase" if m.performed else None
+
+
+def _skip_rtb(side_attr: str, who: str):
+    def skip(state, m, ps, nps):
+        side_ = {"ps": ps, "nps": nps}[side_attr]
+        return None if flights_of(state, side_) else f"no {who} air units to return"
+    return skip
+
+
+# Air Mission subphase (its id under procedures.air-mission, first part) -> why it is skipped
+SUBPHASE_SKIPS = {
+    "combat-air-patrol": _skip_cap,
+    "non-phasing-side-flies-bombers": _skip_non_phasing_bombers,
+    "non-phasing-side-flies-interceptors": _skip_non_phasing_interceptors,
+    "phasing-side-flies-interceptors": _skip_phasing_interceptors,
+    # Surprise Points Used: "skipped except during the port attack phase"
+    "surprise-points-used": lambda state, m, ps, nps: "surprise happens only in Port Attack",
+    "air-to-air-combat": _skip_air_to_air,
+    "aa-by-non-phasing-side": _skip_aa,
+    "aa-by-phasing-side": _skip_aa,
+    "air-mission-performed": _skip_performed,
+    "return-to-base-phasing": _skip_rtb("ps", "phasing"),
+    "return-to-base-non-phasing": _skip_rtb("nps", "non-phasing"),
+}
+
+
+def subphase_skip(state, step_id: str) -> str | None:
+    ps = state.kernel.active_side
+    skip = SUBPHASE_SKIPS.get(step_id[len(AM) + 1:].split(".")[0])
+    if ps is None or skip is None:
+        return None
+    return skip(state, air(state).mission, ps, other_side(state, ps))

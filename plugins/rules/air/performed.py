@@ -1,0 +1,80 @@
+"""Air Mission Performed (PM 7.8.10): ground strikes roll, ground support adds its factors.
+
+Seeds: "Air Mission Performed", "Air Attacks" (ground strikes, ground support), "Ground
+Support", "Return to Base by Phasing Side" (units unable to return are destroyed).
+"""
+
+from __future__ import annotations
+
+from plugins.rules.combat import GroundSupportAdded
+from plugins.rules.core import hex_key
+from plugins.rules.units import UnitFlipped
+
+from .aircraft import destroy, has_base_in_reach, tactical_factor, units_of
+from .events import AirGroundSupportFlown, AirMissionPerformed, GroundStrikeRolled
+from .missions import strike_targets
+from .state import air
+
+
+def perform(ctx) -> None:
+    """Air Mission Performed for the bombers that survived air-to-air combat.
+
+    Run at the end of the Air-to-air Combat subphase: anti-aircraft fire needs the
+    optional AA units (no rule here), and the sequence's "Air Mission Performed" step
+    names only the naval and reorganization commands."""
+    state = ctx.state
+    m = air(state).mission
+    if m.performed:
+        return
+    bombers = [f for f in m.flights.values() if f.role == "bomber" and f.unit not in m.aborted]
+    PERFORM[m.kind](ctx, bombers)
+    ctx.emit(AirMissionPerformed(kind=m.kind))
+    # Return to Base: "some air units will be destroyed because they are unable to return"
+    units = units_of(state)
+    for f in list(m.flights.values()):
+        if not has_base_in_reach(state, units[f.unit]):
+            destroy(ctx, f.unit, "no friendly base within range")
+
+
+def ground_strike(ctx, bombers) -> None:
+    # Air Attacks, Ground strike: each bomber attacks each organized enemy land or aircraft
+    # unit in the hex; 1d10 <= tactical factor disorganizes the target.
+    state = ctx.state
+    units = units_of(state)
+    for f in sorted(bombers, key=lambda f: f.unit):
+        tactical = tactical_factor(state, units[f.unit], f.hex)  # weather and terrain (Air Attacks)
+        for target in strike_targets(state, f.power, f.hex):
+            extra = sum(n or 0 for n in ctx.host.pm.hook.ground_strike_extra_dice(
+                state=state, bomber=units[f.unit], target=target))
+            dice = ctx.roll(f"ground strike at {f.hex}: {units[f.unit].name or f.unit} vs {target.name or target.id}",
+                            faces=10, count=1 + extra)
+            die = min(dice)
+            ok = die <= tactical
+            ctx.emit(GroundStrikeRolled(bomber=f.unit, target=target.id, die=die, tactical=tactical, success=ok,
+                                        dice=dice if extra else []))
+            if ok:
+                ctx.emit(UnitFlipped(unit=target.id, face_up=False))
+
+
+def ground_support_flown(ctx, bombers) -> None:
+    # Ground Support: the mission "simply adds the bombers tactical factors to the land attack"
+    state = ctx.state
+    units = units_of(state)
+    hook = ctx.host.pm.hook
+    groups: dict[tuple, list[str]] = {}
+    for f in bombers:
+        groups.setdefault((f.hex, f.side), []).append(f.unit)
+    for (hex_, side), ids in sorted(groups.items()):
+        factors = 0
+        for u in ids:
+            # "An aircraft's tactical factors may be reduced by the weather ... and terrain
+            # ... in the target hex" (Air Attacks, Ground support)
+            base = tactical_factor(state, units[u], hex_)
+            changed = hook.ground_support_factor(state=state, unit=units[u], hex_=hex_, side=side, factor=base)
+            factors += base if changed is None else changed
+        ctx.emit(AirGroundSupportFlown(hex=hex_, side=side, factors=factors, units=sorted(ids)))
+        role = "attacker" if side == state.kernel.active_side else "defender"
+        ctx.emit(GroundSupportAdded(combat=hex_key(hex_), side=role, factors=factors))
+
+
+PERFORM = {"ground-strike": ground_strike, "ground-support": ground_support_flown}  # mission kind -> its performance

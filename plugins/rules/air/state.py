@@ -1,0 +1,86 @@
+"""The air plugin's state (``state["air"]``) and where air happens in the sequence of play."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from plugins.rules.core import hex_key
+
+ROOT = "wif"
+AM = f"{ROOT}.procedures.air-mission"
+A2A = f"{ROOT}.procedures.air-to-air-combat"
+ROUND = f"{A2A}.round"
+SELECT_LOCATION = f"{A2A}.select-location"
+ARRANGE_UNITS = f"{ROUND}.arrange-units"
+AFFECTED_UNIT_STEPS = (f"{ROUND}.affected-attacking-unit", f"{ROUND}.affected-defending-unit")
+ABORT_OR_STAY_STEPS = (f"{ROUND}.attacker-aborts-or-stays", f"{ROUND}.defender-aborts-or-stays")
+GROUND_STRIKE = f"{ROOT}.turn.impulse.independent-air.ground-strike"
+GROUND_SUPPORT = f"{ROOT}.turn.impulse.land.combat.ground-support.ground-support-mission"
+AIR_REBASE = f"{ROOT}.turn.impulse.air-rebase.air-rebase"
+RETURN_TO_BASE_DIGRESSION = f"{ROOT}.digressions.return-to-base"
+MISSION_RTB = (f"{AM}.return-to-base-phasing", f"{AM}.return-to-base-non-phasing")
+EOT_RTB = (f"{ROOT}.turn.end-of-turn.return-to-base-phasing", f"{ROOT}.turn.end-of-turn.return-to-base-non-phasing")
+MISSION_KIND = {GROUND_STRIKE: "ground-strike", GROUND_SUPPORT: "ground-support"}
+MISSION_NAME = {"ground-strike": "Ground Strike", "ground-support": "Ground Support"}
+
+
+class Flight(BaseModel):
+    unit: str
+    power: str
+    side: str
+    role: Literal["bomber", "escort", "cap", "interceptor"]
+    hex: tuple[int, int]
+    base: tuple[int, int]
+
+
+class Combat(BaseModel):
+    hex: tuple[int, int]
+    attacker: str  # the phasing side (the active side, which rolls second)
+    defender: str  # the non-phasing side (rolls first)
+    lines: dict[str, dict[str, list[str]]] = Field(default_factory=dict)  # side -> fighters/bombers
+    # Arrange Units is a secret simultaneous choice: each side's new line waits here (and
+    # its AirLineArranged event stays hidden from the other side) until both are revealed
+    arranged: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    unrevealed: list[int] = Field(default_factory=list)  # seqs of AirLineArranged not revealed yet
+    round: int = 0
+    strength: dict[str, float] = Field(default_factory=dict)
+    value: dict[str, float] = Field(default_factory=dict)
+    no_roll: list[str] = Field(default_factory=list)
+    pending: dict | None = None  # the last roll: roller, target_side, result, chooser, candidates, chosen, applied
+    aborted_sides: list[str] = Field(default_factory=list)
+    ended: bool = False
+
+
+class Mission(BaseModel):
+    kind: str = ""
+    phase: str = ""
+    flights: dict[str, Flight] = Field(default_factory=dict)  # units flying now
+    bombers_flown: dict[str, int] = Field(default_factory=dict)  # side -> bombers flown
+    cleared: list[str] = Field(default_factory=list)
+    destroyed: list[str] = Field(default_factory=list)
+    aborted: list[str] = Field(default_factory=list)
+    returning: list[str] = Field(default_factory=list)  # aborted, to return through the digression
+    combats_left: list[tuple[int, int]] = Field(default_factory=list)
+    combat: Combat | None = None
+    performed: bool = False
+
+
+class AirState(BaseModel):
+    mission: Mission = Field(default_factory=Mission)
+    # Ground Support: "col,row" of the defending hex -> side -> tactical factors added
+    ground_support: dict[str, dict[str, int]] = Field(default_factory=dict)
+
+
+def air(state) -> AirState:
+    return state["air"]
+
+
+def ground_support(state, hex_) -> dict[str, int]:
+    """Tactical factors flown in ground support of the combat at ``hex_``, per side."""
+    return dict(air(state).ground_support.get(hex_key(hex_), {}))
+
+
+def flights_of(state, side: str, roles=None) -> list[Flight]:
+    return [f for f in air(state).mission.flights.values() if f.side == side and (roles is None or f.role in roles)]
