@@ -110,9 +110,11 @@ def bases_in_reach(state, unit, purpose: str = "return") -> list[tuple[int, int]
 
 
 def has_base_in_reach(state, unit, purpose: str = "return", besides=None) -> bool:
-    """Whether ``bases_in_reach`` holds a hex other than ``besides`` (stops at the first found)."""
+    """Whether ``bases_in_reach`` holds a hex other than ``besides`` (looks ring by ring from
+    the unit outwards and stops at the first found)."""
+    grid = world_map().grid
     return any(h != besides and friendly_base(state, unit.power, h)
-               for h in world_map().grid.within(unit.hex, reach(unit, purpose)))
+               for radius in range(reach(unit, purpose) + 1) for h in grid.ring(unit.hex, radius))
 
 
 def check_in_range(state, unit, hex_, purpose: str, rule: str) -> None:
@@ -139,14 +141,6 @@ def check_can_fly(state, actor: str, unit_id: str):
     if unit_id in air(state).mission.flights:
         raise Rejected(f"Air missions: {name(state, unit_id)} is already flying in this mission")
     return unit
-
-
-def could_fly(state, actor: str, unit) -> bool:
-    try:
-        check_can_fly(state, actor, unit.id)
-    except Rejected:
-        return False
-    return True
 
 
 def check_activity(state, power: str, kind: str, mission: str | None = None) -> int:
