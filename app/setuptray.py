@@ -1,31 +1,38 @@
 """The Setup Tray form (seeds, "Setup Tray"): the units waiting to be placed, by set-up area.
 
-- The set-up areas list: "All areas" and each area still holding units, with how many;
+Everything it lists comes from the game: the units are the unit options of the offered
+``PlaceUnit`` commands (those in the tray, and those placed this step, which may be placed
+again), the hexes a unit may go to are that unit's hex options, and the set-up areas come
+from the scenario through the front-end hook ``setup_areas`` (a scenario without areas has
+its tray listed as one).
+
+- The set-up areas list: "All areas" and each area holding units to place, with how many;
   choosing one lists only its units, centres the map on it and outlines its hexes.
 - The units list: each unit is "Ready" or "In Stack".  A click moves a unit between the
-  two (seeds: "Land and naval: Ready <-> In Stack"); the units In Stack are in hand.
-- A click on the map places every unit in hand there, one ``PlaceUnit`` command each, so the
-  rules check each placement; the first refusal stops and its reason is shown.
-- "Restore Setup" sends ``RestoreSetup`` (every unit still in the tray to its saved default
-  position); "All Ready" empties the hand.
-
-Set-up areas come from the scenario when it publishes them (Barbarossa: ``oob``); other
-scenarios list their tray as one area.  Not yet: the air list with its pilots, the filter
-buttons, naval units at sea, Set Weather and the Setup Rules text.
+  two (seeds: "Land and naval: Ready <-> In Stack"); the units In Stack are in hand, and the
+  hexes the first of them may be placed in are outlined.
+- A click on the map places every unit in hand there, one ``PlaceUnit`` command each; the
+  first refusal stops and the rule's reason is shown.
+- "Restore Setup" sends ``RestoreSetup`` when offered; "All Ready" empties the hand.
 """
 
 from __future__ import annotations
-
-import importlib
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UISelectionList, UITextBox
 
+from kernel.choices import CommandChoice, Option
+
+from .commandfill import same
 from .forms import FormWindow
+from .uihooks import ask_game
 
 ALL_AREAS = "All areas"
-TRAY = "setup-tray"
+WHOLE_TRAY = ("tray", "Setup tray")
+PLACE = "PlaceUnit"
+RESTORE = "RestoreSetup"
+TRAY_COMMANDS = (PLACE, RESTORE)  # the tray offers these; the Play form leaves them to it
 
 
 class SetupTray:
@@ -36,69 +43,66 @@ class SetupTray:
         self.form: FormWindow | None = None
         self.area: str | None = None  # the area id the lists show; None: all
         self.in_stack: list[str] = []
+        self._areas: dict[str, list[dict]] = {}  # power -> the scenario's set-up areas
         self._built_for = None
 
-    # ------------------------------------------------------------------ data
+    # ------------------------------------------------------------------ what the game offers
+    def place_choices(self) -> list[CommandChoice]:
+        return [c for c in self.forms.decisions.offered(PLACE) if c.fields and c.fields[0].kind == "unit"]
+
     def active(self) -> bool:
-        return not self.forms.hidden() and "PlaceUnit" in self.game.legal_commands()
+        return not self.forms.hidden() and bool(self.place_choices())
 
-    def _scenario_data(self):
-        """The scenario's authored set-up areas, if it publishes them."""
-        k = self.game.state.kernel
-        for name in (k.scenario, k.options.get("scenario_rules")):
-            if not name:
-                continue
-            try:
-                oob = importlib.import_module(f"plugins.scenarios.{name}.oob")
-                return oob
-            except ImportError:
-                continue
-        return None
+    def offered_units(self) -> list[tuple[CommandChoice, Option]]:
+        """(command, unit option) of every unit that may be placed now, in the tray's order."""
+        return [(c, o) for c in self.place_choices() for o in c.fields[0].all_options()]
 
-    def tray_units(self) -> list:
-        """The deciding power's units in the setup tray, in the tray's order."""
-        units = self.forms.units()
-        actor = self.forms.actor()
-        if units is None or actor is None:
-            return []
-        powers = set(self.forms.my_powers(actor))
-        return [u for u in units.units.values() if u.where == TRAY and u.power in powers]
+    def unit_option(self, unit_id: str) -> tuple[CommandChoice, Option] | None:
+        return next(((c, o) for c, o in self.offered_units() if same(o.value, unit_id)), None)
 
-    def area_of(self, unit_id: str) -> tuple[str, str]:
+    def scenario_areas(self, power: str) -> list[dict]:
+        if power not in self._areas:
+            self._areas[power] = ask_game(self.game, "setup_areas", state=self.game.state, power=power) or []
+        return self._areas[power]
+
+    def area_of(self, unit_id: str, power: str) -> tuple[str, str]:
         """(area id, area name) of a unit; the whole tray when the scenario has no areas."""
-        oob = self._scenario_data()
-        if oob is not None:
-            data = oob.scenario_data()
-            found = data.unit(unit_id)
-            if found is not None and found.area in data.areas:
-                return found.area, data.areas[found.area].name
-        return "tray", "Setup tray"
+        for area in self.scenario_areas(power):
+            if unit_id in area["units"]:
+                return area["id"], area["name"]
+        return WHOLE_TRAY
 
     def areas(self) -> list[tuple[str, str, int]]:
-        """(id, name, units waiting) for each area still holding units, in the tray's order."""
+        """(id, name, units to place) for each area holding units, in the tray's order."""
         seen: dict[str, list] = {}
-        for unit in self.tray_units():
-            area, name = self.area_of(unit.id)
+        for choice, option in self.offered_units():
+            area, name = self.area_of(option.value, choice.actor)
             seen.setdefault(area, [name, 0])[1] += 1
         return [(area, name, n) for area, (name, n) in seen.items()]
 
-    def area_hexes(self, area: str | None) -> list:
-        oob = self._scenario_data()
-        if area is None or oob is None or area == "tray":
-            return []
-        try:
-            return sorted(oob.area_hexes(area))
-        except (KeyError, AttributeError):
-            return []
+    def listed_units(self) -> list[str]:
+        return [o.value for c, o in self.offered_units()
+                if self.area is None or self.area_of(o.value, c.actor)[0] == self.area]
 
-    def listed_units(self) -> list:
-        return [u for u in self.tray_units() if self.area is None or self.area_of(u.id)[0] == self.area]
+    def label(self, unit_id: str) -> str:
+        found = self.unit_option(unit_id)
+        state = "In Stack" if unit_id in self.in_stack else "Ready"
+        return f"{state:9} {found[1].label if found and found[1].label else unit_id}"
 
-    def label(self, unit) -> str:
-        from .counters import factor_text
+    def area_hexes(self, area: str | None) -> list[tuple[int, int]]:
+        for power in {c.actor for c in self.place_choices()}:
+            for a in self.scenario_areas(power):
+                if a["id"] == area:
+                    return [tuple(h) for h in a["hexes"]]
+        return []
 
-        state = "In Stack" if unit.id in self.in_stack else "Ready"
-        return f"{state:9} {unit.name or unit.id} ({unit.type} {factor_text(unit)})"
+    def outlined(self) -> list[tuple[int, int]]:
+        """The hexes the first unit in hand may be placed in, else the chosen area's."""
+        for unit_id in self.in_stack:
+            found = self.unit_option(unit_id)
+            if found is not None:
+                return [tuple(o.value) for f in found[1].next_fields() if f.kind == "hex" for o in f.all_options()]
+        return self.area_hexes(self.area)
 
     # ------------------------------------------------------------------ the form
     def refresh(self) -> None:
@@ -107,12 +111,11 @@ class SetupTray:
                 self.gui.close(self.form)
                 self.form = None
             return
-        waiting = {u.id for u in self.tray_units()}
+        waiting = {o.value for _, o in self.offered_units()}
         self.in_stack = [u for u in self.in_stack if u in waiting]
         if self.area is not None and all(a != self.area for a, _, _ in self.areas()):
             self.area = None
-        k = self.game.state.kernel
-        key = (k.seq, self.area, tuple(self.in_stack), self.forms.status[0])
+        key = (self.forms.decisions.position(), self.area, tuple(self.in_stack), self.forms.status[0])
         if key == self._built_for and self.form is not None:
             return
         self._built_for = key
@@ -120,8 +123,7 @@ class SetupTray:
 
     def build(self) -> None:
         if self.form is None:
-            self.form = FormWindow(self.gui, self.forms.form_rect("setup_tray"), "Setup Tray",
-                                   object_id="#setup_tray")
+            self.form = FormWindow(self.gui, self.forms.form_rect("setup_tray"), "Setup Tray", object_id="#setup_tray")
         form = self.form
         form.clear()
         manager = self.gui.manager
@@ -130,38 +132,43 @@ class SetupTray:
         left = max(160, w * 2 // 5)
         areas = self.areas()
         total = sum(n for _, _, n in areas)
-        area_items = [(f"{ALL_AREAS} ({total})", "*")] + [(f"{name} ({n})", area) for area, name, n in areas]
+        area_items = [(f"{ALL_AREAS} ({total})", "#all")] + [(f"{name} ({n})", f"#a{i}") for i, (_, name, n) in
+                                                              enumerate(areas)]
+        area_ids = {"#all": None, **{f"#a{i}": area for i, (area, _, _) in enumerate(areas)}}
+        current = next((item for item in area_items if area_ids[item[1]] == self.area), None)
         area_list = UISelectionList(pygame.Rect(2, 2, left - 6, h - 40), area_items, manager, container=form,
-                                    default_selection=next((i for i in area_items if i[1] == (self.area or "*")), None))
+                                    default_selection=current)
         form.area_list = area_list
         self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, area_list,
-                    lambda _t: self.choose_area(self.forms._id(area_list.get_single_selection(include_object_id=True))))
+                    lambda _t: self.choose_area(area_ids[area_list.get_single_selection(include_object_id=True)[1]]))
         units = self.listed_units()
-        unit_items = [(self.label(u), u.id) for u in units]
+        unit_items = [(self.label(u), f"#u{i}") for i, u in enumerate(units)]
         unit_list = UISelectionList(pygame.Rect(left, 2, w - left - 2, h - 40), unit_items, manager, container=form)
         form.unit_list = unit_list
-        self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, unit_list,
-                    lambda _t: self.toggle(self.forms._id(unit_list.get_single_selection(include_object_id=True))))
-        form.button((2, h - 34, 120, 30), "Restore Setup", self.restore_setup,
-                    tip="every unit still in the tray to its saved default position")
+
+        def toggled(_text) -> None:
+            picked = unit_list.get_single_selection(include_object_id=True)
+            if picked is not None:
+                self.toggle(units[int(picked[1][2:])])
+
+        self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, unit_list, toggled)
+        restore = next(iter(self.forms.decisions.offered(RESTORE)), None)
+        button = form.button((2, h - 34, 120, 30), "Restore Setup", self.restore_setup,
+                             tip="every unit still in the tray to its saved default position")
+        if restore is None:
+            button.disable()
         form.button((126, h - 34, 90, 30), "All Ready", self.all_ready)
         hand = f"In hand: {len(self.in_stack)} unit(s), click a hex to place them" if self.in_stack else \
             f"{total} unit(s) to place: click units to pick them up"
-        status = self.forms.status[0] if self.forms.status[1] == self.forms_red() else ""
-        text = UITextBox(hand + (f"<br><font color='#ff8060'>{status}</font>" if status else ""),
-                         pygame.Rect(220, h - 38, w - 222, 38), manager, container=form)
+        status = self.forms.status[0] if self.forms.status_is_refusal() else ""
+        UITextBox(hand + (f"<br><font color='#ff8060'>{status}</font>" if status else ""),
+                  pygame.Rect(220, h - 38, w - 222, 38), manager, container=form)
         form.hand_text = hand
-
-    @staticmethod
-    def forms_red():
-        from .playforms import RED
-
-        return RED
 
     # ------------------------------------------------------------------ actions
     def choose_area(self, area: str | None) -> None:
-        self.area = None if area in (None, "*") else area
-        hexes = self.area_hexes(self.area)
+        self.area = area
+        hexes = self.area_hexes(area)
         if hexes and self.forms.window.primary is not None:
             # centre on the area: the hex nearest its mean
             mean = (sum(c for c, _ in hexes) / len(hexes), sum(r for _, r in hexes) / len(hexes))
@@ -184,7 +191,8 @@ class SetupTray:
         self._built_for = None
 
     def restore_setup(self) -> None:
-        if self.forms.submit({"type": "RestoreSetup", "actor": self.forms.actor()}):
+        restore = next(iter(self.forms.decisions.offered(RESTORE)), None)
+        if restore is not None and self.forms.submit(restore.base()):
             self.in_stack = []
         self._built_for = None
 
@@ -192,10 +200,14 @@ class SetupTray:
         """Place the units in hand on ``hex_``; True when the click was used."""
         if not self.in_stack or hex_ is None:
             return False
-        units = self.forms.units()
         for unit_id in list(self.in_stack):
-            power = units.units[unit_id].power if units is not None and unit_id in units.units else self.forms.actor()
-            if not self.forms.submit({"type": "PlaceUnit", "actor": power, "unit": unit_id, "hex": list(hex_)}):
+            found = self.unit_option(unit_id)
+            if found is None:
+                break
+            choice, option = found
+            hex_field = next((f.name for f in option.next_fields() if f.kind == "hex"), "hex")
+            command = {**choice.base(), choice.fields[0].name: unit_id, hex_field: list(hex_)}
+            if not self.forms.submit(command):
                 break  # the rule's reason is in the status line
             self.in_stack.remove(unit_id)
         self._built_for = None

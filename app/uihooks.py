@@ -30,7 +30,8 @@ OPTIONAL_RULES_PLUGIN = "optional-rules"  # the plugin id of the optional-rule f
 def victory_standing(state):
     """The victory objectives as they stand now (the Victory form), or None:
     ``{"totals": {power: objectives}, "rows": [{"name", "hex": [col, row], "value",
-    "controller", "credited": {power: share of the value}}]}``."""
+    "controller", "credited": {power: share of the value}}], "result": the result in words
+    once decided, else None}``."""
 
 
 @hookspec(firstresult=True)

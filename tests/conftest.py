@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-# tests/helpers.py is imported as ``helpers`` whatever pytest's import mode
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# tests/helpers.py is imported as ``helpers`` whatever pytest's import mode (appended: tests/plugins
+# must never shadow the plugins package)
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.append(str(Path(__file__).resolve().parent))
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

@@ -50,7 +50,7 @@ def drag_title(window, form, by):
 
 def test_layouts_place_the_play_and_selectable_units_forms(play_window):
     window = play_window
-    play, units = window.play.form, window.play.units_form
+    play, units = window.play.form, window.play.selectable.form
     assert play is not None and units is not None  # a movement step: both forms are open
     g = window.layout.windows
     assert play.visible_rect() == (g["play"].x, g["play"].y, g["play"].w, g["play"].h)
@@ -135,7 +135,8 @@ def test_render_global_view_draws_the_detailed_maps_rectangle(tmp_path):
 
 def test_choosing_a_unit_in_the_selectable_units_list_selects_it(play_window):
     window = play_window
-    form = window.play.units_form
+    form = window.play.selectable.form
     entry = next(i["button_element"] for i in form.unit_list.item_list if i["text"].startswith("g-inf"))
     pump(window, *click(entry.rect.center))
-    assert window.play.unit == "g-inf" and window.play.reach
+    fill = window.play.fill
+    assert fill.values["unit"] == "g-inf" and fill.pending().kind == "hex" and fill.pending().all_options()

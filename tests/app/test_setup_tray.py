@@ -46,13 +46,16 @@ def test_pick_units_by_area_and_place_them_on_the_map(tray_window):
     assert [name for _, name, _ in tray.areas()][0] == "Baltic Special Military District"
     pump(window, *click(item(form.area_list, "Baltic Special Military District").rect.center))
     assert tray.area == "baltic"
-    listed = [u.id for u in tray.listed_units()]
+    listed = tray.listed_units()
     assert listed and all(oob.scenario_data().unit(u).area == "baltic" for u in listed)
-    first = tray.listed_units()[0]
+    first = listed[0]
     label = tray.label(first)
     assert label.startswith("Ready")
     pump(window, *click(item(tray.form.unit_list, label).rect.center))
-    assert tray.in_stack == [first.id]
+    assert tray.in_stack == [first]
+    # the hexes the unit in hand may be placed in are the game's offer, all in its area
+    outlined = set(tray.outlined())
+    assert outlined and outlined <= set(oob.area_hexes("baltic"))
     assert any(i["text"].startswith("In Stack") for i in tray.form.unit_list.item_list)
     # a hex outside the unit's area: refused with the rule's reason, nothing appended
     outside = (217, 48)  # Moscow: the Stavka reserve area, not the Baltic district
@@ -60,16 +63,16 @@ def test_pick_units_by_area_and_place_them_on_the_map(tray_window):
     window.draw()
     before = window.game.state.kernel.seq
     pump(window, *click(hex_pos(window, outside)))
-    assert window.game.state.kernel.seq == before and tray.in_stack == [first.id]
+    assert window.game.state.kernel.seq == before and tray.in_stack == [first]
     assert "Baltic" in window.play.status[0]
     # its default hex is legal
-    target = tuple(oob.scenario_data().unit(first.id).hex)
+    target = tuple(oob.scenario_data().unit(first).hex)
     window.primary.center_on(target)
     window.draw()
     pump(window, *click(hex_pos(window, target)))
-    unit = window.game.state["units"].units[first.id]
+    unit = window.game.state["units"].units[first]
     assert unit.where == "map" and tuple(unit.hex) == target
-    assert tray.in_stack == [] and first.id not in tray_units(window.game.state, "ussr")
+    assert tray.in_stack == [] and first not in tray_units(window.game.state, "ussr")
 
 
 def test_restore_setup_places_every_unit_left_in_the_tray(tray_window):

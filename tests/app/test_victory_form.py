@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from app.play import GameWindow
-from app.playforms import victory_report
+from app.victory import victory_report
 from kernel.game import Game
 from plugins.rules.core import world_map
 from plugins.scenarios.barbarossa import oob
@@ -44,7 +44,7 @@ def test_the_victory_form_opens_with_the_table_when_the_game_is_over(ended_game,
     try:
         window = GameWindow(ended_game, screen=pygame.display.set_mode((1024, 768)), forms=True)
         window.draw()
-        forms = [p for p in window.play.popups if getattr(p, "report", None)]
+        forms = [p for p in window.play.popups.open if getattr(p, "report", None)]
         assert len(forms) == 1
         table = forms[0].table_surface
         assert table.get_height() >= 18 * (len(forms[0].report["rows"]) + 1)
@@ -59,6 +59,6 @@ def test_the_victory_form_opens_with_the_table_when_the_game_is_over(ended_game,
             for e in pygame.event.get():
                 window.handle(e)
             window.draw()
-        assert not [p for p in window.play.popups if getattr(p, "report", None)]
+        assert not [p for p in window.play.popups.open if getattr(p, "report", None)]
     finally:
         pygame.quit()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from kernel.hookspecs import hookimpl
 
 from . import oob
-from .state import ours, victory_rules
+from .state import ours, scenario_state, victory_rules
 from .victory import count_objectives
 
 __all__ = ["setup_areas", "victory_standing"]
@@ -19,7 +19,8 @@ def victory_standing(state):
     if not victory_rules(state):
         return None
     totals, rows = count_objectives(state)
-    return {"totals": totals, "rows": rows}
+    result = scenario_state(state).result  # the VictoryDetermined of the last turn, once decided
+    return {"totals": totals, "rows": rows, "result": result.get("result") if result else None}
 
 
 @hookimpl(optionalhook=True)

@@ -1,0 +1,219 @@
+"""The widgets of an offered command in the Play form, built from its fields.
+
+- a command decided by one click (an action, a side, a combat table: ``one_click``) is a row
+  of buttons, one per offered option, each submitting the command;
+- a command with no fields is one button;
+- any other command is filled in field by field (``CommandFill``): a field already chosen
+  shows its value and a button to choose again; the field to fill shows its options as
+  buttons (a few) or a list (many; units and hexes may also be clicked on the map); a
+  ``units`` field is a list with several rows selectable; a number has - and + buttons.
+  Once complete, the command's preview (what it would do) and its button appear.
+
+A field a form cannot fill (a command whose rules offer no choices yet) is never shown as
+one: the command is listed with a note instead.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UISelectionList, UITextBox, UITextEntryLine
+
+from kernel.choices import CommandChoice, Field
+
+from .commandfill import SINGLE, CommandFill, one_click, title_of
+from .forms import FormWindow
+
+BUTTONS_AT_MOST = 8  # more options than this: a list
+ROW = 32
+
+
+def fillable(choice: CommandChoice) -> bool:
+    """Can a form fill this command in?  Not when its rules offer no choices (schema fields
+    the form could only guess at), unless it has no field or only yes/no ones."""
+    if choice.source == "rules":
+        return True
+    return all(f.kind == "bool" for f in choice.fields)
+
+
+def preview_text(preview: dict | None) -> str:
+    """What a command would do, as the preview tells it (HTML for a text box)."""
+    if not preview:
+        return ""
+    if not preview.get("legal", True):
+        return f"<font color='#ff8060'>{preview.get('reason', 'not allowed')}</font>"
+    parts = []
+    if "odds" in preview or "odds_text" in preview:
+        parts.append(f"<b>odds {preview.get('odds_text') or preview.get('odds')}</b>")
+    if "path" in preview:
+        n = len(preview["path"])
+        parts.append(f"{n} hex{'es' if n != 1 else ''}")
+    for key, value in preview.items():
+        if key in ("legal", "odds", "odds_text", "path", "unit", "to") or value in (None, "", [], {}):
+            continue
+        if isinstance(value, dict):
+            signed = any(word in key for word in ("drm", "shift", "modifier"))  # modifiers read +1, -2
+            value = ", ".join(f"{k} {v:+g}" if signed and isinstance(v, (int, float)) and not isinstance(v, bool)
+                              else f"{k} {v}" for k, v in value.items())
+        elif isinstance(value, list):
+            value = ", ".join(str(v) for v in value[:8]) + ("…" if len(value) > 8 else "")
+        elif isinstance(value, bool):
+            value = "yes" if value else "no"
+        parts.append(f"{key.replace('_', ' ')}: {value}")
+    return "; ".join(parts)
+
+
+def field_title(f: Field) -> str:
+    return f.label or f.name.replace("_", " ")
+
+
+class FieldWidgets:
+    """Builds a command's widgets into a form; callbacks go back to the Play form."""
+
+    def __init__(self, form: FormWindow, width: int, submit: Callable[[dict], bool], changed: Callable[[], None]):
+        self.form = form
+        self.gui = form.gui
+        self.width = width
+        self.submit = submit
+        self.changed = changed
+
+    # ------------------------------------------------------------ one click
+    def one_click(self, choice: CommandChoice, y: int) -> int:
+        f = one_click(choice)
+        self.form.label((4, y, self.width, 22), f"{title_of(choice.type)} ({field_title(f)}):")
+        y += 24
+        options = f.all_options()
+        per_row = 1 if any(len(o.label) > 14 for o in options) else 3
+        w = (self.width - 4 * (per_row - 1)) // per_row
+        for i, o in enumerate(options):
+            self.form.button((4 + (i % per_row) * (w + 4), y + (i // per_row) * ROW, w, ROW - 4), o.label or str(o.value),
+                             lambda v=o.value: self.submit({**choice.base(), f.name: v}))
+        return y + ROW * ((len(options) + per_row - 1) // per_row)
+
+    def plain(self, choice: CommandChoice, y: int) -> int:
+        self.form.button((4, y, self.width, ROW - 2), title_of(choice.type), lambda: self.submit(choice.base()))
+        return y + ROW
+
+    def not_fillable(self, choice: CommandChoice, y: int) -> int:
+        UITextBox(f"{title_of(choice.type)}: its rules offer no choices yet", pygame.Rect(4, y, self.width, 34),
+                  self.gui.manager, container=self.form)
+        return y + 36
+
+    # ------------------------------------------------------------ field by field
+    def fill(self, fill: CommandFill, preview: dict | None, y: int, hovered: tuple | None = None) -> int:
+        """``preview``: of the complete command, or (``hovered``) of the hex under the cursor."""
+        path, pending = fill.walk()
+        self.form.label((4, y, self.width, 22), f"{title_of(fill.type)}:")
+        y += 24
+        for f in path:
+            if f.kind == "units":
+                y = self.units_list(fill, f, y)
+            elif f.kind == "number":
+                y = self.number(fill, f, y)
+            elif f.kind == "text":
+                y = self.text(fill, f, y)
+            elif f is pending:
+                if hovered is not None and preview:
+                    y = self.preview_box(f"{hovered[0]},{hovered[1]}: " + preview_text(preview), preview, y)
+                y = self.options(fill, f, y)
+            else:
+                y = self.chosen(fill, f, y)
+        if pending is None:
+            text = preview_text(preview)
+            if text:
+                y = self.preview_box(text, preview, y)
+            self.form.button((4, y, self.width, ROW - 2), title_of(fill.type), lambda: self.submit(fill.command()))
+            y += ROW
+        return y
+
+    def preview_box(self, text: str, preview: dict, y: int) -> int:
+        box = UITextBox(text, pygame.Rect(4, y, self.width, 64), self.gui.manager, container=self.form,
+                        object_id="#preview")
+        box.preview = preview
+        return y + 66
+
+    def chosen(self, fill: CommandFill, f: Field, y: int) -> int:
+        UITextBox(f"{field_title(f)}: <b>{fill.label(f)}</b>", pygame.Rect(4, y, self.width - 66, 64), self.gui.manager,
+                  container=self.form)
+        self.form.button((self.width - 60, y + 16, 64, 28), "change", lambda: self._set(fill, f.name, None))
+        return y + 66
+
+    def options(self, fill: CommandFill, f: Field, y: int) -> int:
+        options = f.all_options()
+        on_map = " (or click the map)" if f.kind in ("unit", "hex") else ""
+        self.form.label((4, y, self.width, 22), f"{field_title(f)}{on_map}:")
+        y += 24
+        if len(options) <= BUTTONS_AT_MOST:
+            for o in options:
+                self.form.button((4, y, self.width, ROW - 4), o.label or str(o.value),
+                                 lambda v=o.value: self._set(fill, f.name, v))
+                y += ROW
+            return y
+        items = [(o.label or str(o.value), f"#o{i}") for i, o in enumerate(options)]
+        lst = UISelectionList(pygame.Rect(4, y, self.width, min(180, 20 * len(items) + 6)), items, self.gui.manager,
+                              container=self.form)
+        lst.options = options
+        self.form.owned.append(lst)
+
+        def picked(_text) -> None:
+            chosen = lst.get_single_selection(include_object_id=True)
+            if chosen is not None:
+                self._set(fill, f.name, options[int(chosen[1][2:])].value)
+
+        self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, lst, picked)
+        return y + lst.rect.height + 4
+
+    def units_list(self, fill: CommandFill, f: Field, y: int) -> int:
+        options = f.all_options()
+        most = "" if f.max is None else f" at most {f.max}"
+        self.form.label((4, y, self.width, 22), f"{field_title(f)} (at least {f.min or 0}{most}; or click the map):")
+        y += 24
+        chosen = fill.values.get(f.name) or []
+        items = [(o.label or str(o.value), f"#o{i}") for i, o in enumerate(options)]
+        selected = [items[i] for i, o in enumerate(options) if o.value in chosen]
+        lst = UISelectionList(pygame.Rect(4, y, self.width, min(150, 20 * max(1, len(items)) + 6)), items,
+                              self.gui.manager, container=self.form, allow_multi_select=True,
+                              default_selection=selected or None)
+        self.form.owned.append(lst)
+
+        def picked(_text) -> None:
+            values = [options[int(oid[2:])].value for _, oid in lst.get_multi_selection(include_object_id=True)]
+            if fill.set(f.name, values):
+                self.changed()
+
+        self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, lst, picked)
+        self.gui.on(pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION, lst, picked)
+        return y + lst.rect.height + 4
+
+    def number(self, fill: CommandFill, f: Field, y: int) -> int:
+        value = fill.values.get(f.name, f.min)
+        self.form.label((4, y, self.width - 70, 26), f"{field_title(f)}: {value} ({f.min}..{f.max})")
+        self.form.button((self.width - 64, y, 32, 26), "-", lambda: self._set(fill, f.name, value - 1))
+        self.form.button((self.width - 30, y, 32, 26), "+", lambda: self._set(fill, f.name, value + 1))
+        return y + 30
+
+    def text(self, fill: CommandFill, f: Field, y: int) -> int:
+        self.form.label((4, y, self.width, 22), f"{field_title(f)}:")
+        entry = UITextEntryLine(pygame.Rect(4, y + 24, self.width, 30), self.gui.manager, container=self.form,
+                                initial_text=str(fill.values.get(f.name, "")))
+        self.form.owned.append(entry)
+        self.gui.on(pygame_gui.UI_TEXT_ENTRY_FINISHED, entry, lambda text: self._set(fill, f.name, text or ""))
+        return y + 58
+
+    def _set(self, fill: CommandFill, name: str, value) -> None:
+        if value is None:
+            fill.clear(name)
+        elif not fill.set(name, value):
+            return
+        self.changed()
+        f = fill.field(name)
+        if value is not None and f is not None and f.kind in SINGLE and fill.complete() and one_step(fill):
+            self.submit(fill.command())
+
+
+def one_step(fill: CommandFill) -> bool:
+    """A command completed by choosing its last single value is submitted at once (a move's
+    destination); one gathering several units waits for its button."""
+    return all(f.kind in SINGLE for f in fill.fields())
