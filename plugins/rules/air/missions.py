@@ -91,17 +91,27 @@ def check_cap_flyer(state, actor: str, unit_id: str):
     return unit
 
 
-def _phasing_power(state) -> str:
-    return next(iter(state.kernel.sides[state.kernel.active_side]))
+def phasing_bombers(state) -> list:
+    """The phasing side's organized bombers on the ground whose power may fly this mission."""
+    m = air(state).mission
+    phasing = state.kernel.sides.get(state.kernel.active_side, [])
+    allowed = {p: not action_problem(state, p, m.kind) for p in phasing}
+    return [u for u in units_of(state).values()
+            if allowed.get(u.power) and u.branch == "air" and u.on_map and u.face_up
+            and u.factors.get("tactical", 0) > 0 and u.id not in m.flights]
 
 
-def check_cap_target(state, unit, hex_) -> None:
+def check_cap_target(state, unit, hex_, bombers=None) -> None:
+    """``bombers``: ``phasing_bombers(state)`` if the caller has it already."""
     m = air(state).mission
     # "MWIF deviates from RAW in that major powers are not permitted to fly CAP missions
-    # unless the target hex is truly threatened ... there has to be a viable target"
-    if not viable_target(state, _phasing_power(state), m.kind, hex_):
-        raise Rejected(f"Combat Air Patrol: hex {tuple(hex_)} is not threatened by this "
-                       f"{MISSION_NAME[m.kind]} mission (no target there for the enemy)")
+    # unless the target hex is truly threatened.  There has to be an enemy bomber/air
+    # transport capable of flying a mission to the hex, which means there has to be a
+    # viable target within the hex."
+    if not any(distance(b.hex, hex_) <= reach(b, "mission") and viable_target(state, b.power, m.kind, hex_)
+               for b in (phasing_bombers(state) if bombers is None else bombers)):
+        raise Rejected(f"Combat Air Patrol: hex {tuple(hex_)} is not threatened by this {MISSION_NAME[m.kind]} "
+                       "mission (no enemy bomber can fly to a target there)")
     check_in_range(state, unit, hex_, "cap", "Combat Air Patrol")
     check_mission_weather(state, hex_, "Combat Air Patrol")
 
@@ -113,8 +123,10 @@ def fly_cap(ctx, cmd) -> None:
 
 
 def cap_hexes(state, unit) -> list[tuple[int, int]]:
-    return _passing(unit, target_hexes(state, _phasing_power(state), air(state).mission.kind), "cap",
-                    lambda h: check_cap_target(state, unit, h))
+    bombers = phasing_bombers(state)
+    kind = air(state).mission.kind
+    candidates = set().union(*(target_hexes(state, p, kind) for p in {b.power for b in bombers}))
+    return _passing(unit, candidates, "cap", lambda h: check_cap_target(state, unit, h, bombers))
 
 
 # ---------------------------------------------------------------- bombers and escorts

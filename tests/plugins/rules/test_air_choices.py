@@ -101,6 +101,10 @@ def test_combat_air_patrol_offers_organized_fighters_to_threatened_hexes_within_
     hexes = options(then(unit, "i16")["hex"])
     # "truly threatened": a viable target for the enemy there; the fighter's full range
     assert TARGET in hexes and SU_BASE not in hexes
+    # the Il-2 on the ground at (206, 57) is a target, but no German bomber can reach it
+    assert (206, 57) not in hexes
+    assert "no enemy bomber can fly to a target there" in refused(game, type="FlyCAP", actor="ussr", unit="i16",
+                                                                   hex=[206, 57])
     assert all(air_plugin.viable_target(game.state, "germany", "ground-strike", h) for h in hexes)
     assert all(air_plugin.distance((206, 57), h) <= 5 for h in hexes)
     accepted_all(game, c)
