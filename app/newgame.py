@@ -9,7 +9,6 @@ are in the save's meta and its first event, GameStarted.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -242,32 +241,3 @@ class NewGameForm:
     def quit(self) -> None:
         self.choice = None
         self.done = True
-
-
-def run_new_game_form(screen: pygame.Surface, default_scenario: str, save_path, frames: int | None = None,
-                      screenshot: str | None = None) -> Choice | None:
-    """Show the form until the player chooses; ``frames`` stops after that many frames
-    (tests, screenshots) with no choice."""
-    gui = Gui(screen.get_size())
-    form = NewGameForm(gui, default_scenario, save_path)
-    clock = pygame.time.Clock()
-    count = 0
-    last = time.monotonic()
-    while not form.done:
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
-                return None
-            gui.process(event)
-        now = time.monotonic()
-        gui.update(min(0.1, now - last))
-        last = now
-        screen.fill((24, 28, 36))
-        gui.draw(screen)
-        pygame.display.flip()
-        count += 1
-        if frames is not None and count >= frames:
-            if screenshot:
-                pygame.image.save(screen, screenshot)
-            return None
-        clock.tick(60)
-    return form.choice

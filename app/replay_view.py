@@ -783,48 +783,27 @@ class ReplayWindow:
 def run_replay_window(path, screen: pygame.Surface | None = None, start_seq: int | None = None,
                       saves_dir: Path | None = None, *, size: tuple[int, int] | None = None,
                       zoom: int | None = None, frames: int | None = None, screenshot: str | None = None) -> str | None:
-    """Open the replay viewer on the save ``path`` until the player closes it.
+    """Open the replay viewer on the save ``path`` until the player closes it (the program's
+    main loop, app/scenes.py, with the viewer as its one scene).
 
-    ``screen``: the display surface to draw on (a running game passes its own; by default a
-    window is opened).  ``start_seq``: where the cursor starts (default: the last event).
-    Returns the path of the new save when the player chose "Play on from here", else None.
-    The save itself is only read.  ``size``: of the window it opens (default: 1280x800 or
-    what the desktop allows); ``zoom``: the detailed map's zoom; ``frames`` and
-    ``screenshot`` (for scripts and the README picture): stop after that many frames and save
-    the last one as a PNG."""
+    ``screen``: the display surface to draw on (by default a window is opened).
+    ``start_seq``: where the cursor starts (default: the last event).  Returns the path of
+    the new save when the player chose "Play on from here", else None.  The save itself is
+    only read.  ``size``: of the window it opens (default: 1280x800 or what the desktop
+    allows); ``zoom``: the detailed map's zoom; ``frames`` and ``screenshot`` (for scripts and
+    the README picture): stop after that many frames and save the last one as a PNG."""
+    from .scenes import ReplayScene, SceneStack
+
     own_display = screen is None
     pygame.display.init()
     pygame.font.init()
-    if own_display:
-        sizes = pygame.display.get_desktop_sizes()
-        dw, dh = sizes[0] if sizes else (1280, 800)
-        screen = pygame.display.set_mode(size or (min(1280, dw), min(800, max(480, dh - 60))))
-        pygame.display.set_caption(f"World in Flames — replay of {Path(path).name}")
-    window = ReplayWindow(path, screen=screen, start_seq=start_seq, saves_dir=saves_dir)
-    if zoom is not None and window.window.primary is not None:
-        window.window.primary.set_zoom(zoom)
-        window.go_to(window.position, centre=True)
+    scene = ReplayScene(path, screen=screen, start_seq=start_seq, saves_dir=saves_dir, zoom=zoom, size=size)
+    stack = SceneStack()
     try:
-        frame_clock = pygame.time.Clock()
-        drawn = 0
-        while window.running:
-            for event in pygame.event.get():
-                if not window.handle(event):
-                    break
-            if not window.running:
-                break
-            window.tick()
-            window.draw()
-            pygame.display.flip()
-            drawn += 1
-            if frames is not None and drawn >= frames:
-                break
-            frame_clock.tick(60)
-        if screenshot:
-            Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(window.screen, str(screenshot))
+        stack.push(scene)
+        stack.run(frames=frames, screenshot=screenshot)
     finally:
-        window.close()
+        stack.clear()
         if own_display:
             pygame.display.quit()
-    return window.result
+    return scene.result

@@ -91,3 +91,70 @@ def test_f9_play_on_from_here_makes_the_window_open_the_fork(window, monkeypatch
     pump(window, f9())
     assert window.next_game == str(fork)
     assert "fork" in window.messages[-1][0]
+
+
+# ---------------------------------------------------------------- one main loop, a stack of scenes
+def frame(stack, *events):
+    """One pass of the main loop (app/scenes.py SceneStack.run) over these events."""
+    for e in events:
+        pygame.event.post(e)
+    for e in pygame.event.get():
+        if stack.top is not None:
+            stack.top.handle(e)
+    top = stack.top
+    if top is not None:
+        top.tick()
+        if stack.top is top:
+            top.draw()
+
+
+def esc():
+    return pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=41)
+
+
+def test_f9_pushes_the_viewer_over_the_game_and_closing_it_comes_back(tmp_path, monkeypatch):
+    from app.scenes import GameScene, ReplayScene, SceneStack
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    stack = SceneStack()
+    try:
+        game_scene = GameScene(lab_game(tmp_path / "stack.wif"))
+        stack.push(game_scene)
+        frame(stack)
+        frame(stack, f9())
+        assert isinstance(stack.top, ReplayScene) and stack.scenes == [game_scene, stack.top]
+        assert stack.top.screen is game_scene.screen  # drawn on the game's display, no loop of its own
+        frame(stack, esc())
+        assert stack.scenes == [game_scene] and game_scene.game.state.kernel.seq > 0  # the game goes on
+        frame(stack, esc())
+        assert stack.scenes == []  # Esc in the game window ends the program
+    finally:
+        stack.clear()
+        pygame.quit()
+
+
+def test_play_on_from_here_replaces_the_game_by_its_fork(tmp_path, monkeypatch):
+    from app.scenes import GameScene, ReplayScene, SceneStack
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    stack = SceneStack()
+    try:
+        game_scene = GameScene(lab_game(tmp_path / "orig.wif"))
+        stack.push(game_scene)
+        frame(stack, f9())
+        viewer = stack.top.viewer
+        viewer.saves_dir = tmp_path / "saves"
+        viewer.go_to(max(1, viewer.replay.last - 1))
+        fork = viewer.fork_here()
+        frame(stack)  # the viewer closes, the game window opens the fork in its place
+        frame(stack)
+        assert len(stack.scenes) == 1 and isinstance(stack.top, GameScene) and stack.top is not game_scene
+        assert str(stack.top.game.path) == fork
+        assert not isinstance(stack.top, ReplayScene)
+    finally:
+        stack.clear()
+        pygame.quit()

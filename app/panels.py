@@ -1,0 +1,232 @@
+"""Drawing the game window's panels: the main form, sequence of play, the lists, the global map
+and its legend, units in hex and the flyout.  A mixin of ``GameWindow`` (app/play.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from . import mapstyle
+from .detailed import font
+from .globalmap import draw_legend
+from .windowstyle import (
+    ACCENT,
+    BACKGROUND,
+    DIM,
+    FORM,
+    GOOD,
+    ROLL_ICON,
+    TEXT,
+    TITLE_BAR,
+    TITLE_H,
+    Panel,
+)
+
+
+class PanelDrawing:
+    def draw(self) -> None:
+        started = time.perf_counter()
+        self._draw()
+        self.last_draw_seconds = time.perf_counter() - started
+
+    def _draw(self) -> None:
+        s = self.screen
+        s.fill(BACKGROUND)
+        for text in self.counter_messages:
+            self.say(text, ACCENT)
+        self.counter_messages.clear()
+        for panel in list(self.panels.values()):
+            self._draw_panel(panel)
+        self._draw_flyout()
+        if self.play is not None:
+            self.play.refresh()
+        now = time.monotonic()
+        self.gui.update(min(0.1, now - self._last_draw))
+        self._last_draw = now
+        self.gui.draw(s)
+
+    def _draw_panel(self, panel: Panel) -> None:
+        s = self.screen
+        rect = panel.rect
+        pygame.draw.rect(s, TITLE_BAR, (rect.x, rect.y, rect.w, TITLE_H))
+        icon = ROLL_ICON.move(rect.x, rect.y)
+        pygame.draw.polygon(s, TEXT, [(icon.x, icon.bottom - 2), (icon.centerx, icon.y + 2), (icon.right, icon.bottom - 2)]
+                            if not panel.geometry.rolled else [(icon.x, icon.y + 2), (icon.centerx, icon.bottom - 2),
+                                                               (icon.right, icon.y + 2)])
+        title = panel.title
+        if panel.key in self.detailed:
+            d = self.detailed[panel.key]
+            col, row = d.centre_hex
+            title += f"  zoom {d.zoom}  centre {col},{row}"
+        elif panel.kind == "global":
+            title += f"  {self.global_map.view}{'  x2' if self.global_map.double else ''}"
+        s.blit(font(17).render(title, True, TEXT), (rect.x + 20, rect.y + 2))
+        if panel.geometry.rolled:
+            return
+        body = panel.body
+        old = s.get_clip()
+        s.set_clip(body)
+        drawer = getattr(self, f"_draw_{panel.kind}", None)
+        if panel.key in self.detailed:
+            self.detailed[panel.key].draw(s, body.topleft)
+            if self.play is not None:
+                self.play.draw_overlay(s, self.detailed[panel.key], body.topleft)
+        elif drawer is not None:
+            drawer(panel)
+        s.set_clip(old)
+        pygame.draw.rect(s, (0, 0, 0), (rect.x, rect.y, rect.w, panel.geometry.h), 1)
+
+    def _draw_main(self, panel: Panel) -> None:
+        s, b = self.screen, panel.body
+        s.fill(FORM, b)
+        y = b.y + 3
+        if self.game is not None:
+            k = self.game.state.kernel
+            seq = k.sequence
+            lines = [(f"{k.scenario}  turn {k.turn} impulse {k.impulse}  step: {seq.current or '-'}"
+                      f"{'  (game over)' if seq.finished else ''}", TEXT),
+                     (f"waiting for: {', '.join(seq.pending) or 'nobody'}   Enter: finish step   Esc: quit", DIM)]
+        else:
+            lines = []
+        if self.hover_hex is not None:
+            lines.append(("  ".join(self.model.info(self.hover_hex).lines()), TEXT))
+        for text, colour in lines + self.messages[-2:]:
+            s.blit(font(17).render(text[:160], True, colour), (b.x + 6, y))
+            y += 16
+
+    def _draw_sequence(self, panel: Panel) -> None:
+        s, b = self.screen, panel.body
+        s.fill(FORM, b)
+        if self.game is None:
+            return
+        step = self.game.state.kernel.sequence.current or "-"
+        decider = self.power() if self.game.state.kernel.sequence.pending else None
+        if decider:  # seeds, "Sequence of Play": the flag of the major power to decide
+            from .playforms import flag_surface
+
+            s.blit(flag_surface(decider), (b.right - 40, b.y + 4))
+        parts = step.split(".")
+        y = b.y + 4
+        for depth, part in enumerate(parts):
+            s.blit(font(17).render("  " * depth + part, True, TEXT if depth == len(parts) - 1 else DIM), (b.x + 6, y))
+            y += 16
+
+    def _draw_layouts(self, panel: Panel) -> None:
+        s, b = self.screen, panel.body
+        s.fill(FORM, b)
+        y = b.y + 4
+        names = self.layouts.names()
+        first = self.list_scroll["layouts"]
+        for name in names[first:]:
+            bold = name == self.layout.name  # seeds: the current layout is shown in bold
+            s.blit(font(17, bold=bold).render(name, True, TEXT if bold else DIM), (b.x + 6, y))
+            y += 18
+        self._draw_scrollbar(panel, first, len(names))
+        self._draw_buttons(self._layout_buttons(panel))
+
+    def _draw_mapviews(self, panel: Panel) -> None:
+        s, b = self.screen, panel.body
+        s.fill(FORM, b)
+        y = b.y + 4
+        names = self.views.names(self.power())
+        first = self.list_scroll["mapviews"]
+        for name in names[first:]:
+            colour = mapstyle.SELECTION if name == self.mapview_hover else TEXT
+            s.blit(font(17).render(name, True, colour), (b.x + 6, y))
+            y += 18
+        self._draw_scrollbar(panel, first, len(names))
+        self._draw_buttons(self._mapview_buttons(panel))
+
+    def _draw_scrollbar(self, panel: Panel, first: int, count: int) -> None:
+        b = panel.body
+        visible = max(1, (b.h - 30) // 18)
+        if count <= visible:
+            return
+        track = pygame.Rect(b.right - 6, b.y + 2, 4, b.h - 30)
+        pygame.draw.rect(self.screen, TITLE_BAR, track)
+        thumb_h = max(8, track.h * visible // count)
+        thumb_y = track.y + (track.h - thumb_h) * first // max(1, count - visible)
+        pygame.draw.rect(self.screen, TEXT, (track.x, thumb_y, 4, thumb_h))
+
+    def _draw_buttons(self, buttons) -> None:
+        for name, rect in buttons:
+            pygame.draw.rect(self.screen, TITLE_BAR, rect)
+            text = font(16).render(name, True, TEXT)
+            self.screen.blit(text, (rect.centerx - text.get_width() // 2, rect.y + 4))
+
+    def _draw_global(self, panel: Panel) -> None:
+        s = self.screen
+        s.fill(FORM, panel.body)
+        for name, rect in self._global_toolbar(panel):
+            active = name == self.global_map.view or (name == "zoom" and self.global_map.double) or \
+                (name == "legend" and self.legend_visible)
+            pygame.draw.rect(s, GOOD if active else TITLE_BAR, rect)
+            s.blit(font(16).render(name, True, (0, 0, 0) if active else TEXT), (rect.x + 5, rect.y + 5))
+        self.global_map.draw(s, self._global_image_rect(panel), self.primary)
+
+    def _draw_legend(self, panel: Panel) -> None:
+        if self.legend_visible:
+            draw_legend(self.screen, panel.body, self.global_map.view)
+        else:
+            self.screen.fill(FORM, panel.body)
+
+    def units_shown(self):
+        """The hex and units the units-in-hex panel shows (locked with Space, else hovered)."""
+        hex_ = self.units_locked[0] if self.units_locked else self.hover_hex
+        units = self.model.units()
+        if hex_ is None or units is None:
+            return hex_, []
+        from .counters import stack_order
+
+        return hex_, stack_order(units.in_hex(hex_))
+
+    def _draw_units_in_hex(self, panel: Panel) -> None:
+        s, b = self.screen, panel.body
+        s.fill(FORM, b)
+        hex_, units = self.units_shown()
+        head = "locked  " if self.units_locked else ""
+        head += f"hex {hex_[0]},{hex_[1]}: {len(units)} unit(s)" if hex_ else "move the cursor over a hex"
+        s.blit(font(16).render(head, True, DIM), (b.x + 4, b.y + 2))
+        art = self.primary.counters if self.primary else None
+        size = mapstyle.ZOOMS[6].counter + 8
+        x = b.x + 4
+        for unit in units:
+            if x + size > b.right or art is None:
+                break
+            s.blit(art.surface(unit, size), (x, b.y + 18))
+            s.blit(font(14).render((unit.name or unit.type)[:12], True, TEXT), (x, b.y + 20 + size))
+            x += size + 30
+
+    def _draw_flyout(self) -> None:
+        """Seeds, Flyouts: hovering a stack shows its units (9 a page) drawn at zoom 6."""
+        target = self._map_under(self.mouse)
+        if target is None or self.hover_hex is None or self._drag is not None:
+            return
+        units = self.model.units()
+        if units is None:
+            return
+        members = units.in_hex(self.hover_hex)
+        if len(members) < 2:
+            return
+        from .counters import stack_order
+
+        members = stack_order(members)
+        pages = (len(members) + 8) // 9
+        page = members[(self.flyout_page % pages) * 9:(self.flyout_page % pages) * 9 + 9]
+        size = mapstyle.ZOOMS[6].counter + 8
+        cols = min(3, len(page))
+        rows = (len(page) + 2) // 3
+        w, h = cols * (size + 4) + 6, rows * (size + 4) + 26
+        x, y = self.mouse[0] + 16, self.mouse[1] + 16
+        sw, sh = self.screen.get_size()
+        x, y = min(x, sw - w), min(y, sh - h)
+        s = self.screen
+        pygame.draw.rect(s, FORM, (x, y, w, h))
+        pygame.draw.rect(s, TEXT, (x, y, w, h), 1)
+        s.blit(font(15).render(f"Flyout {len(members)} units", True, TEXT), (x + 4, y + 3))
+        art = self.primary.counters
+        for i, unit in enumerate(page):
+            s.blit(art.surface(unit, size), (x + 4 + (i % 3) * (size + 4), y + 20 + (i // 3) * (size + 4)))
+
+
