@@ -15,6 +15,9 @@ from functools import cache
 from pathlib import Path
 
 from plugins.rules import core
+from plugins.rules.land import movement
+from plugins.rules.land.movement import SUPPLY_TYPES, is_division  # noqa: F401  (land's, used here)
+from plugins.rules.supply import hex_has_basic_supply_path
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -24,8 +27,6 @@ ARM_TYPES = frozenset({"arm", "armor", "armour", "hq-a", "hqa"})
 MECH_TYPES = frozenset({"mech"})
 AT_TYPES = frozenset({"at", "anti-tank"})
 TERRITORIAL_TYPES = frozenset({"terr", "territorial"})
-HQ_TYPES = frozenset({"hq", "hq-a", "hq-i", "hqa", "hqi"})
-SUPPLY_TYPES = frozenset({"sup", "supply"})
 MOUNTAIN_TYPES = frozenset({"mtn", "mountain"})
 BLITZ_TERRAIN = frozenset({"clear", "forest", "desert"})  # condition 1 of choosing tables
 
@@ -45,61 +46,52 @@ def effects() -> dict:
 
 
 # ---------------------------------------------------------------- helpers
-def _land():
-    """The land movement plugin's questions, if that plugin is installed (else None)."""
-    try:
-        from plugins.rules.land import movement
-    except Exception:  # not there (or broken mid-edit): use the fallbacks below
-        return None
-    return movement
-
-
 def norm(hex_) -> tuple[int, int]:
     return core.world_map().grid.normalize(tuple(hex_))
 
 
-def effective_weather(weather: str, terrain: str) -> str:
-    """Weather Report, effects on terrain: desert hexes in blizzard suffer snow, in storm
-    rain, in rain or snow fine weather."""
-    if terrain in ("desert", "desert mountain"):
-        return {"blizzard": "snow", "storm": "rain", "rain": "fine", "snow": "fine"}.get(weather, weather)
-    return weather
-
-
-def effective_terrain(terrain: str, weather: str) -> str:
-    """Weather Report: frozen lakes are clear, swamps are forest, in snow or blizzard."""
-    if weather in ("snow", "blizzard"):
-        return {"lake": "clear", "swamp": "forest"}.get(terrain, terrain)
-    return terrain
-
-
 def hex_weather(state, hex_) -> str:
+    """The weather a hex feels (Weather Report: deserts feel milder weather), by land's rule."""
     terrain = core.world_map().terrain(norm(hex_))
-    return effective_weather(core.weather_in(state, hex_), terrain)
+    return movement.effective_weather(core.weather_in(state, hex_), terrain)
 
 
 def hex_terrain(state, hex_) -> str:
+    """The terrain a hex counts as in this weather (frozen lakes and swamps), by land's rule."""
     terrain = core.world_map().terrain(norm(hex_))
-    return effective_terrain(terrain, effective_weather(core.weather_in(state, hex_), terrain))
+    return movement.effective_terrain(terrain, hex_weather(state, hex_))
+
+
+def map_hexside(a, b) -> str | None:
+    """The printed hexside feature between two adjacent hexes (river, lake, strait...); None
+    from a hex into itself (a paradropped unit attacks the hex it landed in)."""
+    a, b = norm(a), norm(b)
+    if a == b:
+        return None
+    m = core.world_map()
+    side = m.grid.hexside_between(a, b)
+    feature = m.hexside_feature(side) if side is not None else None
+    return feature.kind if feature else None
 
 
 def hexside_kind(state, a, b) -> str | None:
-    m = core.world_map()
-    side = m.grid.hexside_between(norm(a), norm(b))
-    feature = m.hexside_feature(side) if side is not None else None
-    if feature is None:
-        return None
-    if feature.kind == "lake" and hex_weather(state, a) in ("snow", "blizzard") and hex_weather(state, b) in ("snow", "blizzard"):
-        return "river"  # Weather Report: "Treat a frozen lake hexside as a river hexside"
-    return feature.kind
+    """The hexside feature between two hexes as land combat counts it: Weather Report "Treat
+    a frozen lake hexside as a river hexside" (a lake hexside land units may cross, by land's
+    ``hexside_cost``, is frozen)."""
+    kind = map_hexside(a, b)
+    if kind == "lake" and movement.hexside_cost("lake", core.weather_in(state, a), core.weather_in(state, b)) is not None:
+        return "river"
+    return kind
+
+
+def across_fort(state, a, b) -> bool:
+    """Attacking from ``a`` into ``b`` across a fortification hexside (core's rule); never from
+    inside the hex ("a paradrop on a fort satisfies condition #2")."""
+    return norm(a) != norm(b) and core.across_fort(state, a, b)
 
 
 def adjacent(a, b) -> bool:
     return core.world_map().grid.distance(norm(a), norm(b)) == 1
-
-
-def is_division(unit) -> bool:
-    return unit.size == "division"
 
 
 def unit_type(unit) -> str:
@@ -171,15 +163,30 @@ def level_name(level: int) -> str:
     return f"1:{2 - level}"
 
 
+def column(table: str, level: int) -> str:
+    """The column of ``table`` the die is read on: Land Combat, results: "For odds less than
+    1-2, use the 1-2 column.  For final odds of more than 7-1 (blitzkrieg) or 10-1 (assault),
+    use the right-most column." """
+    cols = crt()["tables"][table]["columns"]
+    return cols[max(0, min(level, len(cols) - 1))]
+
+
 def lookup(table: str, level: int, modified_roll: int) -> str:
-    """Land Combat, results: "For odds less than 1-2, use the 1-2 column.  For final odds of
-    more than 7-1 (blitzkrieg) or 10-1 (assault), use the right-most column." """
-    t = crt()["tables"][table]
-    cols = t["columns"]
-    col = cols[max(0, min(level, len(cols) - 1))]
+    """The result of ``table`` at odds ``level`` for a modified roll."""
     rows = crt()["rows"]
     row = rows[max(0, min(modified_roll, len(rows) - 1))]
-    return t["cells"][row][col]
+    return crt()["tables"][table]["cells"][row][column(table, level)]
+
+
+def odds_ratio(level: int) -> float:
+    """An odds level as the number attack:defence (3:1 is 3.0, 3:2 is 1.5, 1:3 is 0.33)."""
+    if level >= 3:
+        return float(level - 1)
+    if level == 2:
+        return 1.5
+    if level == 1:
+        return 1.0
+    return round(1 / (2 - level), 3)
 
 
 def parse_result(code: str) -> dict:
@@ -220,7 +227,7 @@ def attacker_chooses_table(state, attackers, hex_, dfn=None, hook=None) -> tuple
         reasons.append("the defending hex is a city" if city else f"the defending hex is {terrain}")
     # (2) Fortifications: "The defender chooses the land combat results table if all
     # attacking units attack across a fortification hexside."
-    c2 = not attackers or not all(core.across_fort(state, u.hex, hex_) for u in attackers)
+    c2 = not attackers or not all(across_fort(state, u.hex, hex_) for u in attackers)
     if not c2:
         reasons.append("every attacking unit attacks across a fortification hexside")
     if dfn is None:
@@ -263,7 +270,7 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
             mult = 1.0
         side = hexside_kind(state, u.hex, hex_)
         mult *= fx["attacker_multiplier_by_hexside"].get(side, 1.0) if side else 1.0
-        if core.across_fort(state, u.hex, hex_):
+        if across_fort(state, u.hex, hex_):
             # Fortifications: "A unit that attacks into a fortification hex across a printed
             # fortification hexside has its combat factors reduced to one third."
             mult /= 3
@@ -348,8 +355,7 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
 def notional_factors(state, hex_, real_defenders) -> int:
     """Ignore Notional: 1, +1 city, +1 in the home country of the power controlling the hex,
     +1 if not stacked with a land unit but in the ZOC of a friendly corps or army, -1 if it
-    cannot trace a basic supply path of any length (when the supply rules are in the game);
-    never < 0.  (The shore bombardment and surprise modifiers are not applied here.)"""
+    cannot trace a basic supply path of any length; never < 0.  (The shore bombardment and surprise modifiers are not applied here.)"""
     cf = 1
     m = core.world_map()
     if m.city_at(norm(hex_)):
@@ -358,21 +364,43 @@ def notional_factors(state, hex_, real_defenders) -> int:
     country = m.country_of(norm(hex_))
     if controller and country and country.controller.lower().replace(" ", "") == controller.lower():
         cf += 1
-    if not real_defenders and controller:
-        land = _land()
-        side = core.side_of(state, controller)
-        if land is not None and side is not None:
-            try:
-                if norm(hex_) in land.zoc_hexes(state, side):
-                    cf += 1
-            except Exception:
-                pass
-    if controller and "supply" in state.sections:  # the supply plugin is in this game
-        from plugins.rules.supply import hex_has_basic_supply_path
-
-        if not hex_has_basic_supply_path(state, controller, norm(hex_)):
-            cf -= 1  # "-1 if it cannot trace a basic supply path of any length"
+    side = core.side_of(state, controller) if controller else None
+    if not real_defenders and side is not None and norm(hex_) in movement.zoc_hexes(state, side):
+        cf += 1
+    if controller and not hex_has_basic_supply_path(state, controller, norm(hex_)):
+        cf -= 1  # "-1 if it cannot trace a basic supply path of any length"
     return max(0, cf)
+
+
+def evaluate_combat(state, combat, table: str | None = None, hook=None, extra_shifts: dict | None = None,
+                    attackers=None, snow_units: bool | None = None) -> dict:
+    """``evaluate`` for a declared combat (``state["combat"]`` model): its attackers (or
+    ``attackers``), notional unit, ground support, HQ support, snow decision and table (or
+    ``table`` / ``snow_units`` as a choice would make them)."""
+    gs = state["combat"].ground_support.get(combat.id)
+    return evaluate(state, list(combat.attackers if attackers is None else attackers), combat.hex,
+                    notional=bool(combat.forced and combat.notional), ground_support=gs,
+                    hq_shift=combat.hq_shift, snow_units=combat.snow_units if snow_units is None else snow_units,
+                    table=table or combat.table, hook=hook, extra_shifts=extra_shifts)
+
+
+def summary(ev: dict, table: str | None = None) -> dict:
+    """What a preview tells of an evaluation: the odds as a number (100 for an automatic
+    result) and in words, the table and the column the die will read (each table's while
+    the table is still to be chosen), the modifiers and who chooses the table."""
+    table = table or ev.get("table")
+    out = {
+        "odds": 100.0 if ev["automatic"] else odds_ratio(ev["level"]), "odds_text": ev["odds"],
+        "base_odds": ev["base_odds"], "attack": ev["attack"], "defence": ev["defence"],
+        "automatic": ev["automatic"], "table": table, "chooser": ev["chooser"],
+        "chooser_reasons": ev["chooser_reasons"], "terrain": ev["terrain"], "weather": ev["weather"],
+        "modifiers": {"odds_shifts": dict(ev["shifts"]), "die": dict(ev["drm"])},
+    }
+    tables = [table] if table else ["blitz", "assault"]
+    out["columns"] = {t: ("automatic" if ev["automatic"] else column(t, ev["level"])) for t in tables}
+    if table:
+        out["column"] = out["columns"][table]
+    return out
 
 
 def odds_preview(state, attackers, defender_hex, host=None) -> dict:
@@ -383,19 +411,12 @@ def odds_preview(state, attackers, defender_hex, host=None) -> dict:
     "table_options", "weather", "terrain", ...}.  Pass the game's ``host`` to include the
     optional rules' odds shifts and die modifiers."""
     hex_ = norm(defender_hex)
-    combat = None
-    try:
-        combat = state["combat"].combats.get(core.hex_key(hex_))
-    except KeyError:
-        pass
-    gs = hq = snow = None
+    combat = state["combat"].combats.get(core.hex_key(hex_))
+    hook = host.pm.hook if host is not None else None
     if combat is not None:
-        gs = state["combat"].ground_support.get(combat.id)
-        hq = combat.hq_shift
-        snow = combat.snow_units
-    out = evaluate(state, list(attackers), hex_, notional=bool(combat and combat.forced and combat.notional),
-                   ground_support=gs, hq_shift=hq, snow_units=snow, table=combat.table if combat else None,
-                   hook=host.pm.hook if host is not None else None)
+        out = evaluate_combat(state, combat, hook=hook, attackers=attackers)
+    else:
+        out = evaluate(state, list(attackers), hex_, hook=hook)
     out["table_options"] = ["blitz", "assault"]
     out["modifiers"] = {"odds_shifts": out["shifts"], "die": out["drm"]}
     return out

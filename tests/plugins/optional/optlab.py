@@ -1,7 +1,9 @@
 """Situations for the optional-rule tests, built in the lab scenario on the real map.
 
 The land combat situation is the base combat tests' one: a Soviet rifle corps in the clear
-hex 207,52 (USSR, next to Minsk), German corps in 206,51 and 206,52 (Poland).  Games are
+hex 207,52 (USSR, next to Minsk), German corps in 206,51 and 206,52 (Poland), kept in supply
+by a German HQ at 204,51 (Land Combat Resolution calls off an attack with no in-supply
+attacker).  Games are
 created as the Start New Game form does (``framework.new_game``), so the rules ON are the
 game's ``optional_rules`` and every toggleable built-in rule plugin is loaded.
 """
@@ -24,8 +26,13 @@ def base_units():
             unit("s-inf", "ussr", "inf", 3, T)]
 
 
+def supply_hq():
+    """The German attackers' supply source (3 hexes from 207,52, out of the combats' way)."""
+    return unit("g-supply-hq", "germany", "hq-i", 1, (204, 51), factors={"reorg": 1})
+
+
 def lab(save, rules=(), units=None, seed=1, actions=None, start_at=DECL, plugins=("combat",), **extra):
-    options = {"units": units if units is not None else base_units(),
+    options = {"units": (units if units is not None else base_units()) + [supply_hq()],
                "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
                "actions": actions or {"germany": "land"}, "start_at": start_at, **extra}
     return new_game("lab", save, on=list(rules), options=options, extra_plugins=list(plugins), seed=seed)

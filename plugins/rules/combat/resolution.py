@@ -1,0 +1,268 @@
+"""Land Combat Resolution (seeds "Land Combat Resolution", "Select Land Combat", "Phasing Side
+Snow Unit Decision", "Choose Combat Type", "Land Combat Die Rolls"): the combats are resolved
+one by one in the order the phasing team leader chooses, each through the sub-machine
+``procedures.land-combat-resolution``.
+
+The sub-machine loop: the kernel ends a pushed sub-machine after its last child without
+asking ``repeat_step``, so each further combat runs in a nested push made when the phasing
+team leader selects it (``SelectLandCombat`` while other combats remain); when that nested
+combat is over, the outer Select Land Combat step asks again.  The last remaining combat is
+resolved in the outermost frame."""
+
+from __future__ import annotations
+
+from kernel.choices import Field, Option, yes_no
+from kernel.errors import Rejected
+from kernel.events import Command
+from plugins.rules import core
+from plugins.rules.supply import in_supply
+
+from . import odds as O
+from .events import AttackCancelled, LandCombatResolved, LandCombatSelected, LandCombatTableChosen, SnowUnitsDecided
+from .labels import hex_label
+from .state import (
+    COMBAT,
+    PROC,
+    Combat,
+    attacking_leader,
+    combat_now,
+    cs,
+    current_combat,
+    defenders,
+    defending_leader,
+    depth,
+    living_attackers,
+    rules,
+    side_of,
+    waiting_combats,
+)
+
+TABLES = ("blitz", "assault")
+
+
+class SelectLandCombat(Command):
+    hex: tuple[int, int]
+
+
+class UseSnowUnits(Command):
+    use: bool
+
+
+class ChooseLandCombatType(Command):
+    table: str  # "blitz" / "assault"
+
+
+class ResolveCombat(Command):
+    pass
+
+
+# ---------------------------------------------------------------- which combats are still on
+def cancel_reason(state, c: Combat) -> str | None:
+    """Land Combat Resolution: "All the land attacks that have been declared have to be
+    resolved, unless the resolution of earlier attacks results in zero in-supply land units
+    remaining to make the attack" (or no enemy land unit is left to attack)."""
+    able = [u for u in living_attackers(state, c)
+            if (O.adjacent(u.hex, c.hex) or O.norm(u.hex) == c.hex) and in_supply(state, u.id)]
+    if not able:
+        return "no in-supply land unit is left to make the attack"
+    if not defenders(state, c) and not (c.forced and c.notional):
+        return "no enemy land unit is left in the hex"
+    return None
+
+
+def prune(ctx) -> None:
+    for c in waiting_combats(ctx.state):
+        reason = cancel_reason(ctx.state, c)
+        if reason:
+            ctx.emit(AttackCancelled(combat=c.id, reason=reason))
+
+
+def selectable_combats(state) -> list[Combat]:
+    """The declared combats the phasing team leader may resolve next."""
+    return [c for c in waiting_combats(state) if cancel_reason(state, c) is None]
+
+
+@rules.step_rule(f"{COMBAT}.land-combat-resolution")
+def land_combat_resolution(ctx, step_id: str) -> None:
+    """Land Combat Resolution: run the sub-machine until every declared attack is resolved."""
+    prune(ctx)
+    waiting = waiting_combats(ctx.state)
+    if not waiting:
+        return
+    ctx.emit(LandCombatSelected(combat=waiting[0].id if len(waiting) == 1 else None, depth=depth(ctx.state) + 1))
+    ctx.push("procedures.land-combat-resolution")
+
+
+def chooser_power(state, c: Combat) -> str | None:
+    """Land Combat, choosing combat tables: the attacker's team leader when the three
+    conditions hold, else the defender's decision maker."""
+    if O.evaluate_combat(state, c)["chooser"] == "attacker":
+        return attacking_leader(state, c)
+    return defending_leader(state, c)
+
+
+# ---------------------------------------------------------------- Select Land Combat
+def select_problem(state, hex_) -> str | None:
+    key = core.hex_key(O.norm(hex_))
+    choosable = selectable_combats(state)
+    if key not in {c.id for c in choosable}:
+        left = ", ".join(O.place_name(c.hex) for c in choosable) or "none"
+        return f"Select Land Combat: no declared combat waits at {key} (waiting: {left})"
+    return None
+
+
+def select_choices(state, actor: str, step_id: str) -> list[Field] | None:
+    if current_combat(state) is not None:
+        return None
+    return [Field("hex", "hex", [
+        Option(list(c.hex), f"{hex_label(c.hex)}: {O.evaluate_combat(state, c)['odds']}")
+        for c in selectable_combats(state)], label="combat to resolve next")]
+
+
+def select_preview(state, cmd: SelectLandCombat, hook=None) -> dict:
+    problem = select_problem(state, cmd.hex)
+    if problem:
+        raise Rejected(problem)
+    c = cs(state).combats[core.hex_key(O.norm(cmd.hex))]
+    return O.summary(O.evaluate_combat(state, c, hook=hook))
+
+
+@rules.command(SelectLandCombat, choices=select_choices, preview=select_preview)
+def select_land_combat(ctx, cmd: SelectLandCombat) -> None:
+    problem = select_problem(ctx.state, cmd.hex)
+    if problem:
+        raise Rejected(problem)
+    prune(ctx)
+    key = core.hex_key(O.norm(cmd.hex))
+    here = depth(ctx.state)
+    if len(waiting_combats(ctx.state)) > 1:
+        # The sub-machine is run again for this combat (nested); this step then asks again.
+        ctx.emit(LandCombatSelected(combat=key, depth=here + 1))
+        ctx.push("procedures.land-combat-resolution")
+        return
+    ctx.emit(LandCombatSelected(combat=key, depth=here))
+    ctx.finish_decision(cmd.actor)
+
+
+def select_refusal(state) -> str | None:
+    left = selectable_combats(state)
+    if left:
+        return ("Select Land Combat: every declared attack must be resolved; choose the next of "
+                + ", ".join(O.place_name(c.hex) for c in left))
+    return None
+
+
+# ---------------------------------------------------------------- snow units
+def snow_choices(state, actor: str, step_id: str) -> list[Field] | None:
+    c = current_combat(state)
+    if c is None or c.stage != "selected":
+        return None
+    return [yes_no("use", "use the snow units' benefit (the first loss must then be a snow unit)")]
+
+
+def snow_preview(state, cmd: UseSnowUnits, hook=None) -> dict:
+    c = combat_now(state, "Phasing Side Snow Unit Decision")
+    return O.summary(O.evaluate_combat(state, c, hook=hook, snow_units=cmd.use))
+
+
+@rules.command(UseSnowUnits, choices=snow_choices, preview=snow_preview)
+def use_snow_units(ctx, cmd: UseSnowUnits) -> None:
+    c = combat_now(ctx.state, "Phasing Side Snow Unit Decision")
+    ctx.emit(SnowUnitsDecided(combat=c.id, use=cmd.use))
+    ctx.finish_decision(cmd.actor)
+
+
+# ---------------------------------------------------------------- Choose Combat Type
+def table_problem(table: str) -> str | None:
+    if table.lower() not in TABLES:
+        return "Choose Combat Type: the tables are 'blitz' and 'assault'"
+    return None
+
+
+def table_choices(state, actor: str, step_id: str) -> list[Field] | None:
+    """Land Combat: "You must now select one of the two land combat results tables"."""
+    c = current_combat(state)
+    if c is None or c.stage != "selected":
+        return None
+    ev = O.evaluate_combat(state, c)
+    return [Field("table", "option", [
+        Option(t, f"{t.capitalize()} table" + ("" if ev["automatic"] else f", {O.column(t, ev['level'])} column"))
+        for t in TABLES], label="land combat results table")]
+
+
+def table_preview(state, cmd: ChooseLandCombatType, hook=None) -> dict:
+    problem = table_problem(cmd.table)
+    if problem:
+        raise Rejected(problem)
+    c = combat_now(state, "Choose Combat Type")
+    table = cmd.table.lower()
+    return O.summary(O.evaluate_combat(state, c, table=table, hook=hook), table)
+
+
+@rules.command(ChooseLandCombatType, choices=table_choices, preview=table_preview)
+def choose_type(ctx, cmd: ChooseLandCombatType) -> None:
+    problem = table_problem(cmd.table)
+    if problem:
+        raise Rejected(problem)
+    c = combat_now(ctx.state, "Choose Combat Type")
+    ctx.emit(LandCombatTableChosen(combat=c.id, table=cmd.table.lower(), side=side_of(ctx.state, cmd.actor) or ""))
+    ctx.finish_decision(cmd.actor)
+
+
+def table_refusal(state) -> str | None:
+    return "Choose Combat Type: choose the Blitz or the Assault table first"
+
+
+def resolve_choices(state, actor: str, step_id: str) -> list[Field] | None:
+    c = current_combat(state)
+    return [] if c is not None and c.stage == "typed" else None
+
+
+def resolve_preview(state, cmd: ResolveCombat, hook=None) -> dict:
+    c = combat_now(state, "Choose Combat Type")
+    return O.summary(O.evaluate_combat(state, c, hook=hook), c.table)
+
+
+@rules.command(ResolveCombat, choices=resolve_choices, preview=resolve_preview)
+def resolve_combat(ctx, cmd: ResolveCombat) -> None:
+    """Choose Combat Type: "MWIF waits for the team leader on the decision maker side to click
+    on the Resolve Combat button"."""
+    ctx.finish_decision(cmd.actor)
+
+
+# ---------------------------------------------------------------- Land Combat Die Rolls
+@rules.step_rule(f"{PROC}.land-combat-die-rolls")
+def land_combat_die_rolls(ctx, step_id: str) -> None:
+    """Land Combat Die Rolls: roll 1D10, add the modifiers, read the table."""
+    c = combat_now(ctx.state, "Land Combat Die Rolls")
+    hook = ctx.host.pm.hook
+    ev = O.evaluate_combat(ctx.state, c, hook=hook)
+    table = c.table or "assault"
+    losses = None
+    drm = ev["drm"]
+    if ev["automatic"]:
+        roll = modified = None
+        result = "*/2B" if table == "blitz" else "*/2S"
+        odds = "auto"
+    else:
+        # Optional rules: a roll for a better odds column first (Fractional odds), then
+        # another results table (2D10 Land CRT); neither: the 1D10 tables.
+        better = hook.land_odds_roll(ctx=ctx, combat=c, evaluation=ev)
+        if better:
+            ev = O.evaluate_combat(ctx.state, c, hook=hook, extra_shifts={better["reason"]: better["shift"]})
+            drm = ev["drm"]
+        other = hook.land_combat_result(ctx=ctx, combat=c, evaluation=ev, table=table)
+        if other:
+            roll, modified, result, drm = other["roll"], other["modified"], other["result"], other["drm"]
+            losses = other.get("losses")
+        else:
+            (roll,) = ctx.roll(f"land combat at {ev['place']} (combat {c.id}, {ev['odds']} {table})")
+            modified = roll + sum(drm.values())
+            result = O.lookup(table, ev["level"], modified)
+        odds = ev["odds"]
+    p = O.parse_result(result)
+    ctx.emit(LandCombatResolved(
+        combat=c.id, hex=c.hex, place=ev["place"], table=table, attack=ev["attack"], defence=ev["defence"],
+        base_odds=ev["base_odds"], shifts=ev["shifts"], odds=odds, drm=drm, roll=roll,
+        modified=modified, result=result,
+        losses=losses or {"attacker": p["attacker_losses"], "defender": p["defender_losses"]}))
