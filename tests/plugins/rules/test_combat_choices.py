@@ -1,0 +1,382 @@
+"""Land combat decisions (plugins/rules/combat): what ``Game.choices`` offers for every combat
+command and what the previews tell, one test per seed section.
+
+Each test checks the contract (every command built from the offered values is accepted:
+``commands()`` and 50 ``sample()``s, each by ``Game.dry_run``), that the choices hold what the
+seeds allow and leave out what they forbid, and that a preview's odds are the odds the combat
+is then resolved at.  Situations are the base combat tests' (test_combat.py) in the lab
+scenario, and a real Barbarossa game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from test_combat import DECL, MINSK, SUPPLY_HQ, T, base_units, find, new_game, ok, refused, step, strong, unit
+
+from kernel.game import Game
+from plugins.rules.combat import odds as O
+from plugins.rules.combat import PROC, current_combat, open_combats, retreat_options
+
+SAMPLES = 50
+
+
+def offered(game, type_):
+    return [c for c in game.choices().commands() if c.type == type_]
+
+
+def the_choice(game, type_):
+    [choice] = offered(game, type_)
+    return choice
+
+
+def all_accepted(game, choice, samples=SAMPLES) -> list[dict]:
+    """Every command of ``choice`` (enumerated, and sampled) is accepted by a dry run.  Built
+    before any is tried: a dry run replaces the state object lazy branches were built on."""
+    cmds = choice.commands() + [choice.sample(random.Random(i)) for i in range(samples)]
+    cmds = [c for c in cmds if c is not None]
+    assert cmds, f"{choice.type}: nothing could be built from the choices"
+    for cmd in cmds:
+        out = game.dry_run(cmd)
+        assert out.accepted, (cmd, out.reason)
+    return cmds
+
+
+def values(field) -> list:
+    return [tuple(v) if isinstance(v, list) else v for v in field.values()]
+
+
+def targets(choice) -> dict:
+    """hex -> the unit ids offered to attack it."""
+    out = {}
+    for option in choice.fields[0].all_options():
+        [units] = option.next_fields()
+        assert units.kind == "units" and units.min == 1
+        out[tuple(option.value)] = sorted(units.values())
+    return out
+
+
+def can_finish(game) -> bool:
+    return bool(offered(game, "FinishStep"))
+
+
+def declare_and_finish(game, attacks):
+    for hex_, units in attacks:
+        ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(hex_), "units": list(units)})
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+
+
+# ---------------------------------------------------------------- Land Combat Declaration
+def declaration_units():
+    return base_units() + [unit("g-dis", "germany", "inf", 4, (206, 53), face_up=False),
+                           unit("g-far", "germany", "inf", 4, (204, 52)), unit("g-min", "germany", "inf", 4, MINSK),
+                           unit("s-x", "ussr", "inf", 1, (208, 51))]
+
+
+def test_land_combat_declaration_offers_each_attackable_hex_with_the_units_that_may_attack_it(save):
+    game = new_game(save, units=declaration_units())
+    choice = the_choice(game, "DeclareAttack")
+    # not the disorganized unit, nor the one not adjacent; Minsk holds only friendly units
+    assert targets(choice) == {T: ["g-arm", "g-inf", "g-min"], (208, 51): ["g-min"]}
+    label = next(o.label for o in choice.fields[0].all_options() if tuple(o.value) == T)
+    assert "clear" in label and "s-inf" in label
+    all_accepted(game, choice)
+    # a unit attacks one hex; one already in an attack is not offered for it again
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm"]})
+    ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": [208, 51], "units": ["g-min"]})
+    choice = the_choice(game, "DeclareAttack")
+    assert targets(choice) == {T: ["g-inf"]}
+    all_accepted(game, choice)
+    assert can_finish(game)  # declaring is never compulsory
+
+
+def test_land_combat_declaration_activity_limits_leave_only_the_attacks_declared(save):
+    # Germany's Combined action allows 3 land attacks (turn plugin's authored table).
+    centre, nbrs = (207, 51), [(208, 51), (208, 52), (207, 52), (208, 50)]
+    units = [unit(f"g{i}", "germany", "inf", 4, centre) for i in range(4)]
+    units += [unit(f"s{i}", "ussr", "inf", 1, h) for i, h in enumerate(nbrs)]
+    game = new_game(save, units=units, actions={"germany": "combined"})
+    assert set(targets(the_choice(game, "DeclareAttack"))) == set(nbrs)
+    for i in range(3):
+        ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(nbrs[i]), "units": [f"g{i}"]})
+    # no 4th land attack: only adding units to the three declared is offered
+    choice = the_choice(game, "DeclareAttack")
+    assert targets(choice) == {h: ["g3"] for h in nbrs[:3]}
+    all_accepted(game, choice)
+    refused(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(nbrs[3]), "units": ["g3"]}, "Activity Limits")
+
+
+def test_land_combat_declaration_preview_tells_the_odds_the_combat_is_resolved_at(tmp_path):
+    for seed in (1, 2, 3):
+        game = new_game(tmp_path / f"p{seed}.wif", seed=seed)
+        cmd = {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm", "g-inf"]}
+        told = game.preview(cmd)
+        assert told["legal"] and told["odds"] == 3.0 and told["odds_text"] == "3:1"
+        assert told["attack"] == 10 and told["defence"] == 3 and told["chooser"] == "attacker"
+        assert told["columns"] == {"blitz": "3:1", "assault": "3:1"} and told["activities"] == {"land-attack": 1}
+        assert told["modifiers"] == {"odds_shifts": {}, "die": {}}
+        declare_and_finish(game, [(T, ["g-arm", "g-inf"])])
+        chosen = game.preview({"type": "ChooseLandCombatType", "actor": "germany", "table": "blitz"})
+        assert chosen["table"] == "blitz" and chosen["column"] == "3:1" and chosen["odds_text"] == "3:1"
+        ok(game, {"type": "ChooseLandCombatType", "actor": "germany", "table": "blitz"})
+        events = ok(game, {"type": "ResolveCombat", "actor": "germany"})
+        resolved = next(e for e in events if e.type == "LandCombatResolved").data
+        assert resolved["odds"] == told["odds_text"] and resolved["drm"] == told["modifiers"]["die"]
+        assert resolved["result"] == O.lookup("blitz", O.odds_level(10, 3), resolved["modified"])
+        game.close()
+    # refused as the handler refuses
+    game = new_game(tmp_path / "r.wif")
+    told = game.preview({"type": "DeclareAttack", "actor": "germany", "hex": list(MINSK), "units": ["g-arm"]})
+    assert not told["legal"] and "enemy land units" in told["reason"]
+
+
+def test_land_combat_declaration_preview_has_the_weather_and_terrain_modifiers(save):
+    units = base_units() + [unit("s-ter", "ussr", "terr", 1, T, face_up=False)]
+    game = new_game(save, units=units, weather={"2": "rain"})
+    told = game.preview({"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm", "g-inf"]})
+    assert told["modifiers"]["odds_shifts"] == {"weather (rain)": -1}
+    assert told["modifiers"]["die"] == {"disorganized defenders": 1}
+    assert told["odds_text"] == "3:2" and told["odds"] == 1.5  # 10 against 4 is 2:1, one level less in rain
+
+
+# ---------------------------------------------------------------- Ignore Notional
+def paradropped(save):
+    from plugins.rules.combat import declare_forced_attack
+    from plugins.rules.units import UnitMoved
+
+    game = new_game(save, units=[unit("g-para", "germany", "para", 2, (206, 51), size="division")])
+
+    def drop(ctx):
+        ctx.emit(UnitMoved(unit="g-para", to_hex=T))
+        declare_forced_attack(ctx, "germany", T, ["g-para"], "paradrop")
+
+    game._run(drop, actor="system")
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    return game
+
+
+def test_ignore_notional_the_defender_answers_for_each_paradrop(save):
+    game = paradropped(save)
+    assert step(game).endswith("include-notional-units")
+    choice = the_choice(game, "IncludeNotional")
+    assert choice.actor == "ussr" and values(choice.fields[0]) == [T]
+    [include] = choice.fields[0].all_options()[0].next_fields()
+    assert include.kind == "bool"
+    all_accepted(game, choice)
+    assert not can_finish(game)  # the question must be answered
+    refused(game, {"type": "FinishStep", "actor": "ussr"}, "Ignore Notional")
+    assert game.preview({"type": "IncludeNotional", "actor": "ussr", "hex": list(T), "include": False})["cancelled"]
+
+
+# ---------------------------------------------------------------- Defending / Attacking HQ Support
+def test_hq_support_offers_the_hqs_in_range_to_the_side_whose_phase_it_is(save):
+    units = base_units() + [unit("g-hq", "germany", "hq-a", 4, (205, 51), factors={"reorg": 10}),
+                            unit("g-hq-far", "germany", "hq-i", 2, (203, 52), factors={"reorg": 1}),
+                            unit("s-hq", "ussr", "hq-i", 2, (208, 52), factors={"reorg": 3})]
+    game = new_game(save, units=units, hq_support=True)
+    declare_and_finish(game, [(T, ["g-arm"])])
+    assert step(game).endswith("defending-hq-support")
+    choice = the_choice(game, "DeclareHQSupport")
+    assert choice.actor == "ussr" and values(choice.fields[0]) == ["s-hq"]
+    all_accepted(game, choice)
+    assert game.preview({"type": "DeclareHQSupport", "actor": "ussr", "hq": "s-hq", "hex": list(T)})["needed"] == 3
+    ok(game, {"type": "FinishStep", "actor": "ussr"})
+    choice = the_choice(game, "DeclareHQSupport")
+    # not the HQs beyond their reorganization value (g-hq-far, the supply HQ)
+    assert choice.actor == "germany" and values(choice.fields[0]) == ["g-hq"]
+    assert [values(f) for f in choice.fields[0].all_options()[0].next_fields()] == [[T]]
+    all_accepted(game, choice)
+    ok(game, {"type": "DeclareHQSupport", "actor": "germany", "hq": "g-hq", "hex": list(T)})
+    assert not offered(game, "DeclareHQSupport")  # one combat per HQ
+
+
+# ---------------------------------------------------------------- Select Land Combat
+def two_attacks(save):
+    units = base_units() + [unit("g-x", "germany", "inf", 4, MINSK), unit("s-x", "ussr", "inf", 1, (208, 51))]
+    game = new_game(save, units=units)
+    declare_and_finish(game, [(T, ["g-arm", "g-inf"]), ((208, 51), ["g-x"])])
+    return game
+
+
+def test_select_land_combat_offers_every_waiting_combat_and_must_be_answered(save):
+    game = two_attacks(save)
+    assert step(game).endswith("select-land-combat")
+    choice = the_choice(game, "SelectLandCombat")
+    assert sorted(values(choice.fields[0])) == [(207, 52), (208, 51)]
+    all_accepted(game, choice)
+    assert not can_finish(game)
+    refused(game, {"type": "FinishStep", "actor": "germany"}, "Select Land Combat")
+    told = game.preview({"type": "SelectLandCombat", "actor": "germany", "hex": [208, 51]})
+    assert told["odds_text"] == "4:1" and told["chooser"] == "defender"
+
+
+# ---------------------------------------------------------------- Phasing Side Snow Unit Decision
+def test_phasing_side_snow_unit_decision_yes_or_no_with_the_odds_of_each(save):
+    units = [unit("g-mtn", "germany", "mtn", 6, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
+             unit("s-inf", "ussr", "inf", 3, T)]
+    game = new_game(save, units=units, weather={"2": "snow"})
+    declare_and_finish(game, [(T, ["g-mtn", "g-inf"])])
+    choice = the_choice(game, "UseSnowUnits")
+    assert choice.fields[0].kind == "bool"
+    all_accepted(game, choice)
+    use = game.preview({"type": "UseSnowUnits", "actor": "germany", "use": True})
+    without = game.preview({"type": "UseSnowUnits", "actor": "germany", "use": False})
+    assert use["modifiers"]["odds_shifts"] == {} and without["modifiers"]["odds_shifts"] == {"weather (snow)": -2}
+    assert use["odds"] > without["odds"]
+
+
+# ---------------------------------------------------------------- Choose Combat Type
+def test_choose_combat_type_both_tables_each_with_its_column(save):
+    game = new_game(save, units=strong())
+    declare_and_finish(game, [(T, ["g-arm", "g-inf"])])
+    choice = the_choice(game, "ChooseLandCombatType")
+    assert values(choice.fields[0]) == ["blitz", "assault"]
+    assert [o.label for o in choice.fields[0].all_options()] == ["Blitz table, 7:1 column", "Assault table, 7:1 column"]
+    all_accepted(game, choice)
+    assert not can_finish(game)
+    refused(game, {"type": "FinishStep", "actor": "germany"}, "Blitz or the Assault")
+    for table in ("blitz", "assault"):
+        told = game.preview({"type": "ChooseLandCombatType", "actor": "germany", "table": table})
+        assert told["table"] == table and told["column"] == "7:1" and told["odds_text"] == "7:1"
+    ok(game, {"type": "ChooseLandCombatType", "actor": "germany", "table": "assault"})
+    choice = the_choice(game, "ResolveCombat")
+    assert choice.fields == []
+    assert game.preview({"type": "ResolveCombat", "actor": "germany"})["column"] == "7:1"
+    all_accepted(game, choice, samples=1)
+
+
+# ---------------------------------------------------------------- Convert Shattered Results / Assign Losses
+def test_convert_shattered_results_to_retreats_offered_after_an_s_or_b(tmp_path):
+    game, events, res = find(tmp_path, lambda r: r == "*/1B", units=strong())
+    choice = the_choice(game, "ConvertToRetreat")
+    assert choice.fields[0].kind == "bool"
+    all_accepted(game, choice)
+    assert game.preview({"type": "ConvertToRetreat", "actor": "germany", "convert": True})["treated_as"] == "R"
+
+
+def test_assign_losses_any_units_of_the_side_as_many_as_the_result_takes(tmp_path):
+    game, events, res = find(tmp_path, lambda r: O.parse_result(r)["attacker_losses"] == 1)
+    choice = the_choice(game, "AssignLandLosses")
+    [field] = choice.fields
+    assert choice.actor == "germany" and field.kind == "units" and (field.min, field.max) == (1, 1)
+    assert sorted(field.values()) == ["g-arm", "g-inf"]
+    all_accepted(game, choice)
+    assert game.preview({"type": "AssignLandLosses", "actor": "germany", "units": ["g-inf"]})["side"] == "attacker"
+
+
+def test_assign_losses_after_the_snow_units_benefit_only_sets_with_a_snow_unit(tmp_path):
+    """Weather Report: having used the snow units' benefit, the first loss must be one of
+    them: the legal sets are offered whole."""
+    units = [unit("g-mtn", "germany", "mtn", 2, (206, 51)), unit("g-inf", "germany", "inf", 2, (206, 52)),
+             unit("s-inf", "ussr", "inf", 4, T)]
+    for seed in range(1, 300):
+        game = new_game(tmp_path / f"s{seed}.wif", units=units, seed=seed, weather={"2": "snow"})
+        declare_and_finish(game, [(T, ["g-mtn", "g-inf"])])
+        ok(game, {"type": "UseSnowUnits", "actor": "germany", "use": True})
+        chooser = game.state.kernel.sequence.pending[0]
+        ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "assault"})
+        ok(game, {"type": "ResolveCombat", "actor": chooser})
+        if offered(game, "AssignLandLosses") and game.state["combat"].combats["207,52"].losses["attacker"] == 1:
+            break
+        game.close()
+    choice = next(c for c in offered(game, "AssignLandLosses") if c.actor == "germany")
+    [field] = choice.fields
+    assert field.kind == "option" and field.values() == [["g-mtn"]]
+    all_accepted(game, choice)
+    refused(game, {"type": "AssignLandLosses", "actor": "germany", "units": ["g-inf"]}, "snow")
+
+
+# ---------------------------------------------------------------- Retreat Units
+def test_retreat_units_each_unit_then_its_retreat_hexes_by_priority(tmp_path):
+    game, events, res = find(tmp_path, lambda r: r.endswith("/R") and not O.parse_result(r)["attacker_losses"])
+    assert step(game).endswith("retreat-units")
+    choice = the_choice(game, "RetreatUnit")
+    assert values(choice.fields[0]) == ["s-inf"]
+    c = game.state["combat"].combats["207,52"]
+    [to] = choice.fields[0].all_options()[0].next_fields()
+    assert values(to) == retreat_options(game.state, c, "s-inf", T)[1] == [(207, 53), (208, 52)]
+    assert all("priority 1" in o.label for o in to.all_options())  # Minsk, in the German ZOC, is not offered
+    all_accepted(game, choice)
+    told = game.preview({"type": "RetreatUnit", "actor": "germany", "unit": "s-inf", "to_hex": [208, 52]})
+    assert told["terrain"] == "forest" and told["priority"] == 1 and not told["keeps_retreating"]
+    # ending the step leaves no unit unretreated: the first hex of its best priority
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    assert game.state["units"].units["s-inf"].hex == (207, 53)
+
+
+# ---------------------------------------------------------------- Advance After Combat
+def test_advance_after_combat_the_attacked_hex_then_a_second_hex_after_a_breakthrough(tmp_path):
+    game, events, res = find(tmp_path, lambda r: r == "*/1B", units=strong())
+    ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": False})
+    ok(game, {"type": "AssignLandLosses", "actor": "ussr", "units": ["s-2"]})
+    assert step(game).endswith("advance-after-combat")
+    choice = the_choice(game, "AdvanceUnit")
+    assert values(choice.fields[0]) == ["g-arm", "g-inf"]
+    assert all(values(o.next_fields()[0]) == [T] for o in choice.fields[0].all_options())
+    all_accepted(game, choice)
+    told = game.preview({"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
+    assert told["terrain"] == "clear" and not told["second"] and not told["disorganized"]
+    ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
+    choice = the_choice(game, "AdvanceUnit")
+    second = {o.value: values(o.next_fields()[0]) for o in choice.fields[0].all_options()}
+    assert second["g-inf"] == [T]  # INF: no second hex
+    assert (208, 52) in second["g-arm"] and all(O.adjacent(h, T) for h in second["g-arm"])
+    all_accepted(game, choice)
+    told = game.preview({"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]})
+    assert told["second"] and told["terrain"] == "forest" and told["disorganized"]
+    assert can_finish(game)  # advancing is never compulsory
+
+
+# ---------------------------------------------------------------- a real game: Barbarossa
+def _to_germanys_first_declaration(game):
+    prefer = {"ChooseFirstMover": "axis", "ChooseAction": "land"}
+    order = ["RestoreSetup", "ChooseFirstMover", "ChooseAction", "FinishStep"]
+    for n in range(200):
+        commands = [c for c in game.choices().commands() if c.source == "rules"]
+        if any(c.type == "DeclareAttack" for c in commands):
+            return
+        choice = min(commands, key=lambda c: order.index(c.type) if c.type in order else len(order))
+        want = prefer.get(choice.type)
+        cmd = choice.sample(random.Random(n), lambda f, opts: next((o for o in opts if o.value == want), None))
+        ok(game, cmd)
+    raise AssertionError("Germany was never offered a land attack")
+
+
+def test_barbarossa_land_combat_choices_are_accepted_and_previews_match_the_results(tmp_path):
+    game = Game.new("barbarossa", tmp_path / "b.wif", seed=5)
+    _to_germanys_first_declaration(game)
+    choice = the_choice(game, "DeclareAttack")
+    all_accepted(game, choice)
+    told = {}
+    for _ in range(3):  # three attacks, each with every unit the choices offer for it
+        option = the_choice(game, "DeclareAttack").fields[0].all_options()[0]
+        cmd = {"type": "DeclareAttack", "actor": "germany", "hex": option.value, "units": option.next_fields()[0].values()}
+        told[tuple(option.value)] = game.preview(cmd)
+        assert told[tuple(option.value)]["legal"] and told[tuple(option.value)]["odds"] > 0
+        ok(game, cmd)
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    rng, resolved, chosen = random.Random(5), {}, {}
+    for _ in range(300):
+        if not open_combats(game.state) and not step(game).startswith(PROC):
+            break  # every combat resolved, its retreats and advances done
+        commands = [c for c in game.choices().commands() if c.source == "rules"]
+        mine = [c for c in commands if c.plugin == "combat"]
+        if not mine:
+            ok(game, next(c for c in commands if c.type == "FinishStep").base())
+            continue
+        for c in mine:
+            all_accepted(game, c, samples=10)
+        cmd = mine[0].sample(rng)
+        if cmd["type"] == "ChooseLandCombatType":
+            chosen[current_combat(game.state).id] = game.preview(cmd)
+        for e in ok(game, cmd):
+            if e.type == "LandCombatResolved":
+                resolved[e.data["combat"]] = e.data
+    assert resolved and chosen, "no combat was resolved"
+    for cid, data in resolved.items():
+        assert data["odds"] == chosen[cid]["odds_text"] and data["drm"] == chosen[cid]["modifiers"]["die"]
+        assert data["table"] == chosen[cid]["table"]
+        declared = told.get(tuple(data["hex"]))
+        if declared and (data["attack"], data["defence"]) == (declared["attack"], declared["defence"]):
+            assert data["odds"] == declared["odds_text"]  # nothing (snow, ground support) changed since
+    game.close()
