@@ -110,3 +110,37 @@ def play_by_choices(game, rng: random.Random | int = 0, max_commands: int = 300,
         ok(game, cmd)
         done += 1
     return done
+
+
+def play_land_turns(game, turns: int, towards: dict[str, int] | None = None, max_commands: int = 300) -> None:
+    """Play until turn ``turns`` by what the game offers: the first side offered moves first,
+    each power chooses a land action and moves each of its units once a turn-impulse, to the
+    offered destination farthest ``towards`` (power -> +1 east, -1 west; default: nearest)."""
+    towards = towards or {}
+    moved: set[tuple] = set()
+    for _ in range(max_commands):
+        k = game.state.kernel
+        if k.sequence.finished or not k.sequence.pending or k.turn >= turns:
+            return
+        offer = {c.type: c for c in offered(game)}
+        if "ChooseFirstMover" in offer:
+            choice = offer["ChooseFirstMover"]
+            ok(game, {**choice.base(), "side": choice.fields[0].values()[0]})
+            continue
+        if "ChooseAction" in offer:
+            choice = offer["ChooseAction"]
+            values = choice.fields[0].values()
+            ok(game, {**choice.base(), "action": "land" if "land" in values else values[0]})
+            continue
+        move = offer.get("MoveLandUnit")
+        fresh = [o for o in (move.fields[0].all_options() if move else []) if (k.turn, k.impulse, o.value) not in moved]
+        if fresh:
+            unit_option = fresh[0]
+            moved.add((k.turn, k.impulse, unit_option.value))
+            destinations = unit_option.next_fields()[0].all_options()
+            if destinations:
+                way = towards.get(move.actor, 0)
+                to = max(destinations, key=lambda o: way * o.value[0]).value if way else destinations[0].value
+                ok(game, {**move.base(), "unit": unit_option.value, "to": to})
+            continue
+        finish(game, offer["FinishStep"].actor if "FinishStep" in offer else None)

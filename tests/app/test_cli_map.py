@@ -4,8 +4,6 @@ import argparse
 import json
 import shutil
 
-import pytest
-
 from app.cli_map import add_map_commands
 from kernel.worldmap import DEFAULT_MAP_DIR
 

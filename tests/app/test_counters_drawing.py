@@ -12,14 +12,11 @@ from app.play import GameWindow
 from app.views import ScreenLayout, WindowGeometry
 from kernel.game import Game
 
+from helpers import unit
+
 # Chukotka (358-359) and Alaska (0-1) on row 28: land hexes on both sides of the date line
 WEST, EAST = (358, 28), (1, 28)
 MAP_ONLY = ScreenLayout(name="map only", screen=(640, 400), windows={"detailed": WindowGeometry(x=0, y=0, w=640, h=400)})
-
-
-def unit(uid, power, hex_):
-    return {"id": uid, "power": power, "branch": "land", "type": "inf", "size": "army", "name": uid,
-            "factors": {"combat": 3, "move": 3}, "hex": list(hex_)}
 
 
 @pytest.fixture

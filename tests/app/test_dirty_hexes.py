@@ -13,8 +13,8 @@ from app import mapstyle
 from app.dirty import map_changes
 from app.play import GameWindow
 from app.views import ScreenLayout, WindowGeometry
-from kernel.game import Game
 
+from helpers import ok
 from test_playing import lab_game  # rootdir-relative import, as pytest puts tests/app on sys.path
 
 TAKEN = (207, 51)
@@ -51,10 +51,7 @@ def ring_pixel(window, hex_):
 
 
 def move_armour_into_soviet_hex(game):
-    outcome = game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g-arm", "to": list(TAKEN)},
-                          player=None)
-    assert outcome.accepted, outcome.reason
-    return outcome
+    return ok(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g-arm", "to": list(TAKEN)})
 
 
 def test_a_control_change_rebuilds_only_the_chunks_of_that_hex(map_window, tmp_path):

@@ -12,12 +12,10 @@ from app.render import HIGHLIGHT, render_state_png
 from kernel.game import Game
 from kernel.replay import open_replay
 
-UNITS = [
-    {"id": "g1", "power": "germany", "branch": "land", "type": "arm", "size": "army", "name": "4th Panzer Army",
-     "factors": {"combat": 4, "move": 6}, "hex": [204, 52]},
-    {"id": "r1", "power": "ussr", "branch": "land", "type": "inf", "size": "army", "name": "3rd Army",
-     "factors": {"combat": 3, "move": 3}, "hex": [210, 48]},
-]
+from helpers import play_land_turns, unit
+
+UNITS = [unit("g1", "germany", (204, 52), "arm", move=6, name="4th Panzer Army"),
+         unit("r1", "ussr", (210, 48), combat=3, move=3, name="3rd Army")]
 
 
 @pytest.fixture(scope="module")
@@ -27,21 +25,7 @@ def lab_save(tmp_path_factory):
     game = Game.new("lab", path, seed=7, extra_plugins=["land", "turn"], options={
         "units": UNITS, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
         "actions": {"germany": "land"}})
-    for _ in range(300):
-        k = game.state.kernel
-        if k.sequence.finished or not k.sequence.pending or k.turn >= 2:
-            break
-        who = k.sequence.pending[0]
-        power = k.acting_power()
-        legal = game.legal_commands()
-        if "ChooseAction" in legal and game.submit({"type": "ChooseAction", "actor": power, "action": "land"}).accepted:
-            continue
-        if "MoveLandUnit" in legal:
-            for unit in list(game.state["units"].units.values()):
-                if unit.power == power:
-                    game.submit({"type": "MoveLandUnit", "actor": power, "unit": unit.id,
-                                 "to": [unit.hex[0] + 1, unit.hex[1]]})
-        assert game.submit({"type": "FinishStep", "actor": power}).accepted
+    play_land_turns(game, 2)
     game.close()
     return path
 

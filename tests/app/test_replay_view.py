@@ -5,7 +5,6 @@ centres), the outlined hexes on the map, Play on from here, and a save whose plu
 from __future__ import annotations
 
 import hashlib
-import random
 
 import pygame
 import pytest
@@ -20,51 +19,21 @@ from app.stamps import hex_corners
 from kernel.game import Game
 from kernel.verify import verify
 
-from helpers import finish, offered, ok
+from helpers import play_land_turns, unit
 
-UNITS = [
-    {"id": "g1", "power": "germany", "branch": "land", "type": "arm", "size": "army", "name": "4th Panzer Army",
-     "factors": {"combat": 4, "move": 6}, "hex": [204, 52]},
-    {"id": "g2", "power": "germany", "branch": "land", "type": "inf", "size": "army", "name": "9th Army",
-     "factors": {"combat": 4, "move": 4}, "hex": [203, 53]},
-    {"id": "r1", "power": "ussr", "branch": "land", "type": "inf", "size": "army", "name": "3rd Army",
-     "factors": {"combat": 3, "move": 3}, "hex": [210, 48]},
-]
+UNITS = [unit("g1", "germany", (204, 52), "arm", move=6, name="4th Panzer Army"),
+         unit("g2", "germany", (203, 53), name="9th Army"),
+         unit("r1", "ussr", (210, 48), combat=3, move=3, name="3rd Army")]
 
 
 def play_lab_game(path, turns: int = 3) -> None:
-    """A lab game of a few turns, played by what the game offers: the first side offered moves
-    first, each power chooses a land action and moves each of its units once towards the
-    enemy (Germany east, the USSR west: hexes change control)."""
+    """A lab game of a few turns, played by what the game offers: each power chooses a land
+    action and moves each of its units once towards the enemy (Germany east, the USSR west:
+    hexes change control)."""
     game = Game.new("lab", path, seed=7, snapshot_every=100, extra_plugins=["land", "turn"], options={
         "units": UNITS, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
         "actions": {"germany": "land"}})
-    moved: set[tuple] = set()
-    for _ in range(300):
-        k = game.state.kernel
-        if k.sequence.finished or not k.sequence.pending or k.turn >= turns:
-            break
-        offer = {c.type: c for c in offered(game)}
-        if "ChooseFirstMover" in offer:
-            ok(game, offer["ChooseFirstMover"].sample(random.Random(0), pick=lambda f, opts: opts[0] if opts else None))
-            continue
-        if "ChooseAction" in offer:
-            choice = offer["ChooseAction"]
-            action = "land" if "land" in choice.fields[0].values() else choice.fields[0].values()[0]
-            ok(game, {**choice.base(), "action": action})
-            continue
-        move = offer.get("MoveLandUnit")
-        fresh = [o for o in (move.fields[0].all_options() if move else []) if (k.turn, k.impulse, o.value) not in moved]
-        if fresh:
-            unit_option = fresh[0]
-            moved.add((k.turn, k.impulse, unit_option.value))
-            destinations = unit_option.next_fields()[0].all_options()
-            if destinations:
-                east = 1 if move.actor == "germany" else -1
-                to = max(destinations, key=lambda o: east * o.value[0]).value
-                ok(game, {**move.base(), "unit": unit_option.value, "to": to})
-            continue
-        finish(game, offer["FinishStep"].actor if "FinishStep" in offer else None)
+    play_land_turns(game, turns, towards={"germany": 1, "ussr": -1})
     game.close()
 
 
