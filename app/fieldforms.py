@@ -24,7 +24,7 @@ from pygame_gui.elements import UISelectionList, UITextBox, UITextEntryLine
 from kernel.choices import CommandChoice, Field
 
 from .commandfill import SINGLE, CommandFill, one_click, title_of
-from .forms import FormWindow
+from .forms import FormWindow, gui_text
 
 BUTTONS_AT_MOST = 8  # more options than this: a list
 ROW = 32
@@ -82,15 +82,20 @@ class FieldWidgets:
     # ------------------------------------------------------------ one click
     def one_click(self, choice: CommandChoice, y: int) -> int:
         f = one_click(choice)
-        self.form.label((4, y, self.width, 22), f"{title_of(choice.type)} ({field_title(f)}):")
-        y += 24
+        y = self.title(f"<b>{title_of(choice.type)}</b> ({field_title(f)}):", y)
         options = f.all_options()
         per_row = 1 if any(len(o.label) > 14 for o in options) else 3
         w = (self.width - 4 * (per_row - 1)) // per_row
         for i, o in enumerate(options):
-            self.form.button((4 + (i % per_row) * (w + 4), y + (i // per_row) * ROW, w, ROW - 4), o.label or str(o.value),
-                             lambda v=o.value: self.submit({**choice.base(), f.name: v}))
+            self.form.button((4 + (i % per_row) * (w + 4), y + (i // per_row) * ROW, w, ROW - 4),
+                             gui_text(o.label or str(o.value)), lambda v=o.value: self.submit({**choice.base(), f.name: v}))
         return y + ROW * ((len(options) + per_row - 1) // per_row)
+
+    def title(self, html: str, y: int) -> int:
+        """A line of text as tall as it needs (long rule labels wrap)."""
+        box = UITextBox(gui_text(html), pygame.Rect(4, y, self.width, -1), self.gui.manager, container=self.form,
+                        object_id="#field_title")
+        return y + box.rect.height + 2
 
     def plain(self, choice: CommandChoice, y: int) -> int:
         self.form.button((4, y, self.width, ROW - 2), title_of(choice.type), lambda: self.submit(choice.base()))
@@ -143,15 +148,14 @@ class FieldWidgets:
     def options(self, fill: CommandFill, f: Field, y: int) -> int:
         options = f.all_options()
         on_map = " (or click the map)" if f.kind in ("unit", "hex") else ""
-        self.form.label((4, y, self.width, 22), f"{field_title(f)}{on_map}:")
-        y += 24
+        y = self.title(f"{field_title(f)}{on_map}:", y)
         if len(options) <= BUTTONS_AT_MOST:
             for o in options:
-                self.form.button((4, y, self.width, ROW - 4), o.label or str(o.value),
+                self.form.button((4, y, self.width, ROW - 4), gui_text(o.label or str(o.value)),
                                  lambda v=o.value: self._set(fill, f.name, v))
                 y += ROW
             return y
-        items = [(o.label or str(o.value), f"#o{i}") for i, o in enumerate(options)]
+        items = [(gui_text(o.label or str(o.value)), f"#o{i}") for i, o in enumerate(options)]
         lst = UISelectionList(pygame.Rect(4, y, self.width, min(180, 20 * len(items) + 6)), items, self.gui.manager,
                               container=self.form)
         lst.options = options
@@ -168,10 +172,9 @@ class FieldWidgets:
     def units_list(self, fill: CommandFill, f: Field, y: int) -> int:
         options = f.all_options()
         most = "" if f.max is None else f" at most {f.max}"
-        self.form.label((4, y, self.width, 22), f"{field_title(f)} (at least {f.min or 0}{most}; or click the map):")
-        y += 24
+        y = self.title(f"{field_title(f)} (at least {f.min or 0}{most}; or click the map):", y)
         chosen = fill.values.get(f.name) or []
-        items = [(o.label or str(o.value), f"#o{i}") for i, o in enumerate(options)]
+        items = [(gui_text(o.label or str(o.value)), f"#o{i}") for i, o in enumerate(options)]
         selected = [items[i] for i, o in enumerate(options) if o.value in chosen]
         lst = UISelectionList(pygame.Rect(4, y, self.width, min(150, 20 * max(1, len(items)) + 6)), items,
                               self.gui.manager, container=self.form, allow_multi_select=True,

@@ -34,6 +34,16 @@ UI_EVENTS = (pygame_gui.UI_BUTTON_PRESSED, pygame_gui.UI_SELECTION_LIST_NEW_SELE
              pygame_gui.UI_DROP_DOWN_MENU_CHANGED, pygame_gui.UI_WINDOW_CLOSE,
              pygame_gui.UI_FILE_DIALOG_PATH_PICKED)
 TITLE_BAR_H = 28  # pygame_gui's default window title bar
+# Characters the fonts lack, and what stands in for them (rules describe results with arrows)
+SUBSTITUTES = {"→": "->", "←": "<-", "×": "x", "–": "-", "—": "-"}
+
+
+def gui_text(text: str) -> str:
+    """``text`` with the characters the forms' font lacks replaced, so no box stands where a
+    player expects a word."""
+    for ch, stand_in in SUBSTITUTES.items():
+        text = text.replace(ch, stand_in)
+    return text
 
 
 class Gui:

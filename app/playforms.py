@@ -26,7 +26,7 @@ from . import mapstyle
 from .commandfill import CommandFill, one_click, title_of
 from .decisions import Decisions
 from .fieldforms import FieldWidgets, fillable, preview_text
-from .forms import FormWindow, Gui
+from .forms import FormWindow, Gui, gui_text
 from .mapinput import MapInput
 from .results import Popups
 from .selectable import SelectableUnits
@@ -102,7 +102,7 @@ class PlayForms:
                 continue  # the Sequence of Play header already says where the game is
             text = self.game.describe(record)
             if text:
-                self.log.append(text)
+                self.log.append(gui_text(text))
         self.log = self.log[-40:]
         self._built_for = None
         return True
@@ -243,8 +243,8 @@ class PlayForms:
         UILabel(pygame.Rect(44, y, width - 44, 24), f"turn {k.turn} impulse {k.impulse}  {actor or '-'}", manager,
                 container=form)
         y += 26
-        UITextBox(self.sequence_text(), pygame.Rect(4, y, width, 58), manager, container=form)
-        y += 60
+        header = UITextBox(self.sequence_text(), pygame.Rect(4, y, width, -1), manager, container=form)
+        y += header.rect.height + 2
         if k.sequence.finished:
             form.label((4, y, width, 24), "The game is over.")
             return
@@ -260,7 +260,7 @@ class PlayForms:
                 button.disable()  # a mandatory decision is left: the tip says which
             y += 36
         if self.status[0]:
-            box = UITextBox(self.status[0], pygame.Rect(4, y, width, 64), manager, container=form, object_id="#status")
+            box = UITextBox(gui_text(self.status[0]), pygame.Rect(4, y, width, 64), manager, container=form, object_id="#status")
             box.status_text = self.status[0]
             y += 66
         if self.log:

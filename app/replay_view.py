@@ -41,6 +41,7 @@ from kernel.replay import Replay, open_replay
 
 from .detailed import font
 from .dirty import MapChanges, map_changes
+from .forms import SUBSTITUTES
 from .play import ACCENT, DIM, FORM, GOOD, REPO_ROOT, TEXT, TITLE_BAR, TITLE_H, GameWindow
 from .render import StateView, centre_of, draw_highlights
 from .views import ScreenLayout, WindowGeometry
@@ -90,9 +91,6 @@ def fork_path(original: Path, seq: int, saves_dir: Path) -> Path:
     return candidate
 
 
-_SUBSTITUTES = {"→": "->", "←": "<-", "×": "x", "–": "-", "—": "-"}
-
-
 def printable(text: str, size: int = 16) -> str:
     """The text with characters the default font lacks replaced (arrows, dashes), so no
     box stands where a player expects a word."""
@@ -100,7 +98,7 @@ def printable(text: str, size: int = 16) -> str:
     f = font(size)
     for ch in text:
         if ord(ch) > 127:
-            ch = _SUBSTITUTES.get(ch, ch)
+            ch = SUBSTITUTES.get(ch, ch)
             if len(ch) == 1 and f.metrics(ch)[0] is None:
                 ch = "?"
         out.append(ch)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 from pygame_gui.elements import UIImage, UIScrollingContainer, UITextBox
 
-from .forms import FormWindow, Gui
+from .forms import FormWindow, Gui, gui_text
 from .victory import victory_report, victory_table_surface
 
 WEATHER_EVENTS = ("WeatherSet",)  # core's weather change, as app/dirty.py reads it
@@ -59,7 +59,7 @@ class Popups:
         height = min(sh - 80, max(200, 100 + 46 * len(lines)))
         win = FormWindow(self.gui, pygame.Rect((sw - width) // 2, 60 + 20 * len(self.open), width, height), title,
                          object_id="#result_form")
-        UITextBox("<br>".join(lines) or "-", pygame.Rect(6, 6, width - 44, height - 90), self.gui.manager,
+        UITextBox(gui_text("<br>".join(lines)) or "-", pygame.Rect(6, 6, width - 44, height - 90), self.gui.manager,
                   container=win)
         win.button((6, height - 78, 90, 30), "OK", lambda: self.close(win))
         win.lines = lines

@@ -12,7 +12,7 @@ import pygame_gui
 from pygame_gui.elements import UISelectionList
 
 from .commandfill import same
-from .forms import FormWindow
+from .forms import FormWindow, gui_text
 
 
 class SelectableUnits:
@@ -54,7 +54,7 @@ class SelectableUnits:
         options = field.all_options()
         self.unit_ids = [o.value for o in options]
         chosen = self.forms.fill.values.get(field.name)
-        items = [(o.label or str(o.value), f"#u{i}") for i, o in enumerate(options)]
+        items = [(gui_text(o.label or str(o.value)), f"#u{i}") for i, o in enumerate(options)]
         selected = next((items[i] for i, o in enumerate(options) if field.kind == "unit" and same(o.value, chosen)),
                         None)
         inner = form.get_container().rect

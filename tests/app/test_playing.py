@@ -23,9 +23,13 @@ DECL = "turn.impulse.land.combat.land-combat-declaration"
 TARGET = (207, 52)
 
 
-def lab_game(path, start_at=MOVE, seed=1, **extra):
+# keeps the German units in supply (an attack with no unit in supply is called off)
+SUPPLY_HQ = unit("g-hq", "germany", (204, 51), "hq-i", combat=1, factors={"reorg": 1})
+
+
+def lab_game(path, start_at=MOVE, seed=1, extra_units=(), **extra):
     options = {"units": [unit("g-arm", "germany", (206, 51), "arm", combat=6), unit("g-inf", "germany", (206, 52)),
-                         unit("s-inf", "ussr", TARGET, combat=1)],
+                         unit("s-inf", "ussr", TARGET, combat=1), *extra_units],
                "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
                "actions": {"germany": "land"}, "start_at": start_at, **extra.pop("options", {})}
     return Game.new("lab", path, seed=seed, options=options, extra_plugins=["land", "combat"], **extra)
@@ -148,13 +152,13 @@ def test_end_a_phase_with_the_button(open_window, tmp_path):
 
 
 def test_declare_and_resolve_an_attack_with_odds_preview_and_dice(open_window, tmp_path):
-    game = lab_game(tmp_path / "a.wif", start_at=DECL)
+    game = lab_game(tmp_path / "a.wif", start_at=DECL, extra_units=[SUPPLY_HQ])
     window = open_window(game)
     play = window.play
-    if play.fill is None or play.fill.type != "DeclareAttack":
-        pytest.skip("combat offers no DeclareAttack choices yet")
+    assert play.fill.type == "DeclareAttack"
     before = seq(game)
-    pump(window, *click(hex_pos(window, (206, 51))), *click(hex_pos(window, (206, 52))), *click(hex_pos(window, TARGET)))
+    # the game offers the hexes that may be attacked, then the units that may attack each
+    pump(window, *click(hex_pos(window, TARGET)), *click(hex_pos(window, (206, 51))), *click(hex_pos(window, (206, 52))))
     assert sorted(play.fill.units_chosen()) == ["g-arm", "g-inf"] and play.fill.hexes_chosen() == [TARGET]
     assert play.fill.complete() and play.preview()["odds"]  # previewed before anything is committed
     assert seq(game) == before
