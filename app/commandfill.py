@@ -9,6 +9,7 @@ only ever taken from the offered options, so a complete fill is a command the ga
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kernel.choices import CommandChoice, Field, Option
@@ -23,11 +24,9 @@ def same(a: Any, b: Any) -> bool:
 
 
 def title_of(command_type: str) -> str:
-    """``DeclareAttack`` -> ``Declare attack``."""
-    out = ""
-    for ch in command_type:
-        out += (" " + ch.lower()) if ch.isupper() and out else ch
-    return out
+    """``DeclareAttack`` -> ``Declare attack``, ``FlyCAP`` -> ``Fly CAP``."""
+    words = re.findall(r"[A-Z]+(?=[A-Z][a-z]|$)|[A-Z]?[a-z]+|\d+", command_type) or [command_type]
+    return " ".join([words[0]] + [w if w.isupper() and len(w) > 1 else w.lower() for w in words[1:]])
 
 
 def one_click(choice: CommandChoice, most: int = 12) -> Field | None:

@@ -65,6 +65,16 @@ def preview_text(preview: dict | None) -> str:
     return "; ".join(parts)
 
 
+def button_text(label: str, width: int) -> str:
+    """A label short enough for a button ``width`` pixels wide (the whole label is its tip):
+    the part before its first colon, else its beginning."""
+    fits = max(8, width // 8)
+    if len(label) <= fits:
+        return label
+    head = label.split(": ", 1)[0]
+    return head if len(head) <= fits else label[:fits - 1] + "…"
+
+
 def field_title(f: Field) -> str:
     return f.label or f.name.replace("_", " ")
 
@@ -82,13 +92,16 @@ class FieldWidgets:
     # ------------------------------------------------------------ one click
     def one_click(self, choice: CommandChoice, y: int) -> int:
         f = one_click(choice)
-        y = self.title(f"<b>{title_of(choice.type)}</b> ({field_title(f)}):", y)
+        title, what = title_of(choice.type), field_title(f)
+        y = self.title(f"<b>{title}</b>" + (f" ({what}):" if what.lower() not in title.lower() else ":"), y)
         options = f.all_options()
         per_row = 1 if any(len(o.label) > 14 for o in options) else 3
         w = (self.width - 4 * (per_row - 1)) // per_row
         for i, o in enumerate(options):
+            label = gui_text(o.label or str(o.value))
             self.form.button((4 + (i % per_row) * (w + 4), y + (i // per_row) * ROW, w, ROW - 4),
-                             gui_text(o.label or str(o.value)), lambda v=o.value: self.submit({**choice.base(), f.name: v}))
+                             button_text(label, w), lambda v=o.value: self.submit({**choice.base(), f.name: v}),
+                             tip=label)
         return y + ROW * ((len(options) + per_row - 1) // per_row)
 
     def title(self, html: str, y: int) -> int:
@@ -151,8 +164,9 @@ class FieldWidgets:
         y = self.title(f"{field_title(f)}{on_map}:", y)
         if len(options) <= BUTTONS_AT_MOST:
             for o in options:
-                self.form.button((4, y, self.width, ROW - 4), gui_text(o.label or str(o.value)),
-                                 lambda v=o.value: self._set(fill, f.name, v))
+                label = gui_text(o.label or str(o.value))
+                self.form.button((4, y, self.width, ROW - 4), button_text(label, self.width),
+                                 lambda v=o.value: self._set(fill, f.name, v), tip=label)
                 y += ROW
             return y
         items = [(gui_text(o.label or str(o.value)), f"#o{i}") for i, o in enumerate(options)]
