@@ -149,6 +149,8 @@ def play_pending(game, bots: dict[str, Bot], tally: Tally, limit: int = 1) -> bo
         return False
     found = game.choices(None)
     for decision in found.decisions:
+        if not decision.pending:
+            continue  # any-time commands (a re-roll demand, an optional rule switched): bots leave them
         bot = bots.get(side_of_decider(game, decision.decider)) or bots.get(decision.decider)
         if bot is None:
             continue

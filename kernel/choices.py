@@ -213,9 +213,10 @@ class Decision:
     step: str
     title: str
     commands: list[CommandChoice] = field(default_factory=list)
+    pending: bool = True  # False: commands allowed at any time, the game does not wait for them
 
     def as_dict(self, depth: int = 8) -> dict:
-        return {"decider": self.decider, "step": self.step, "title": self.title,
+        return {"decider": self.decider, "step": self.step, "title": self.title, "pending": self.pending,
                 "commands": [c.as_dict(depth) for c in self.commands]}
 
     def find(self, type_: str) -> list[CommandChoice]:

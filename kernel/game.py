@@ -282,7 +282,33 @@ class Game:
             if not refusal:
                 decision.commands.append(CommandChoice("FinishStep", mine[0], plugin="kernel"))
             out.decisions.append(decision)
+        self._anytime_choices(out, player, seq.current)
         return out
+
+    def _anytime_choices(self, out: Choices, player: str | None, step: str) -> None:
+        """Commands a power may submit whether or not the step waits for it (a demand for
+        an initiative re-roll, an optional rule switched in play): offered as decisions that
+        do not hold the game up (``pending`` False), and only where a choices function
+        says they are legal now."""
+        k = self.state.kernel
+        spec = self.sequence_index.specs.get(step)
+        for name, command in self.host.commands.items():
+            entry = self.host.choices.get(name)
+            if not command.anytime or name == "FinishStep" or entry is None or entry.choices is None:
+                continue
+            for power in k.powers():
+                if player is not None and k.controllers.get(power) != player:
+                    continue
+                if any(c.type == name and c.actor == power for c in out.commands()):
+                    continue
+                choice = self._command_choice(name, power, step)
+                if choice is None:
+                    continue
+                found = next((d for d in out.decisions if d.decider == power and not d.pending), None)
+                if found is None:
+                    found = Decision(power, step, spec.title if spec else step, pending=False)
+                    out.decisions.append(found)
+                found.commands.append(choice)
 
     def _command_choice(self, name: str, actor: str, step: str) -> CommandChoice | None:
         entry = self.host.choices.get(name)
@@ -290,7 +316,7 @@ class Game:
         if entry is None or entry.choices is None:
             return CommandChoice(name, actor, schema_fields(command.model), source="schema", plugin=command.plugin)
         try:
-            fields = entry.choices(self.state, actor, step)
+            fields = entry.choices(self.state, actor, step, **_extra(entry.choices, self.host))
             if fields is None:
                 return None
             fields = prune(list(fields))
@@ -313,7 +339,7 @@ class Game:
             if found is None or found.preview is None:
                 return {"legal": True}
             try:
-                told = found.preview(self.state, cmd) or {}
+                told = found.preview(self.state, cmd, **_extra(found.preview, self.host)) or {}
             except (Rejected, WifError):
                 raise
             except Exception as exc:
@@ -360,7 +386,10 @@ class Game:
         ahead (the dice it rolls are not the dice a real submit would roll)."""
         if self.read_only:
             return Outcome(False, reason=f"{self.path} is open read-only: " + "; ".join(self.problems))
-        saved, last_hash = self.state.to_json(), self._last_hash
+        # Decide on a copy: the state object callers hold (and lazily built choices read)
+        # is never touched.
+        original, last_hash = self.state, self._last_hash
+        self.state = GameState.from_json(original.to_json(), self.host.state_models)
         try:
             entry, cmd = validate_command(self.host, command)
             self._check_allowed(entry, cmd, player)
@@ -377,7 +406,7 @@ class Game:
         except (Rejected, WifError) as exc:
             return Outcome(False, reason=str(exc))
         finally:
-            self.state = GameState.from_json(saved, self.host.state_models)
+            self.state = original
             self._last_hash = last_hash
 
     def _check_allowed(self, entry, cmd, player: str | None) -> None:
@@ -470,6 +499,24 @@ class Game:
         finally:
             new_store.close()
         return Game.open(path, snapshot_every=self.snapshot_every)
+
+
+def _extra(fn, host) -> dict:
+    """A choices or preview function that names a ``host`` parameter gets the plugin host
+    (to ask hooks, e.g. optional rules' modifiers); the rest get the state alone."""
+    cached = getattr(fn, "_wif_wants_host", None)
+    if cached is None:
+        import inspect
+
+        try:
+            cached = "host" in inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            cached = False
+        try:
+            fn._wif_wants_host = cached
+        except AttributeError:
+            pass
+    return {"host": host} if cached else {}
 
 
 def _controllers(sides: dict[str, list[str]], players: dict[str, list[str]] | None) -> dict[str, str]:

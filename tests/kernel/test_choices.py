@@ -133,3 +133,26 @@ def test_a_units_field_samples_subsets_within_its_bounds():
         cmd = choice.sample(random.Random(seed))
         assert 1 <= len(cmd["units"]) <= 3 and len(set(cmd["units"])) == len(cmd["units"])
     assert {"type": "Attack", "actor": "red", "units": ["a", "b", "c"]} in choice.commands()
+
+
+def test_dry_run_never_touches_the_state_object_lazy_choices_read(duel):
+    power, player = _mover(duel)
+    held = duel.state
+    before = held.to_json()
+    assert duel.dry_run({"type": "FinishStep", "actor": power}, player=player).accepted
+    assert duel.state is held and held.to_json() == before
+
+
+def test_a_choices_function_naming_host_gets_the_plugin_host(duel):
+    from kernel.plugins import ChoicesEntry
+
+    seen = []
+
+    def asks_hooks(state, actor, step, host):
+        seen.append(host)
+        return []
+
+    duel.host.choices["MoveCounter"] = ChoicesEntry(asks_hooks, None, "skirmish")
+    power, player = _mover(duel)
+    duel.choices(player)
+    assert seen == [duel.host]

@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 
 from kernel.errors import Rejected
 from kernel.events import Command, EventData
+from kernel import choices as offer
 from kernel.hookspecs import hookimpl
 
 from .catalogue import (  # noqa: F401 - the framework's public names
@@ -176,6 +177,31 @@ def toggle_optional_rule(ctx, cmd: ToggleOptionalRule) -> None:
     ctx.emit(OptionalRuleToggled(rule=rule.id, on=cmd.on))
 
 
+def toggle_choices(state, actor: str, step_id: str, host):
+    """The rules this game may switch now, each offered the way it may go (seeds, Optional
+    Rules: a right-click toggles a rule where the rule allows it): toggle_refusal decides."""
+    catalogue = game_catalogue(host)
+    options = []
+    for rule in catalogue.implemented():
+        want = not is_on(state, rule.id)
+        if toggle_refusal(rule, state, host, want, catalogue) is None:
+            options.append(offer.Option(rule.id, f"{rule.name}: switch {'ON' if want else 'OFF'}",
+                                        then=[offer.Field("on", "bool", [offer.Option(want, "ON" if want else "OFF")])]))
+    return [offer.Field("rule", "option", options)] if options else None
+
+
+def toggle_preview(state, cmd: ToggleOptionalRule, host) -> dict:
+    catalogue = game_catalogue(host)
+    try:
+        rule = catalogue.get(cmd.rule)
+    except RulesError as exc:
+        raise Rejected(str(exc)) from None
+    reason = toggle_refusal(rule, state, host, cmd.on, catalogue)
+    if reason:
+        raise Rejected(reason)
+    return {"rule": rule.name, "on": cmd.on}
+
+
 def _toggled(state, event) -> None:
     d = event.data
     section = state[SECTION]
@@ -202,7 +228,7 @@ def register_reducers(register):
 @hookimpl
 def register_commands(register):
     # Legal in any step; toggle_refusal decides which steps refuse which rule.
-    register(ToggleOptionalRule, toggle_optional_rule, anytime=True)
+    register(ToggleOptionalRule, toggle_optional_rule, anytime=True, choices=toggle_choices, preview=toggle_preview)
 
 
 @hookimpl
