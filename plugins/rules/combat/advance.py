@@ -22,7 +22,7 @@ from . import odds as O
 from .events import AttackCancelled, UnitAdvanced
 from .labels import hex_label, unit_label
 from .retreat import destroy, stack_ok
-from .state import Combat, combat_now, current_combat, living_attackers, rules, units, waiting_combats
+from .state import Combat, combat_now, current_combat, hook_of, living_attackers, rules, units, waiting_combats
 
 RULE = "Land Combat, advance after combat"
 SECOND_LEADERS = O.ARM_TYPES | O.MECH_TYPES  # HQ-A, ARM and MECH units
@@ -127,20 +127,22 @@ def advance_options(state, c: Combat, unit, hook=None) -> list[Option]:
     return out
 
 
-def advance_choices(state, actor: str, step_id: str) -> list[Field] | None:
+def advance_choices(state, actor: str, step_id: str, host=None) -> list[Field] | None:
+    """The surviving attackers that may advance, each with its hexes (second-hex overruns
+    when the plugin host is given to judge them)."""
     c = current_combat(state)
     if c is None or c.stage != "applied" or not c.advance:
         return None
     options = []
     for u in living_attackers(state, c):
-        hexes = advance_options(state, c, u)
+        hexes = advance_options(state, c, u, hook_of(host))
         if hexes:
             options.append(Option(u.id, unit_label(u), then=[Field("to_hex", "hex", hexes, label="advance into")]))
     return [Field("unit", "unit", options, label="attacking unit to advance")]
 
 
-def advance_preview(state, cmd: AdvanceUnit, hook=None) -> dict:
-    plan = plan_advance(state, combat_now(state, "Advance After Combat"), cmd.unit, cmd.to_hex, hook)
+def advance_preview(state, cmd: AdvanceUnit, host=None) -> dict:
+    plan = plan_advance(state, combat_now(state, "Advance After Combat"), cmd.unit, cmd.to_hex, hook_of(host))
     told = {"to_hex": list(plan.to), "terrain": O.hex_terrain(state, plan.to), "cost": plan.cost,
             "second": plan.second, "disorganized": plan.disorganized}
     if plan.overrun:

@@ -16,7 +16,7 @@ from plugins.rules.turn.activities import action_problem, activity_problem, use_
 from . import odds as O
 from .events import AttackDeclared
 from .labels import target_label, unit_label
-from .state import Combat, cs, fresh_impulse, rules, side_of
+from .state import Combat, cs, fresh_impulse, hook_of, rules, side_of
 
 RULE_DECL = "Land Combat Declaration"
 RULE_LC = "Land Combat"
@@ -155,13 +155,14 @@ def attack_choices(state, actor: str, step_id: str) -> list[Field] | None:
         for h, units in targets.items()], label="hex to attack")]
 
 
-def attack_preview(state, cmd: DeclareAttack, hook=None) -> dict:
+def attack_preview(state, cmd: DeclareAttack, host=None) -> dict:
     """The odds after every modifier known now, the table and column the die would read, the
     modifiers and the land attack it would use; Rejected as the handler would refuse."""
     problem = attack_problem(state, cmd.actor, cmd.hex, cmd.units)
     if problem:
         raise Rejected(problem)
     hex_ = O.norm(cmd.hex)
+    hook = hook_of(host)
     existing = existing_attack(state, core.hex_key(hex_))
     if existing is not None:
         attackers = existing.attackers + [u for u in cmd.units if u not in existing.attackers]

@@ -27,6 +27,7 @@ from .state import (
     current_combat,
     defenders,
     defending_leader,
+    hook_of,
     living_attackers,
     rules,
 )
@@ -132,7 +133,7 @@ def _side_of_actor(state, c: Combat, actor: str) -> str | None:
     return next((s for s, p in loss_choosers(state, c).items() if p == actor), None)
 
 
-def losses_choices(state, actor: str, step_id: str) -> list[Field] | None:
+def losses_choices(state, actor: str, step_id: str, host=None) -> list[Field] | None:
     """Any ``need`` of the side's units; only the legal sets, whole, when the first loss must
     be a snow unit."""
     c = current_combat(state)
@@ -141,7 +142,7 @@ def losses_choices(state, actor: str, step_id: str) -> list[Field] | None:
         return None
     units = {u.id: u for u in loss_pool(state, c, side)}
     need = c.losses[side]
-    sets = legal_loss_sets(state, c, side)
+    sets = legal_loss_sets(state, c, side, hook_of(host))
     if sets is None:
         return [Field("units", "units", [Option(u.id, unit_label(u)) for u in units.values()], min=need, max=need,
                       label=f"{need} {side} unit(s) to lose")]
@@ -160,8 +161,8 @@ def _check_losses(state, actor: str, unit_ids, hook=None) -> tuple[Combat, str]:
     return c, side
 
 
-def losses_preview(state, cmd: AssignLandLosses, hook=None) -> dict:
-    _c, side = _check_losses(state, cmd.actor, cmd.units, hook)
+def losses_preview(state, cmd: AssignLandLosses, host=None) -> dict:
+    _c, side = _check_losses(state, cmd.actor, cmd.units, hook_of(host))
     return {"side": side, "destroyed": list(dict.fromkeys(cmd.units))}
 
 

@@ -31,6 +31,7 @@ from .state import (
     defenders,
     defending_leader,
     depth,
+    hook_of,
     living_attackers,
     rules,
     side_of,
@@ -111,20 +112,20 @@ def select_problem(state, hex_) -> str | None:
     return None
 
 
-def select_choices(state, actor: str, step_id: str) -> list[Field] | None:
+def select_choices(state, actor: str, step_id: str, host=None) -> list[Field] | None:
     if current_combat(state) is not None:
         return None
     return [Field("hex", "hex", [
-        Option(list(c.hex), f"{hex_label(c.hex)}: {O.evaluate_combat(state, c)['odds']}")
+        Option(list(c.hex), f"{hex_label(c.hex)}: {O.evaluate_combat(state, c, hook=hook_of(host))['odds']}")
         for c in selectable_combats(state)], label="combat to resolve next")]
 
 
-def select_preview(state, cmd: SelectLandCombat, hook=None) -> dict:
+def select_preview(state, cmd: SelectLandCombat, host=None) -> dict:
     problem = select_problem(state, cmd.hex)
     if problem:
         raise Rejected(problem)
     c = cs(state).combats[core.hex_key(O.norm(cmd.hex))]
-    return O.summary(O.evaluate_combat(state, c, hook=hook))
+    return O.summary(O.evaluate_combat(state, c, hook=hook_of(host)))
 
 
 @rules.command(SelectLandCombat, choices=select_choices, preview=select_preview)
@@ -160,9 +161,9 @@ def snow_choices(state, actor: str, step_id: str) -> list[Field] | None:
     return [yes_no("use", "use the snow units' benefit (the first loss must then be a snow unit)")]
 
 
-def snow_preview(state, cmd: UseSnowUnits, hook=None) -> dict:
+def snow_preview(state, cmd: UseSnowUnits, host=None) -> dict:
     c = combat_now(state, "Phasing Side Snow Unit Decision")
-    return O.summary(O.evaluate_combat(state, c, hook=hook, snow_units=cmd.use))
+    return O.summary(O.evaluate_combat(state, c, hook=hook_of(host), snow_units=cmd.use))
 
 
 @rules.command(UseSnowUnits, choices=snow_choices, preview=snow_preview)
@@ -179,24 +180,24 @@ def table_problem(table: str) -> str | None:
     return None
 
 
-def table_choices(state, actor: str, step_id: str) -> list[Field] | None:
+def table_choices(state, actor: str, step_id: str, host=None) -> list[Field] | None:
     """Land Combat: "You must now select one of the two land combat results tables"."""
     c = current_combat(state)
     if c is None or c.stage != "selected":
         return None
-    ev = O.evaluate_combat(state, c)
+    ev = O.evaluate_combat(state, c, hook=hook_of(host))
     return [Field("table", "option", [
         Option(t, f"{t.capitalize()} table" + ("" if ev["automatic"] else f", {O.column(t, ev['level'])} column"))
         for t in TABLES], label="land combat results table")]
 
 
-def table_preview(state, cmd: ChooseLandCombatType, hook=None) -> dict:
+def table_preview(state, cmd: ChooseLandCombatType, host=None) -> dict:
     problem = table_problem(cmd.table)
     if problem:
         raise Rejected(problem)
     c = combat_now(state, "Choose Combat Type")
     table = cmd.table.lower()
-    return O.summary(O.evaluate_combat(state, c, table=table, hook=hook), table)
+    return O.summary(O.evaluate_combat(state, c, table=table, hook=hook_of(host)), table)
 
 
 @rules.command(ChooseLandCombatType, choices=table_choices, preview=table_preview)
@@ -218,9 +219,9 @@ def resolve_choices(state, actor: str, step_id: str) -> list[Field] | None:
     return [] if c is not None and c.stage == "typed" else None
 
 
-def resolve_preview(state, cmd: ResolveCombat, hook=None) -> dict:
+def resolve_preview(state, cmd: ResolveCombat, host=None) -> dict:
     c = combat_now(state, "Choose Combat Type")
-    return O.summary(O.evaluate_combat(state, c, hook=hook), c.table)
+    return O.summary(O.evaluate_combat(state, c, hook=hook_of(host)), c.table)
 
 
 @rules.command(ResolveCombat, choices=resolve_choices, preview=resolve_preview)

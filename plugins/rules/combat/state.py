@@ -96,6 +96,12 @@ def current_combat(state) -> Combat | None:
     return cs(state).combats.get(cid) if cid else None
 
 
+def hook_of(host):
+    """The game's hooks (optional rules' modifiers) when the kernel passed the plugin host to a
+    choices or preview function, else None (the base rules alone)."""
+    return host.pm.hook if host is not None else None
+
+
 def combat_now(state, rule: str) -> Combat:
     """The combat being resolved, or Rejected naming the step's rule."""
     c = current_combat(state)

@@ -380,3 +380,58 @@ def test_barbarossa_land_combat_choices_are_accepted_and_previews_match_the_resu
         if declared and (data["attack"], data["defence"]) == (declared["attack"], declared["defence"]):
             assert data["odds"] == declared["odds_text"]  # nothing (snow, ground support) changed since
     game.close()
+
+
+# ---------------------------------------------------------------- an optional rule's modifiers
+def test_land_combat_rolling_dice_previews_include_the_optional_rules_modifiers(tmp_path):
+    """Land Combat, Rolling dice (optional rule Blitz bonus ON): the previews ask the rules'
+    hooks, so the die modifiers they tell are those the combat is resolved with."""
+    from plugins.optional.framework import new_game as new_game_with_rules
+    from test_combat import supply_hq
+
+    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-mech", "germany", "mech", 4, (206, 52)),
+             unit("s-arm", "ussr", "arm", 3, T), supply_hq()]
+    options = {"units": units, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+               "actions": {"germany": "land"}, "start_at": DECL}
+    game = new_game_with_rules("lab", tmp_path / "bb.wif", on=["blitz-bonus"], options=options,
+                               extra_plugins=["combat"], seed=1)
+    declare_and_finish(game, [(T, ["g-arm", "g-mech"])])
+    chooser = game.state.kernel.sequence.pending[0]
+    told = game.preview({"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
+    assert told["modifiers"]["die"] == {"blitz bonus: attacking ARM/MECH/HQ-A": 1,
+                                        "blitz bonus: defending ARM/MECH/HQ-A": -1}
+    ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
+    events = ok(game, {"type": "ResolveCombat", "actor": chooser})
+    resolved = next(e for e in events if e.type == "LandCombatResolved").data
+    assert resolved["drm"] == told["modifiers"]["die"] and resolved["odds"] == told["odds_text"]
+
+
+def test_advance_after_combat_an_overrun_in_the_second_hex_is_offered_at_enough_odds(tmp_path):
+    """Advancing after combat: "You can conduct an overrun (see RAC 11.11.6) in the second
+    hex" — offered when land's overrun rules (odds through combat's hook) allow it."""
+    from test_combat import supply_hq
+
+    units = [unit("g-arm", "germany", "arm", 30, (206, 51), move=6), unit("g-inf", "germany", "inf", 4, (206, 52)),
+             unit("s-inf", "ussr", "inf", 1, T), unit("s-div", "ussr", "inf", 1, (208, 52), size="division"),
+             unit("s-big", "ussr", "inf", 20, (207, 53)), supply_hq()]
+    for seed in range(1, 400):
+        game = new_game(tmp_path / f"o{seed}.wif", units=units, seed=seed)
+        declare_and_finish(game, [(T, ["g-arm", "g-inf"])])
+        chooser = game.state.kernel.sequence.pending[0]
+        ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
+        events = ok(game, {"type": "ResolveCombat", "actor": chooser})
+        res = next(e for e in events if e.type == "LandCombatResolved").data["result"]
+        if res.endswith("B") and not O.parse_result(res)["attacker_losses"]:
+            break
+        game.close()
+    ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": False})
+    ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
+    choice = the_choice(game, "AdvanceUnit")
+    second = {o.value: values(o.next_fields()[0]) for o in choice.fields[0].all_options()}
+    assert (208, 52) in second["g-arm"]  # the weak division can be overrun
+    assert (207, 53) not in second["g-arm"]  # not the strong corps (odds, swamp)
+    all_accepted(game, choice)
+    told = game.preview({"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]})
+    assert told["overrun"]["units"] == ["s-div"]
+    events = ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]})
+    assert events[0].type == "LandUnitsOverrun" and events[0].data["odds"] == told["overrun"]["odds"]
