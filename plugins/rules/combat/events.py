@@ -63,6 +63,7 @@ class GroundSupportAdded(EventData):
 class LandCombatSelected(EventData):
     combat: str | None
     depth: int
+    chooser: str | None = None  # which side chooses the table ("attacker"/"defender")
 
 
 @rules.event
@@ -212,7 +213,9 @@ def _selected(state, event):
     s = cs(state)
     s.frames[str(d["depth"])] = d["combat"]
     if d["combat"]:
-        s.combats[d["combat"]].stage = "selected"
+        c = s.combats[d["combat"]]
+        c.stage = "selected"
+        c.chooser = d.get("chooser")
 
 
 @rules.reducer("SnowUnitsDecided")

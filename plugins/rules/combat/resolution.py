@@ -90,16 +90,23 @@ def land_combat_resolution(ctx, step_id: str) -> None:
     waiting = waiting_combats(ctx.state)
     if not waiting:
         return
-    ctx.emit(LandCombatSelected(combat=waiting[0].id if len(waiting) == 1 else None, depth=depth(ctx.state) + 1))
+    select(ctx, waiting[0] if len(waiting) == 1 else None, depth(ctx.state) + 1)
     ctx.push("procedures.land-combat-resolution")
+
+
+def select(ctx, c: Combat | None, at_depth: int) -> None:
+    """The combat resolved next in the sub-machine at ``at_depth``, with the side that will
+    choose its table, judged now with the rules' hooks (an optional rule may count a unit
+    otherwise: ``table_choice_weight``)."""
+    chooser = O.evaluate_combat(ctx.state, c, hook=ctx.host.pm.hook)["chooser"] if c is not None else None
+    ctx.emit(LandCombatSelected(combat=c.id if c is not None else None, depth=at_depth, chooser=chooser))
 
 
 def chooser_power(state, c: Combat) -> str | None:
     """Land Combat, choosing combat tables: the attacker's team leader when the three
     conditions hold, else the defender's decision maker."""
-    if O.evaluate_combat(state, c)["chooser"] == "attacker":
-        return attacking_leader(state, c)
-    return defending_leader(state, c)
+    side = c.chooser or O.evaluate_combat(state, c)["chooser"]
+    return attacking_leader(state, c) if side == "attacker" else defending_leader(state, c)
 
 
 # ---------------------------------------------------------------- Select Land Combat
@@ -134,14 +141,14 @@ def select_land_combat(ctx, cmd: SelectLandCombat) -> None:
     if problem:
         raise Rejected(problem)
     prune(ctx)
-    key = core.hex_key(O.norm(cmd.hex))
+    c = cs(ctx.state).combats[core.hex_key(O.norm(cmd.hex))]
     here = depth(ctx.state)
     if len(waiting_combats(ctx.state)) > 1:
         # The sub-machine is run again for this combat (nested); this step then asks again.
-        ctx.emit(LandCombatSelected(combat=key, depth=here + 1))
+        select(ctx, c, here + 1)
         ctx.push("procedures.land-combat-resolution")
         return
-    ctx.emit(LandCombatSelected(combat=key, depth=here))
+    select(ctx, c, here)
     ctx.finish_decision(cmd.actor)
 
 

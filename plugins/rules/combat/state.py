@@ -32,6 +32,7 @@ class Combat(BaseModel):
     hq: dict[str, list[str]] = Field(default_factory=dict)  # side -> HQs declared
     hq_shift: dict[str, int] = Field(default_factory=dict)  # side -> successful HQ support
     stage: str = "declared"
+    chooser: str | None = None  # "attacker"/"defender" chooses the table (judged with the rules' hooks)
     table: str | None = None
     snow_units: bool | None = None
     result: dict | None = None

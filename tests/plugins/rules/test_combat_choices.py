@@ -435,3 +435,26 @@ def test_advance_after_combat_an_overrun_in_the_second_hex_is_offered_at_enough_
     assert told["overrun"]["units"] == ["s-div"]
     events = ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]})
     assert events[0].type == "LandUnitsOverrun" and events[0].data["odds"] == told["overrun"]["odds"]
+
+
+def test_choose_combat_type_the_chooser_counts_as_the_optional_rules_say(tmp_path):
+    """Land Combat, choosing combat tables: "Each defending anti-tank unit counts as an ARM
+    corps" (optional rule Artillery ON): the defender gets the choice, and only it is asked."""
+    from plugins.optional.framework import new_game as new_game_with_rules
+    from test_combat import supply_hq
+
+    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-arm2", "germany", "arm", 6, (206, 52)),
+             unit("s-tank", "ussr", "arm", 2, T, size="division"), unit("s-at", "ussr", "at", 1, T, size="division"),
+             supply_hq()]
+    options = {"units": units, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+               "actions": {"germany": "land"}, "start_at": DECL}
+    for on, chooser in ((["divisions", "artillery"], "ussr"), ([], "germany")):
+        game = new_game_with_rules("lab", tmp_path / f"a{len(on)}.wif", on=on, options=options,
+                                   extra_plugins=["combat"], seed=1)
+        declare_and_finish(game, [(T, ["g-arm", "g-arm2"])])
+        assert step(game).endswith("assault-or-blitz") and game.state.kernel.sequence.pending == [chooser]
+        choice = the_choice(game, "ChooseLandCombatType")
+        assert choice.actor == chooser and game.preview({**choice.base(), "table": "assault"})["chooser"] == (
+            "defender" if on else "attacker")
+        all_accepted(game, choice)
+        game.close()
