@@ -1,16 +1,16 @@
-"""Land movement questions: terrain costs, zones of control, stacking, reachable hexes, rail paths.
+"""Land movement questions: terrain and weather effects, zones of control, stacking, reachable
+hexes and path costs.
 
-Pure functions of the state (no events): the command handlers in ``__init__`` and other
-plugins (supply, combat, the map's move preview) ask them.  Rules come from the seeds'
-"Land Movement", "Rail Movement", "Over-Stacked Hex" and "Weather Report" sections; the
-terrain effects chart the seeds leave out is ``data/terrain_effects.json``.
+Pure functions of the state (no events), the one home of these rules: the land commands and
+other plugins (supply, combat, scenarios) ask them.  Rules come from the seeds' "Land
+Movement", "Over-Stacked Hex" and "Weather Report" sections; the terrain effects chart the
+seeds leave out is ``data/terrain_effects.json``.  Rail paths are in ``rail_movement``.
 """
 
 from __future__ import annotations
 
 import heapq
 import json
-import math
 from functools import cache
 from pathlib import Path
 
@@ -20,13 +20,11 @@ from plugins.rules import core
 DATA = Path(__file__).resolve().parent / "data"
 BAD_WEATHER = ("rain", "storm", "blizzard")  # Weather Report: "Double the terrain cost ... in rain, storm or blizzard"
 FROZEN = ("snow", "blizzard")
-RAIL_HEXES_PER_MOVE = 60  # Rail Movement: "more than 60 hexes, it counts as 2 rail moves"
 
 # Unit types the stacking rule names (Over-Stacked Hex: "if the 3rd unit is a division,
 # artillery, or supply unit").  Scenario counter data uses these type ids.
 ARTILLERY_TYPES = frozenset({"art", "artillery", "aa", "aart"})
 SUPPLY_TYPES = frozenset({"sup", "supply"})
-HQ_TYPES = frozenset({"hq", "hq-a", "hq-i", "hqa", "hqi"})
 NO_CONTROL_TYPES = SUPPLY_TYPES | {"partisan", "notional"}  # Captured Facilities: "except for partisans or supply units"
 OWN_HEX_ZOC_TYPES = frozenset({"partisan", "notional"})
 
@@ -218,7 +216,7 @@ class MoveRules:
                           "is not frozen and cannot be crossed")
         if b in self.enemy_land:
             return None, (f"Land Movement: hex {b[0]},{b[1]} holds enemy land units "
-                          "(overrunning land units is not available)")
+                          "(a unit enters such a hex only at the end of its move, by overrunning them)")
         owner = self.controller(b)
         if owner is None or (owner not in self.friends and not self.hostile(owner)):
             return None, f"Land Movement: hex {b[0]},{b[1]} is neutral territory ({owner or 'no major power'})"
@@ -276,11 +274,11 @@ def reachable(state, unit_id: str, rules: MoveRules | None = None) -> dict:
     return best
 
 
-def path_cost(state, unit_id: str, path) -> int:
+def path_cost(state, unit_id: str, path, rules: MoveRules | None = None) -> int:
     """Movement points the unit spends along ``path`` (hexes entered, in order; the
     unit's own hex may lead).  Raises Rejected naming the rule when the path is illegal."""
     unit = _unit(state, unit_id)
-    rules = MoveRules(state, unit)
+    rules = rules or MoveRules(state, unit)
     hexes = [norm(h) for h in path]
     if hexes and hexes[0] == norm(unit.hex):
         hexes = hexes[1:]
@@ -315,11 +313,12 @@ def walk_path(rules: MoveRules, unit, hexes) -> tuple[int, tuple[int, int]]:
     return total, here
 
 
-def cheapest_path(state, unit_id: str, to) -> list[tuple[int, int]]:
-    """The cheapest legal path to ``to`` (hexes entered, without the start)."""
+def cheapest_path(state, unit_id: str, to, found: dict | None = None) -> list[tuple[int, int]]:
+    """The cheapest legal path to ``to`` (hexes entered, without the start); ``found`` is the
+    unit's ``reachable`` answer when the caller has it already."""
     unit = _unit(state, unit_id)
     to = norm(to)
-    found = reachable(state, unit_id)
+    found = found if found is not None else reachable(state, unit_id)
     if to not in found:
         raise Rejected(f"Land Movement: {unit.name or unit.id} cannot reach {to[0]},{to[1]} this phase "
                        f"(movement allowance {movement_allowance(unit)}, terrain, weather, zones of control)")
@@ -360,41 +359,41 @@ def air_limit(state, hex_) -> int:
         limit = 0
     else:
         limit = 1
-    if any(u.branch == "land" and u.type in HQ_TYPES for u in state["units"].in_hex(hex_)):
+    if any(core.is_hq(u) for u in state["units"].in_hex(hex_)):
         limit += 1
     return limit
 
 
-def stacking_problems(state, hex_, adding=(), leaving=()) -> list[str]:
-    """What breaks the stacking limits in ``hex_`` (empty: nothing), counting the units in
-    ``adding`` as if they were there and those in ``leaving`` as gone."""
+def stacking_breaches(state, hex_, adding=(), leaving=()) -> dict[str, str]:
+    """Which stacking limits ``hex_`` breaks, counting the units in ``adding`` as if they were
+    there and those in ``leaving`` as gone: {"land" | "air" | "sides": reason}.
+
+    Over-Stacked Hex: "Stacking limits for land, aircraft, and naval units are independent";
+    "Units that can't co-operate (see RAC 18.1) can't stack together in the same hex"."""
     gone = set(leaving)
     units = [u for u in state["units"].in_hex(tuple(hex_)) if u.id not in gone] + list(adding)
-    problems = []
+    out = {}
     land = [u for u in units if u.branch == "land"]
     if not land_stack_ok(land):
-        problems.append(f"{LAND_LIMIT_TEXT}: hex {hex_[0]},{hex_[1]} would hold {len(land)}")
-    sides = {core.side_of(state, u.power) for u in units}
-    if len(sides) > 1:
-        problems.append(f"Over-Stacked Hex: units that can't co-operate can't stack together (hex {hex_[0]},{hex_[1]})")
+        out["land"] = f"{LAND_LIMIT_TEXT}: hex {hex_[0]},{hex_[1]} would hold {len(land)}"
+    if len({core.side_of(state, u.power) for u in units}) > 1:
+        out["sides"] = f"Over-Stacked Hex: units that can't co-operate can't stack together (hex {hex_[0]},{hex_[1]})"
     air = [u for u in units if u.branch == "air"]
     if air:
         limit = air_limit(state, hex_)
         if len(air) > limit:
-            problems.append(f"Over-Stacked Hex: at most {limit} aircraft in hex {hex_[0]},{hex_[1]}, it holds {len(air)}")
-    return problems
+            out["air"] = f"Over-Stacked Hex: at most {limit} aircraft in hex {hex_[0]},{hex_[1]}, it holds {len(air)}"
+    return out
+
+
+def stacking_problems(state, hex_, adding=(), leaving=()) -> list[str]:
+    """What breaks the stacking limits in ``hex_`` (empty: nothing); see ``stacking_breaches``."""
+    return list(stacking_breaches(state, hex_, adding, leaving).values())
 
 
 def overstacked_branches(state, hex_) -> set[str]:
     """Which kinds of unit ("land", "air") break their stacking limit in ``hex_``."""
-    units = state["units"].in_hex(tuple(hex_))
-    out = set()
-    if not land_stack_ok([u for u in units if u.branch == "land"]):
-        out.add("land")
-    air = [u for u in units if u.branch == "air"]
-    if air and len(air) > air_limit(state, hex_):
-        out.add("air")
-    return out
+    return set(stacking_breaches(state, hex_)) & {"land", "air"}
 
 
 def overstacked_hexes(state) -> dict[tuple[int, int], list[str]]:
@@ -405,85 +404,3 @@ def overstacked_hexes(state) -> dict[tuple[int, int], list[str]]:
         if problems:
             out[hex_] = problems
     return out
-
-
-# ---------------------------------------------------------------- rail
-_RAIL_ADJ: dict | None = None
-
-
-def rail_graph() -> dict:
-    """Rail hexes and the rail hexes they connect to (consecutive hexes of a line)."""
-    global _RAIL_ADJ
-    if _RAIL_ADJ is None:
-        adj: dict = {}
-        for line in core.world_map().rails:
-            for a, b in zip(line.hexes, line.hexes[1:]):
-                adj.setdefault(a, set()).add(b)
-                adj.setdefault(b, set()).add(a)
-        _RAIL_ADJ = adj
-    return _RAIL_ADJ
-
-
-def rail_moves_for(hexes_travelled: int) -> int:
-    """Rail Movement: one rail move per 60 hexes or part thereof."""
-    return max(1, math.ceil(hexes_travelled / RAIL_HEXES_PER_MOVE))
-
-
-def rail_step_problem(rules: MoveRules, a, b) -> str:
-    if b not in rail_graph().get(a, ()):
-        return f"Rail Movement: no rail line joins {a[0]},{a[1]} and {b[0]},{b[1]}"
-    owner = rules.controller(b)
-    if owner not in rules.friends:
-        return (f"Rail Movement: hex {b[0]},{b[1]} is not controlled by your side "
-                "(Captured Facilities: you can use railroads controlled by your side)")
-    if b in rules.zoc:
-        return f"Rail Movement: hex {b[0]},{b[1]} is in an enemy zone of control"
-    if b in rules.enemy_land or b in rules.enemy_other:
-        return f"Rail Movement: hex {b[0]},{b[1]} holds enemy units"
-    return ""
-
-
-def rail_path_check(state, unit, path) -> list[tuple[int, int]]:
-    rules = MoveRules(state, unit)
-    here = norm(unit.hex)
-    hexes = [norm(h) for h in path]
-    if hexes and hexes[0] == here:
-        hexes = hexes[1:]
-    if not hexes:
-        raise Rejected("Rail Movement: the path enters no hex")
-    if here not in rail_graph():
-        raise Rejected(f"Rail Movement: {unit.name or unit.id} is not on a rail hex")
-    for h in hexes:
-        problem = rail_step_problem(rules, here, h)
-        if problem:
-            raise Rejected(problem)
-        here = h
-    return hexes
-
-
-def rail_path_to(state, unit, to) -> list[tuple[int, int]]:
-    """The shortest rail path to ``to`` (hexes entered), or Rejected."""
-    rules = MoveRules(state, unit)
-    start, to = norm(unit.hex), norm(to)
-    graph = rail_graph()
-    if start not in graph:
-        raise Rejected(f"Rail Movement: {unit.name or unit.id} is not on a rail hex")
-    prev = {start: None}
-    frontier = [start]
-    while frontier and to not in prev:
-        nxt = []
-        for h in frontier:
-            for n in graph.get(h, ()):
-                if n not in prev and not rail_step_problem(rules, h, n):
-                    prev[n] = h
-                    nxt.append(n)
-        frontier = nxt
-    if to not in prev:
-        raise Rejected(f"Rail Movement: no rail path through hexes your side controls, clear of enemy "
-                       f"zones of control, leads to {to[0]},{to[1]}")
-    path = []
-    h = to
-    while prev[h] is not None:
-        path.append(h)
-        h = prev[h]
-    return list(reversed(path))

@@ -1,13 +1,19 @@
-"""Overruns during land movement: the checks (data/overrun.json says what is authored)."""
+"""Overruns during land movement (data/overrun.json says what the seeds give and what is
+authored).  Land judges the approach (path, movement points, zones of control, fortification
+hexsides); the odds and the supply check belong to rules that come after land, asked
+through the hooks land publishes (``hooks.py``: ``overrun_odds``, ``overrun_refusal``)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from kernel.errors import Rejected
+from kernel.state import GameState
 from plugins.rules import core
+from plugins.rules.units import hex_key as unit_hex_key
 
 from .movement import (
     MoveRules,
@@ -22,6 +28,7 @@ from .movement import (
 )
 
 DATA = Path(__file__).with_name("data") / "overrun.json"
+Hex = tuple[int, int]
 
 
 @cache
@@ -29,12 +36,19 @@ def overrun_rules() -> dict:
     return json.loads(DATA.read_text(encoding="utf-8"))
 
 
-def _as_if_adjacent(state, unit, from_hex):
+@dataclass
+class OverrunApproach:
+    """How a unit would reach a hex of enemy land units to overrun them."""
+
+    path: list[Hex]  # hexes entered, the overrun hex last
+    cost: int  # movement points, the overrun's extra points included
+    from_hex: Hex  # the hex it overruns from
+    defenders: list[str]  # the enemy land units there
+
+
+def _as_if_adjacent(state, unit, from_hex) -> GameState:
     """The state with ``unit`` standing at ``from_hex``, for judging the overrun's odds as
     the land combat rules would from there (a scratch copy: the game's state is untouched)."""
-    from kernel.state import GameState
-    from plugins.rules.units import hex_key as unit_hex_key
-
     units = state["units"].model_copy(deep=True)
     old = unit_hex_key(unit.hex)
     units.at_hex[old] = [i for i in units.at_hex.get(old, []) if i != unit.id]
@@ -45,37 +59,13 @@ def _as_if_adjacent(state, unit, from_hex):
     return GameState(state.kernel, {**state.sections, "units": units})
 
 
-def _odds(state, unit, dest, from_hex) -> tuple[bool, float, str]:
-    """(enough for an overrun, the odds as a number, the odds in words), by the land
-    combat rules when the combat plugin is present, else by plain combat factors."""
-    need = overrun_rules()["min_odds"]
-    try:
-        from plugins.rules.combat.odds import evaluate, odds_level
-    except ImportError:
-        attack = unit.factors.get("combat", 0)
-        defence = sum(u.factors.get("combat", 0) for u in state["units"].in_hex(dest)
-                      if u.branch == "land" and u.power != unit.power)
-        if defence <= 0:
-            return True, float("inf"), "no defending factors"
-        ratio = attack / defence
-        return ratio >= need, round(ratio, 2), f"{attack} against {defence}"
-    out = evaluate(_as_if_adjacent(state, unit, from_hex), [unit.id], dest)
-    if out.get("automatic"):
-        return True, float(need), "no defending factors"
-    level = out["level"]
-    ratio = max(level - 1, 0)  # level of k:1 is k + 1 (Land Combat odds levels)
-    return level >= odds_level(need, 1), float(ratio), out["odds"]
-
-
-def overrun_check(state, unit, path=None, to=None):
-    """Can ``unit`` overrun the enemy land units in the last hex of ``path`` (or ``to``)?
-
-    Returns (path entered, movement points spent, odds, overrun unit ids) or raises
-    Rejected naming the rule."""
+def overrun_approach(state, unit, path=None, to=None) -> OverrunApproach:
+    """The cheapest legal way for ``unit`` to overrun the enemy land units in the last hex of
+    ``path`` (or ``to``), or Rejected naming the rule."""
     rules_data = overrun_rules()
     dest = norm(path[-1] if path else to)
     rules = MoveRules(state, unit)
-    defenders = [u for u in state["units"].in_hex(dest) if u.branch == "land" and rules.hostile(u.power)]
+    defenders = [u.id for u in state["units"].in_hex(dest) if u.branch == "land" and rules.hostile(u.power)]
     # the overrun hex's own units do not stop the unit on its way in (authored, see data)
     rules.zoc = _zoc_of(state, rules.hostile, skip_hex=dest)
     start = norm(unit.hex)
@@ -120,16 +110,37 @@ def overrun_check(state, unit, path=None, to=None):
     if total > allowance:
         raise Rejected(f"Overrun: {unit.name or unit.id} needs {total} movement points to overrun "
                        f"{dest[0]},{dest[1]} (the hex's cost + {rules_data['extra_mp']}), it has {allowance}")
-    if "supply" in state.sections:  # the supply rules are in this game
-        from plugins.rules.supply import in_supply
+    return OverrunApproach(full_path, total, last, defenders)
 
-        # Supply: checked "immediately before resolving an overrun"; like a declared attack
-        # (Land Combat Resolution), it needs the unit making it in supply (authored, see data)
-        if not in_supply(state, unit.id):
-            raise Rejected(f"Overrun: {unit.name or unit.id} is out of supply; an overrun needs the "
-                           "overrunning unit in supply (Supply Sources and Paths)")
-    enough, ratio, words = _odds(state, unit, dest, last)
-    if not enough:
-        raise Rejected(f"Overrun: the final odds against {dest[0]},{dest[1]} are {words}; an overrun needs "
-                       f"{rules_data['min_odds']}:1")
-    return full_path, total, ratio, [u.id for u in defenders]
+
+def overrun_odds(state, unit, approach: OverrunApproach, hook) -> tuple[float, str]:
+    """The overrun's odds (k of k:1, and in words) when the rules after land allow it, or
+    Rejected: supply first (Supply: checked "immediately before resolving an overrun"), then
+    the final odds against min_odds:1.  ``hook`` is the game's ``pm.hook``."""
+    need = overrun_rules()["min_odds"]
+    dest = approach.path[-1]
+    refusal = hook.overrun_refusal(state=state, unit=unit, hex_=dest) if hook is not None else None
+    if refusal:
+        raise Rejected(refusal)
+    answer = None
+    if hook is not None:
+        answer = hook.overrun_odds(state=_as_if_adjacent(state, unit, approach.from_hex), unit=unit,
+                                   hex_=dest, min_odds=need)
+    if answer is None:
+        raise Rejected("Overrun: this game has no land combat rules to judge the overrun's odds "
+                       "(no plugin answers the land plugin's overrun_odds hook)")
+    if not answer["enough"]:
+        raise Rejected(f"Overrun: the final odds against {dest[0]},{dest[1]} are {answer['odds']}; an overrun "
+                       f"needs {need}:1")
+    return float(answer["ratio"]), str(answer["odds"])
+
+
+def overrun_check(state, unit, path=None, to=None, hook=None):
+    """Can ``unit`` overrun the enemy land units in the last hex of ``path`` (or ``to``)?
+    ``hook``: the game's ``pm.hook`` (the odds and supply are asked through it).
+
+    Returns (path entered, movement points spent, odds, overrun unit ids) or raises
+    Rejected naming the rule."""
+    approach = overrun_approach(state, unit, path, to)
+    ratio, _words = overrun_odds(state, unit, approach, hook)
+    return approach.path, approach.cost, ratio, approach.defenders

@@ -34,10 +34,44 @@ def unit(uid, power="germany", hex_=(204, 52), type_="inf", move=4, size="army",
             "name": extra.pop("name", uid), "factors": {"combat": 4, "move": move}, "hex": list(hex_), **extra}
 
 
-def new_game(save, units, actions=None, start_at=LAND_MOVEMENT, **options):
+def new_game(save, units, actions=None, start_at=LAND_MOVEMENT, plugins=("land",), plugin_dirs=None, **options):
     opts = {"units": units, "countries": COUNTRIES, "actions": actions or {"germany": "land"},
             "start_at": start_at, **options}
-    return Game.new("lab", save, seed=7, options=opts, extra_plugins=["land"])
+    return Game.new("lab", save, seed=7, options=opts, extra_plugins=list(plugins), plugin_dirs=plugin_dirs)
+
+
+# The odds and supply of an overrun come from rules after land, through the hooks land
+# publishes (land/hooks.py).  Land's own tests answer them with this stand-in: odds by plain
+# combat factors, and the units the game's "out_of_supply" option names out of supply.
+OVERRUN_STAND_IN = """
+from kernel.hookspecs import hookimpl
+
+
+@hookimpl
+def overrun_odds(state, unit, hex_, min_odds):
+    attack = unit.factors.get("combat", 0)
+    defence = sum(u.factors.get("combat", 0) for u in state["units"].in_hex(hex_)
+                  if u.branch == "land" and u.power != unit.power)
+    ratio = attack / defence if defence else float(min_odds)
+    return {"enough": ratio >= min_odds, "ratio": float(int(ratio)), "odds": f"{attack}:{defence}"}
+
+
+@hookimpl
+def overrun_refusal(state, unit, hex_):
+    if unit.id in state.kernel.options.get("out_of_supply", []):
+        return f"Overrun: {unit.name or unit.id} is out of supply (test stand-in for the supply rules)"
+    return None
+"""
+
+
+@pytest.fixture
+def overrun_game(save, plugin_dir):
+    """``new_game`` with the overrun stand-in answering land's overrun hooks."""
+    plugin_dir.add("overrun-stand-in", OVERRUN_STAND_IN, requires=["land"])
+
+    def make(units, **options):
+        return new_game(save, units, plugins=("land", "overrun-stand-in"), plugin_dirs=[plugin_dir.path], **options)
+    return make
 
 
 def types(records):
@@ -132,10 +166,10 @@ def test_weather_report_frozen_lake_hexes_can_be_crossed(save):
 
 
 # ---------------------------------------------------------------- zones of control
-def test_zones_of_control_stop_a_moving_unit(save):
+def test_zones_of_control_stop_a_moving_unit(overrun_game):
     # a Soviet army at 208,52; the German unit may enter its ZOC but not move on through it
-    game = new_game(save, [unit("g1", hex_=(205, 52), move=6), unit("r1", power="ussr", hex_=(208, 52)),
-                           unit("r2", power="ussr", hex_=(208, 49), size="division")])
+    game = overrun_game([unit("g1", hex_=(205, 52), move=6), unit("r1", power="ussr", hex_=(208, 52)),
+                         unit("r2", power="ussr", hex_=(208, 49), size="division")])
     zoc = zoc_hexes(game.state, "allies")
     assert (207, 52) in zoc and (208, 52) in zoc
     assert (207, 49) not in zoc and (208, 49) in zoc  # a division: its own hex only
@@ -158,12 +192,12 @@ def strong(uid, hex_, combat=24, move=6):
     return u
 
 
-def test_land_movement_overrun_destroys_weak_enemy_land_units_and_enters(save):
+def test_land_movement_overrun_destroys_weak_enemy_land_units_and_enters(overrun_game):
     """Land Movement: "Enemy units might be overrun during land movement" (odds authored)."""
     target = (207, 52)
     weak = unit("r1", power="ussr", hex_=target, size="division")
     weak["factors"] = {"combat": 1, "move": 3}
-    game = new_game(save, [strong("g1", (205, 52)), weak])
+    game = overrun_game([strong("g1", (205, 52)), weak])
     # the division's own ZOC does not stop the overrunning unit on its way in
     out = game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)})
     assert out.accepted, out.reason
@@ -177,12 +211,11 @@ def test_land_movement_overrun_destroys_weak_enemy_land_units_and_enters(save):
     game.close()
 
 
-def test_land_movement_overrun_refused_below_the_odds_or_without_movement_points(save):
+def test_land_movement_overrun_refused_below_the_odds_or_without_movement_points(overrun_game):
     target = (207, 52)
     defender = unit("r1", power="ussr", hex_=target, size="division")
     defender["factors"] = {"combat": 3, "move": 3}
-    game = new_game(save, [strong("g1", (205, 52), combat=24), strong("g2", (206, 53), combat=40, move=1),
-                           defender])
+    game = overrun_game([strong("g1", (205, 52), combat=24), strong("g2", (206, 53), combat=40, move=1), defender])
     refused(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)},
             "Overrun", "needs 11:1")
     refused(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g2", "to": list(target)},
@@ -191,24 +224,30 @@ def test_land_movement_overrun_refused_below_the_odds_or_without_movement_points
     game.close()
 
 
-def test_supply_sources_and_paths_checked_immediately_before_an_overrun(save):
-    """Supply: the program checks supply "immediately before resolving an overrun"; an
-    out-of-supply unit may not overrun (authored effect, data/overrun.json)."""
-    from plugins.rules.supply import ImpulseSupplyGranted, in_supply
-
+def test_supply_sources_and_paths_checked_immediately_before_an_overrun(overrun_game):
+    """Supply: the program checks supply "immediately before resolving an overrun"; the
+    supply rules refuse it through land's overrun_refusal hook (data/overrun.json)."""
     target = (207, 52)
     weak = unit("r1", power="ussr", hex_=target, size="division")
     weak["factors"] = {"combat": 1, "move": 3}
-    opts = {"units": [strong("g1", (205, 52)), weak], "countries": COUNTRIES, "actions": {"germany": "land"},
-            "start_at": LAND_MOVEMENT}
-    game = Game.new("lab", save, seed=7, options=opts, extra_plugins=["land", "supply"])
-    assert not in_supply(game.state, "g1")  # no German home-country city within reach
+    game = overrun_game([strong("g1", (205, 52)), strong("g2", (205, 53)), weak], out_of_supply=["g1"])
     refused(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)},
             "Overrun", "out of supply")
-    game._run(lambda ctx: ctx.emit(ImpulseSupplyGranted(units=["g1"], source="test", rule="test")), actor="system")
-    out = game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)})
+    out = game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g2", "to": list(target)})
     assert out.accepted, out.reason
     assert game.state["units"].units["r1"].where == "eliminated"
+    game.close()
+
+
+def test_land_movement_no_overrun_without_rules_to_judge_its_odds(save):
+    """Without land combat rules in the game nothing answers the overrun's odds: refused,
+    naming the missing rule."""
+    target = (207, 52)
+    weak = unit("r1", power="ussr", hex_=target, size="division")
+    weak["factors"] = {"combat": 1, "move": 3}
+    game = new_game(save, [strong("g1", (205, 52)), weak])
+    refused(game, {"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)},
+            "Overrun", "overrun_odds")
     game.close()
 
 
