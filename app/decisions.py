@@ -12,6 +12,7 @@ from __future__ import annotations
 from kernel.choices import Choices, CommandChoice, Decision
 
 PREVIEWS_KEPT = 512  # previews of hovered hexes, per position
+OWN_FORMS = ("ToggleOptionalRule",)  # any-time commands with a form of their own (Ctrl+O)
 
 
 class Decisions:
@@ -55,16 +56,21 @@ class Decisions:
         return self._choices
 
     def decision(self) -> Decision | None:
-        """The first decision of the deciding player (the first pending decider's)."""
-        decisions = self.choices().decisions
-        return decisions[0] if decisions else None
+        """The decision the game waits for first, of the deciding player."""
+        return next((d for d in self.choices().decisions if d.pending), None)
 
     def commands(self) -> list[CommandChoice]:
         decision = self.decision()
         return list(decision.commands) if decision is not None else []
 
+    def anytime(self) -> list[CommandChoice]:
+        """Commands the deciding player may also submit now, though the game does not wait for
+        them (a demand for an initiative re-roll), but for those with a form of their own."""
+        return [c for d in self.choices().decisions if not d.pending for c in d.commands if c.type not in OWN_FORMS]
+
     def offered(self, *types: str) -> list[CommandChoice]:
-        return [c for c in self.commands() if not types or c.type in types]
+        """The commands of the awaited decision, then the any-time ones (of ``types``, if given)."""
+        return [c for c in self.commands() + self.anytime() if not types or c.type in types]
 
     def finish(self) -> CommandChoice | None:
         """FinishStep, when the game offers it (no mandatory decision is left)."""

@@ -275,10 +275,13 @@ class PlayForms:
         if tray:
             form.label((4, y, width, 22), "Setup Tray: pick units, click a hex")
             y += 24
-        for choice in self.decisions.commands():
+        anytime = self.decisions.anytime()
+        for choice in self.decisions.commands() + anytime:
             if choice.type == "FinishStep" or (tray and choice.type in TRAY_COMMANDS):
                 continue
-            elif not fillable(choice):
+            if anytime and choice is anytime[0]:
+                y = widgets.title("At any time:", y)
+            if not fillable(choice):
                 y = widgets.not_fillable(choice, y)
             elif not choice.fields:
                 y = widgets.plain(choice, y)

@@ -28,20 +28,23 @@ class Popups:
 
     # ------------------------------------------------------------ what events tell
     def on_events(self, records) -> None:
-        """Dice rolled: one popup per step with the dice and every event described after them
-        (the rules' results), titled with the step's title.  Weather changed: the report."""
+        """Dice rolled: one popup for the batch of events, with each step's dice and every
+        event described after them in that step (what the rules made of the roll), under the
+        step's title.  Weather changed: the Weather Report."""
         by_step: dict[str, list[str]] = {}
-        rolled_in: set[str] = set()
         for record in records:
             if record.type == "DiceRolled":
-                rolled_in.add(record.step)
                 by_step.setdefault(record.step, []).append(dice_line(record))
-            elif record.step in rolled_in and not record.type.startswith(("Step", "Decision", "Digression")):
+            elif record.step in by_step and not record.type.startswith(("Step", "Decision", "Digression")):
                 text = self.game.describe(record)
                 if text:
                     by_step[record.step].append(text)
-        for step, lines in by_step.items():
-            self.show(self.step_title(step), lines)
+        if by_step:
+            lines = []
+            for step, step_lines in by_step.items():
+                lines += [f"<b>{self.step_title(step)}</b>"] + step_lines
+            titles = [self.step_title(step) for step in by_step]
+            self.show(titles[0] if len(titles) == 1 else "Results", lines)
         if any(r.type in WEATHER_EVENTS for r in records):
             self.weather_report()
         if self.game.state.kernel.sequence.finished and not self.victory_shown:
@@ -51,7 +54,7 @@ class Popups:
     def step_title(self, step: str) -> str:
         index = self.game.sequence_index
         spec = index.specs.get(step) if index is not None and step else None
-        return f"{spec.title}: results" if spec is not None and spec.title else "Results"
+        return spec.title if spec is not None and spec.title else "Results"
 
     # ------------------------------------------------------------ the forms
     def show(self, title: str, lines: list[str], width: int = 460) -> FormWindow:
