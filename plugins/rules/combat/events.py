@@ -64,6 +64,7 @@ class LandCombatSelected(EventData):
     combat: str | None
     depth: int
     chooser: str | None = None  # which side chooses the table ("attacker"/"defender")
+    snow_eligible: bool | None = None  # the attacker may gain from its snow units
 
 
 @rules.event
@@ -216,6 +217,7 @@ def _selected(state, event):
         c = s.combats[d["combat"]]
         c.stage = "selected"
         c.chooser = d.get("chooser")
+        c.snow_eligible = d.get("snow_eligible")
 
 
 @rules.reducer("SnowUnitsDecided")

@@ -96,10 +96,20 @@ def land_combat_resolution(ctx, step_id: str) -> None:
 
 def select(ctx, c: Combat | None, at_depth: int) -> None:
     """The combat resolved next in the sub-machine at ``at_depth``, with the side that will
-    choose its table, judged now with the rules' hooks (an optional rule may count a unit
-    otherwise: ``table_choice_weight``)."""
-    chooser = O.evaluate_combat(ctx.state, c, hook=ctx.host.pm.hook)["chooser"] if c is not None else None
-    ctx.emit(LandCombatSelected(combat=c.id if c is not None else None, depth=at_depth, chooser=chooser))
+    choose its table and whether snow units may help the attacker, judged now with the rules'
+    hooks (optional rules may count a unit otherwise: ``table_choice_weight``, ``snow_unit``)."""
+    if c is None:
+        ctx.emit(LandCombatSelected(combat=None, depth=at_depth))
+        return
+    ev = O.evaluate_combat(ctx.state, c, hook=ctx.host.pm.hook)
+    ctx.emit(LandCombatSelected(combat=c.id, depth=at_depth, chooser=ev["chooser"],
+                                snow_eligible=ev["snow_units_eligible"]))
+
+
+def snow_eligible(state, c: Combat) -> bool:
+    """Phasing Side Snow Unit Decision: "If it is possible for the phasing side to gain a
+    benefit by using snow units" (as judged when the combat was selected)."""
+    return c.snow_eligible if c.snow_eligible is not None else O.evaluate_combat(state, c)["snow_units_eligible"]
 
 
 def chooser_power(state, c: Combat) -> str | None:
@@ -163,7 +173,7 @@ def select_refusal(state) -> str | None:
 # ---------------------------------------------------------------- snow units
 def snow_choices(state, actor: str, step_id: str) -> list[Field] | None:
     c = current_combat(state)
-    if c is None or c.stage != "selected":
+    if c is None or c.stage != "selected" or not snow_eligible(state, c):
         return None
     return [yes_no("use", "use the snow units' benefit (the first loss must then be a snow unit)")]
 

@@ -33,6 +33,7 @@ class Combat(BaseModel):
     hq_shift: dict[str, int] = Field(default_factory=dict)  # side -> successful HQ support
     stage: str = "declared"
     chooser: str | None = None  # "attacker"/"defender" chooses the table (judged with the rules' hooks)
+    snow_eligible: bool | None = None  # the attacker may gain from its snow units (judged with the hooks)
     table: str | None = None
     snow_units: bool | None = None
     result: dict | None = None

@@ -9,7 +9,7 @@ from . import odds as O
 from .hq_support import hq_support_in_play
 from .losses import loss_choosers, shatter_result
 from .notional import notional_pending, notional_refusal
-from .resolution import chooser_power, prune, select_refusal, table_refusal
+from .resolution import chooser_power, prune, select_refusal, snow_eligible, table_refusal
 from .retreat import retreat_step_ended
 from .state import (
     COMBAT,
@@ -53,7 +53,7 @@ PROC_SKIPS = {
     "non-phasing-snow-decision":
         lambda state, c: "snow units give the defending side no benefit in land combat (Weather Report)",
     "phasing-snow-decision": lambda state, c: (
-        None if c.stage == "selected" and O.evaluate_combat(state, c)["snow_units_eligible"]
+        None if c.stage == "selected" and snow_eligible(state, c)
         else "no benefit from snow units in this combat"),
     "choose-combat-type": _stage("selected", "the combat type is chosen"),
     "choose-combat-type.assault-or-blitz": _stage("selected", "the combat type is chosen"),

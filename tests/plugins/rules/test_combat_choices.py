@@ -458,3 +458,25 @@ def test_choose_combat_type_the_chooser_counts_as_the_optional_rules_say(tmp_pat
             "defender" if on else "attacker")
         all_accepted(game, choice)
         game.close()
+
+
+def test_phasing_side_snow_unit_decision_asked_when_an_optional_rule_makes_snow_units(tmp_path):
+    """Weather Report: "MTN, ski troops (AsA option 65) ..." — with Ski troops ON the attacker
+    with a ski division is asked whether to use its snow units; OFF it is not."""
+    from plugins.optional.framework import new_game as new_game_with_rules
+    from test_combat import supply_hq
+
+    units = [unit("g-ski", "germany", "ski", 2, (206, 51), size="division"), unit("g-inf", "germany", "inf", 4, (206, 52)),
+             unit("s-inf", "ussr", "inf", 2, T), supply_hq()]
+    options = {"units": units, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+               "actions": {"germany": "land"}, "start_at": DECL, "weather": {"2": "snow"}}
+    for on in (["divisions", "ski-troops"], []):
+        game = new_game_with_rules("lab", tmp_path / f"s{len(on)}.wif", on=on, options=options,
+                                   extra_plugins=["combat"], seed=1)
+        declare_and_finish(game, [(T, ["g-ski", "g-inf"])])
+        asked = offered(game, "UseSnowUnits")
+        assert bool(asked) == bool(on)
+        if asked:
+            all_accepted(game, asked[0])
+            assert game.preview({**asked[0].base(), "use": True})["odds_text"] == "3:1"
+        game.close()
