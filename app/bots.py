@@ -20,9 +20,11 @@ from kernel.choices import CommandChoice, Decision
 from kernel.errors import WifError
 
 POLICIES = ("random", "greedy")
-MAX_PER_STEP = 12  # commands a bot makes in one step before it prefers to finish it
+MAX_PER_STEP = {"random": 12, "greedy": 40}  # commands in one step before a bot prefers to finish it
 ATTACK_ODDS = 2.0  # the greedy bot attacks at these odds or better
-PREVIEWS_PER_DECISION = 40
+PREVIEWS_PER_DECISION = 30
+FIRST_OPTIONS = 6  # the greedy bot looks below this many of a long first field's options
+PER_CHOICE = 40
 
 
 @cache
@@ -69,7 +71,7 @@ class Bot:
         others = [c for c in playable if c.type != "FinishStep"]
         if not others:
             return finish[0].base() if finish else None
-        if finish and self._in_step > MAX_PER_STEP:
+        if finish and self._in_step > MAX_PER_STEP[self.policy]:
             return finish[0].base()
         if self.policy == "greedy":
             return self._greedy(game, others, finish, player)
@@ -85,10 +87,7 @@ class Bot:
     def _greedy(self, game, others: list[CommandChoice], finish, player) -> dict | None:
         candidates: list[dict] = []
         for choice in others:
-            many = choice.commands(limit=60)
-            if len(many) >= 60:
-                many = [c for c in (choice.sample(self.rng) for _ in range(20)) if c is not None]
-            candidates.extend(many)
+            candidates.extend(self._candidates(choice))
         self.rng.shuffle(candidates)
         best, best_score = None, 0.0
         for cmd in candidates[:PREVIEWS_PER_DECISION]:
@@ -101,31 +100,48 @@ class Bot:
             return finish[0].base()
         return candidates[0] if candidates else None
 
+    def _candidates(self, choice: CommandChoice) -> list[dict]:
+        """A handful of full commands of ``choice``: every one where the tree is small, else
+        those below a few of the first field's options (each unit's destinations are built
+        only for the units looked at)."""
+        if not choice.fields:
+            return [choice.base()]
+        first = choice.fields[0]
+        options = first.all_options()
+        if first.kind in ("unit", "hex", "option") and len(options) > FIRST_OPTIONS:
+            picked = self.rng.sample(options, FIRST_OPTIONS)
+            narrowed = CommandChoice(choice.type, choice.actor, [type(first)(first.name, first.kind, picked)]
+                                     + choice.fields[1:], choice.source, choice.plugin)
+            return narrowed.commands(limit=PER_CHOICE)
+        return choice.commands(limit=PER_CHOICE)
+
     def _score(self, game, cmd: dict, player) -> float:
+        """What a command is worth to the greedy bot; 0 or less: not worth doing."""
         preview = game.preview(cmd, player=player)
         if not preview.get("legal", True):
             return -1.0
-        if "odds" in preview and preview["odds"] is not None:
+        if preview.get("odds") is not None:
             return float(preview["odds"]) - ATTACK_ODDS + 0.01
         path = preview.get("path")
         if path and len(path) >= 2:
             return self._progress(game, cmd["actor"], tuple(path[0]), tuple(path[-1]))
         activities = preview.get("activities")
-        if isinstance(activities, dict):
+        if "action" in cmd and isinstance(activities, dict):  # an action choice: the most to do
             return 0.5 + sum(v for v in activities.values() if isinstance(v, (int, float))) / 100
-        if isinstance(activities, (int, float)):
-            return 0.5 + activities / 100
-        return 0.05 * self.rng.random()  # a decision with nothing to tell the options apart
+        return 0.0  # nothing tells the options apart: not worth holding the step for
 
     def _progress(self, game, power: str, start, end) -> float:
         """How much closer a move brings the unit to the nearest objective it wants."""
-        targets = [h for found in game.host.pm.hook.objective_hexes(state=game.state, power=power) if found
-                   for h in found]
+        key = (game.state.kernel.seq, power)
+        if self._objectives is None or self._objectives[0] != key:
+            found = game.host.pm.hook.objective_hexes(state=game.state, power=power)
+            self._objectives = (key, [tuple(h) for hexes in found if hexes for h in hexes])
+        targets = self._objectives[1]
         if not targets:
             return 0.0
         grid = _grid()
-        before = min(grid.distance(start, tuple(t)) for t in targets)
-        after = min(grid.distance(end, tuple(t)) for t in targets)
+        before = min(grid.distance(start, t) for t in targets)
+        after = min(grid.distance(end, t) for t in targets)
         return float(before - after)
 
 

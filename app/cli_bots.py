@@ -75,6 +75,7 @@ def cmd_autoplay(args) -> int:
         lo, _, hi = args.seeds.partition("-")
         seeds = list(range(int(lo), int(hi or lo) + 1))
     wins: dict[str, int] = {}
+    scores: dict[tuple[str, str], list[float]] = {}  # (side, policy) -> the side's score each game
     games = 0
     refusals = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -101,11 +102,15 @@ def cmd_autoplay(args) -> int:
             if winner is not None:
                 key = policies.get(winner, winner)
                 wins[key] = wins.get(key, 0) + 1
+            for side, value in ((result or {}).get("scores") or {}).items():
+                scores.setdefault((side, policies.get(side, "?")), []).append(float(value))
             if args.save and len(seeds) == 1:
                 print(f"saved to {save}")
     if len(seeds) > 1:
         print(f"tally over {games} games: " + ", ".join(f"{p} won {n}" for p, n in sorted(wins.items()))
               + f", no winner {games - sum(wins.values())}")
+        for (side, policy), values in sorted(scores.items()):
+            print(f"  {side} played by {policy}: mean score {sum(values) / len(values):.1f} over {len(values)} games")
     return 1 if refusals else 0
 
 

@@ -184,5 +184,6 @@ def objective_hexes(state, power):
 
 @hookspec(firstresult=True)
 def game_result(state):
-    """Return how the game ended, ``{"winner": side, "text": "..."}`` (``winner`` None for a
-    draw), or None while nobody has won.  The victory form and bot tallies read it."""
+    """Return how the game ended, ``{"winner": side, "text": "...", "scores": {side: points}}``
+    (``winner`` None for a draw; ``scores`` optional), or None while nobody has won.  The
+    victory form and bot tallies read it."""

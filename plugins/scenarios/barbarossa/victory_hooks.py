@@ -18,7 +18,11 @@ def game_result(state):
     result = scenario_state(state).result
     if not result:
         return None
-    return {"winner": result.get("side"), "text": result.get("result", "")}
+    scores: dict[str, float] = {}
+    for power, value in (result.get("objectives") or {}).items():
+        side = state.kernel.side_of(power) or power
+        scores[side] = scores.get(side, 0.0) + value
+    return {"winner": result.get("side"), "text": result.get("result", ""), "scores": scores}
 
 
 @hookimpl
