@@ -14,9 +14,9 @@ Steps (full ids under ``wif.``), each in the module named after its seed section
 Every command has a choices function and a preview judged by the same check as its handler.
 ``steps`` says which steps are skipped, who decides, and what ending a step requires.
 
-The numbers (factors, odds, tables, modifiers) are ``odds``; optional rules change them
-through the hooks in ``hooks`` (``HOOKSPECS``).  Land's ``overrun_odds`` hook is answered in
-``overrun_odds``.
+The numbers (factors, odds, tables, modifiers) are ``odds`` and what previews tell of them
+``preview``; optional rules change them through the hooks in ``hooks`` (``HOOKSPECS``).
+Land's ``overrun_odds`` hook is answered in ``overrun_odds``.
 
 Ground support hook for the air plugin: the event ``GroundSupportAdded(combat=combat_id,
 side="attacker"|"defender", factors=...)`` (``from plugins.rules.combat import
@@ -57,7 +57,7 @@ from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
 from .hq_support import DeclareHQSupport, hq_support_in_play  # noqa: F401
 from .losses import AssignLandLosses, ConvertToRetreat, legal_loss_sets, loss_problem  # noqa: F401
 from .notional import IncludeNotional  # noqa: F401
-from .odds import odds_preview  # noqa: F401  (public)
+from .preview import odds_preview  # noqa: F401  (public)
 from .overrun_odds import overrun_odds  # noqa: F401  (land's hook)
 from .resolution import ChooseLandCombatType, ResolveCombat, SelectLandCombat, UseSnowUnits  # noqa: F401
 from .retreat import RetreatUnit, auto_retreats, retreat_options  # noqa: F401

@@ -14,6 +14,7 @@ from plugins.rules import core
 from plugins.rules.turn.activities import action_problem, activity_problem, use_activity
 
 from . import odds as O
+from .preview import odds_summary
 from .events import AttackDeclared
 from .labels import target_label, unit_label
 from .state import Combat, cs, fresh_impulse, hook_of, rules, side_of
@@ -170,7 +171,7 @@ def attack_preview(state, cmd: DeclareAttack, host=None) -> dict:
     else:
         ev = O.evaluate(state, list(cmd.units), hex_, hook=hook)
     new = is_new_attack(state, cmd.actor, hex_)
-    return {**O.summary(ev), "hex": list(hex_), "place": ev["place"],
+    return {**odds_summary(ev), "hex": list(hex_), "place": ev["place"],
             "activities": {"land-attack": 1 if new else 0}}
 
 

@@ -18,6 +18,7 @@ from plugins.rules import core
 from plugins.rules.supply import in_supply
 
 from . import odds as O
+from .preview import odds_summary
 from .events import AttackCancelled, LandCombatResolved, LandCombatSelected, LandCombatTableChosen, SnowUnitsDecided
 from .labels import hex_label
 from .state import (
@@ -142,7 +143,7 @@ def select_preview(state, cmd: SelectLandCombat, host=None) -> dict:
     if problem:
         raise Rejected(problem)
     c = cs(state).combats[core.hex_key(O.norm(cmd.hex))]
-    return O.summary(O.evaluate_combat(state, c, hook=hook_of(host)))
+    return odds_summary(O.evaluate_combat(state, c, hook=hook_of(host)))
 
 
 @rules.command(SelectLandCombat, choices=select_choices, preview=select_preview)
@@ -180,7 +181,7 @@ def snow_choices(state, actor: str, step_id: str) -> list[Field] | None:
 
 def snow_preview(state, cmd: UseSnowUnits, host=None) -> dict:
     c = combat_now(state, "Phasing Side Snow Unit Decision")
-    return O.summary(O.evaluate_combat(state, c, hook=hook_of(host), snow_units=cmd.use))
+    return odds_summary(O.evaluate_combat(state, c, hook=hook_of(host), snow_units=cmd.use))
 
 
 @rules.command(UseSnowUnits, choices=snow_choices, preview=snow_preview)
@@ -214,7 +215,7 @@ def table_preview(state, cmd: ChooseLandCombatType, host=None) -> dict:
         raise Rejected(problem)
     c = combat_now(state, "Choose Combat Type")
     table = cmd.table.lower()
-    return O.summary(O.evaluate_combat(state, c, table=table, hook=hook_of(host)), table)
+    return odds_summary(O.evaluate_combat(state, c, table=table, hook=hook_of(host)), table)
 
 
 @rules.command(ChooseLandCombatType, choices=table_choices, preview=table_preview)
@@ -238,7 +239,7 @@ def resolve_choices(state, actor: str, step_id: str) -> list[Field] | None:
 
 def resolve_preview(state, cmd: ResolveCombat, host=None) -> dict:
     c = combat_now(state, "Choose Combat Type")
-    return O.summary(O.evaluate_combat(state, c, hook=hook_of(host)), c.table)
+    return odds_summary(O.evaluate_combat(state, c, hook=hook_of(host)), c.table)
 
 
 @rules.command(ResolveCombat, choices=resolve_choices, preview=resolve_preview)
