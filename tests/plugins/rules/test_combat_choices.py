@@ -5,18 +5,17 @@ Each test checks the contract (every command built from the offered values is ac
 ``commands()`` and 50 ``sample()``s, each by ``Game.dry_run``), that the choices hold what the
 seeds allow and leave out what they forbid, and that a preview's odds are the odds the combat
 is then resolved at.  Situations are the base combat tests' (test_combat.py) in the lab
-scenario, and a real Barbarossa game.
+scenario; the steps after the die, and a real Barbarossa game, are in
+test_combat_choices_results.py.
 """
 
 from __future__ import annotations
 
 import random
 
-from test_combat import DECL, MINSK, SUPPLY_HQ, T, base_units, find, new_game, ok, refused, step, strong, unit
+from test_combat import DECL, MINSK, T, base_units, new_game, ok, refused, step, strong, supply_hq, unit
 
-from kernel.game import Game
 from plugins.rules.combat import odds as O
-from plugins.rules.combat import PROC, current_combat, open_combats, retreat_options
 
 SAMPLES = 50
 
@@ -64,6 +63,16 @@ def declare_and_finish(game, attacks):
     for hex_, units in attacks:
         ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(hex_), "units": list(units)})
     ok(game, {"type": "FinishStep", "actor": "germany"})
+
+
+def with_rules(path, on, units, **options):
+    """A lab game with the optional rules ``on`` ON (as the Start New Game form makes it)."""
+    from plugins.optional.framework import new_game as new_game_with_rules
+
+    options = {"units": units + [supply_hq()], "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+               "actions": {"germany": "land"}, "start_at": DECL, **options}
+    return new_game_with_rules("lab", path, on=list(on), options=options, extra_plugins=["combat"], seed=1)
+
 
 
 # ---------------------------------------------------------------- Land Combat Declaration
@@ -225,6 +234,22 @@ def test_phasing_side_snow_unit_decision_yes_or_no_with_the_odds_of_each(save):
     assert use["odds"] > without["odds"]
 
 
+def test_phasing_side_snow_unit_decision_asked_when_an_optional_rule_makes_snow_units(tmp_path):
+    """Weather Report: "MTN, ski troops (AsA option 65) ..." — with Ski troops ON the attacker
+    with a ski division is asked whether to use its snow units; OFF it is not."""
+    units = [unit("g-ski", "germany", "ski", 2, (206, 51), size="division"), unit("g-inf", "germany", "inf", 4, (206, 52)),
+             unit("s-inf", "ussr", "inf", 2, T)]
+    for on in (["divisions", "ski-troops"], []):
+        game = with_rules(tmp_path / f"s{len(on)}.wif", on, units, weather={"2": "snow"})
+        declare_and_finish(game, [(T, ["g-ski", "g-inf"])])
+        asked = offered(game, "UseSnowUnits")
+        assert bool(asked) == bool(on)
+        if asked:
+            all_accepted(game, asked[0])
+            assert game.preview({**asked[0].base(), "use": True})["odds_text"] == "3:1"
+        game.close()
+
+
 # ---------------------------------------------------------------- Choose Combat Type
 def test_choose_combat_type_both_tables_each_with_its_column(save):
     game = new_game(save, units=strong())
@@ -245,212 +270,13 @@ def test_choose_combat_type_both_tables_each_with_its_column(save):
     all_accepted(game, choice, samples=1)
 
 
-# ---------------------------------------------------------------- Convert Shattered Results / Assign Losses
-def test_convert_shattered_results_to_retreats_offered_after_an_s_or_b(tmp_path):
-    game, events, res = find(tmp_path, lambda r: r == "*/1B", units=strong())
-    choice = the_choice(game, "ConvertToRetreat")
-    assert choice.fields[0].kind == "bool"
-    all_accepted(game, choice)
-    assert game.preview({"type": "ConvertToRetreat", "actor": "germany", "convert": True})["treated_as"] == "R"
-
-
-def test_assign_losses_any_units_of_the_side_as_many_as_the_result_takes(tmp_path):
-    game, events, res = find(tmp_path, lambda r: O.parse_result(r)["attacker_losses"] == 1)
-    choice = the_choice(game, "AssignLandLosses")
-    [field] = choice.fields
-    assert choice.actor == "germany" and field.kind == "units" and (field.min, field.max) == (1, 1)
-    assert sorted(field.values()) == ["g-arm", "g-inf"]
-    all_accepted(game, choice)
-    assert game.preview({"type": "AssignLandLosses", "actor": "germany", "units": ["g-inf"]})["side"] == "attacker"
-
-
-def test_assign_losses_after_the_snow_units_benefit_only_sets_with_a_snow_unit(tmp_path):
-    """Weather Report: having used the snow units' benefit, the first loss must be one of
-    them: the legal sets are offered whole."""
-    units = [unit("g-mtn", "germany", "mtn", 2, (206, 51)), unit("g-inf", "germany", "inf", 2, (206, 52)),
-             unit("s-inf", "ussr", "inf", 4, T)]
-    for seed in range(1, 300):
-        game = new_game(tmp_path / f"s{seed}.wif", units=units, seed=seed, weather={"2": "snow"})
-        declare_and_finish(game, [(T, ["g-mtn", "g-inf"])])
-        ok(game, {"type": "UseSnowUnits", "actor": "germany", "use": True})
-        chooser = game.state.kernel.sequence.pending[0]
-        ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "assault"})
-        ok(game, {"type": "ResolveCombat", "actor": chooser})
-        if offered(game, "AssignLandLosses") and game.state["combat"].combats["207,52"].losses["attacker"] == 1:
-            break
-        game.close()
-    choice = next(c for c in offered(game, "AssignLandLosses") if c.actor == "germany")
-    [field] = choice.fields
-    assert field.kind == "option" and field.values() == [["g-mtn"]]
-    all_accepted(game, choice)
-    refused(game, {"type": "AssignLandLosses", "actor": "germany", "units": ["g-inf"]}, "snow")
-
-
-# ---------------------------------------------------------------- Retreat Units
-def test_retreat_units_each_unit_then_its_retreat_hexes_by_priority(tmp_path):
-    game, events, res = find(tmp_path, lambda r: r.endswith("/R") and not O.parse_result(r)["attacker_losses"])
-    assert step(game).endswith("retreat-units")
-    choice = the_choice(game, "RetreatUnit")
-    assert values(choice.fields[0]) == ["s-inf"]
-    c = game.state["combat"].combats["207,52"]
-    [to] = choice.fields[0].all_options()[0].next_fields()
-    assert values(to) == retreat_options(game.state, c, "s-inf", T)[1] == [(207, 53), (208, 52)]
-    assert all("priority 1" in o.label for o in to.all_options())  # Minsk, in the German ZOC, is not offered
-    all_accepted(game, choice)
-    told = game.preview({"type": "RetreatUnit", "actor": "germany", "unit": "s-inf", "to_hex": [208, 52]})
-    assert told["terrain"] == "forest" and told["priority"] == 1 and not told["keeps_retreating"]
-    # ending the step leaves no unit unretreated: the first hex of its best priority
-    ok(game, {"type": "FinishStep", "actor": "germany"})
-    assert game.state["units"].units["s-inf"].hex == (207, 53)
-
-
-# ---------------------------------------------------------------- Advance After Combat
-def test_advance_after_combat_the_attacked_hex_then_a_second_hex_after_a_breakthrough(tmp_path):
-    game, events, res = find(tmp_path, lambda r: r == "*/1B", units=strong())
-    ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": False})
-    ok(game, {"type": "AssignLandLosses", "actor": "ussr", "units": ["s-2"]})
-    assert step(game).endswith("advance-after-combat")
-    choice = the_choice(game, "AdvanceUnit")
-    assert values(choice.fields[0]) == ["g-arm", "g-inf"]
-    assert all(values(o.next_fields()[0]) == [T] for o in choice.fields[0].all_options())
-    all_accepted(game, choice)
-    told = game.preview({"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
-    assert told["terrain"] == "clear" and not told["second"] and not told["disorganized"]
-    ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
-    choice = the_choice(game, "AdvanceUnit")
-    second = {o.value: values(o.next_fields()[0]) for o in choice.fields[0].all_options()}
-    assert second["g-inf"] == [T]  # INF: no second hex
-    assert (208, 52) in second["g-arm"] and all(O.adjacent(h, T) for h in second["g-arm"])
-    all_accepted(game, choice)
-    told = game.preview({"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]})
-    assert told["second"] and told["terrain"] == "forest" and told["disorganized"]
-    assert can_finish(game)  # advancing is never compulsory
-
-
-# ---------------------------------------------------------------- a real game: Barbarossa
-def _to_germanys_first_declaration(game):
-    prefer = {"ChooseFirstMover": "axis", "ChooseAction": "land"}
-    order = ["RestoreSetup", "ChooseFirstMover", "ChooseAction", "FinishStep"]
-    for n in range(200):
-        commands = [c for c in game.choices().commands() if c.source == "rules"]
-        if any(c.type == "DeclareAttack" for c in commands):
-            return
-        choice = min(commands, key=lambda c: order.index(c.type) if c.type in order else len(order))
-        want = prefer.get(choice.type)
-        cmd = choice.sample(random.Random(n), lambda f, opts: next((o for o in opts if o.value == want), None))
-        ok(game, cmd)
-    raise AssertionError("Germany was never offered a land attack")
-
-
-def test_barbarossa_land_combat_choices_are_accepted_and_previews_match_the_results(tmp_path):
-    game = Game.new("barbarossa", tmp_path / "b.wif", seed=5)
-    _to_germanys_first_declaration(game)
-    choice = the_choice(game, "DeclareAttack")
-    all_accepted(game, choice)
-    told = {}
-    for _ in range(3):  # three attacks, each with every unit the choices offer for it
-        option = the_choice(game, "DeclareAttack").fields[0].all_options()[0]
-        cmd = {"type": "DeclareAttack", "actor": "germany", "hex": option.value, "units": option.next_fields()[0].values()}
-        told[tuple(option.value)] = game.preview(cmd)
-        assert told[tuple(option.value)]["legal"] and told[tuple(option.value)]["odds"] > 0
-        ok(game, cmd)
-    ok(game, {"type": "FinishStep", "actor": "germany"})
-    rng, resolved, chosen = random.Random(5), {}, {}
-    for _ in range(300):
-        if not open_combats(game.state) and not step(game).startswith(PROC):
-            break  # every combat resolved, its retreats and advances done
-        commands = [c for c in game.choices().commands() if c.source == "rules"]
-        mine = [c for c in commands if c.plugin == "combat"]
-        if not mine:
-            ok(game, next(c for c in commands if c.type == "FinishStep").base())
-            continue
-        for c in mine:
-            all_accepted(game, c, samples=10)
-        cmd = mine[0].sample(rng)
-        if cmd["type"] == "ChooseLandCombatType":
-            chosen[current_combat(game.state).id] = game.preview(cmd)
-        for e in ok(game, cmd):
-            if e.type == "LandCombatResolved":
-                resolved[e.data["combat"]] = e.data
-    assert resolved and chosen, "no combat was resolved"
-    for cid, data in resolved.items():
-        assert data["odds"] == chosen[cid]["odds_text"] and data["drm"] == chosen[cid]["modifiers"]["die"]
-        assert data["table"] == chosen[cid]["table"]
-        declared = told.get(tuple(data["hex"]))
-        if declared and (data["attack"], data["defence"]) == (declared["attack"], declared["defence"]):
-            assert data["odds"] == declared["odds_text"]  # nothing (snow, ground support) changed since
-    game.close()
-
-
-# ---------------------------------------------------------------- an optional rule's modifiers
-def test_land_combat_rolling_dice_previews_include_the_optional_rules_modifiers(tmp_path):
-    """Land Combat, Rolling dice (optional rule Blitz bonus ON): the previews ask the rules'
-    hooks, so the die modifiers they tell are those the combat is resolved with."""
-    from plugins.optional.framework import new_game as new_game_with_rules
-    from test_combat import supply_hq
-
-    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-mech", "germany", "mech", 4, (206, 52)),
-             unit("s-arm", "ussr", "arm", 3, T), supply_hq()]
-    options = {"units": units, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
-               "actions": {"germany": "land"}, "start_at": DECL}
-    game = new_game_with_rules("lab", tmp_path / "bb.wif", on=["blitz-bonus"], options=options,
-                               extra_plugins=["combat"], seed=1)
-    declare_and_finish(game, [(T, ["g-arm", "g-mech"])])
-    chooser = game.state.kernel.sequence.pending[0]
-    told = game.preview({"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
-    assert told["modifiers"]["die"] == {"blitz bonus: attacking ARM/MECH/HQ-A": 1,
-                                        "blitz bonus: defending ARM/MECH/HQ-A": -1}
-    ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
-    events = ok(game, {"type": "ResolveCombat", "actor": chooser})
-    resolved = next(e for e in events if e.type == "LandCombatResolved").data
-    assert resolved["drm"] == told["modifiers"]["die"] and resolved["odds"] == told["odds_text"]
-
-
-def test_advance_after_combat_an_overrun_in_the_second_hex_is_offered_at_enough_odds(tmp_path):
-    """Advancing after combat: "You can conduct an overrun (see RAC 11.11.6) in the second
-    hex" — offered when land's overrun rules (odds through combat's hook) allow it."""
-    from test_combat import supply_hq
-
-    units = [unit("g-arm", "germany", "arm", 30, (206, 51), move=6), unit("g-inf", "germany", "inf", 4, (206, 52)),
-             unit("s-inf", "ussr", "inf", 1, T), unit("s-div", "ussr", "inf", 1, (208, 52), size="division"),
-             unit("s-big", "ussr", "inf", 20, (207, 53)), supply_hq()]
-    for seed in range(1, 400):
-        game = new_game(tmp_path / f"o{seed}.wif", units=units, seed=seed)
-        declare_and_finish(game, [(T, ["g-arm", "g-inf"])])
-        chooser = game.state.kernel.sequence.pending[0]
-        ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
-        events = ok(game, {"type": "ResolveCombat", "actor": chooser})
-        res = next(e for e in events if e.type == "LandCombatResolved").data["result"]
-        if res.endswith("B") and not O.parse_result(res)["attacker_losses"]:
-            break
-        game.close()
-    ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": False})
-    ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
-    choice = the_choice(game, "AdvanceUnit")
-    second = {o.value: values(o.next_fields()[0]) for o in choice.fields[0].all_options()}
-    assert (208, 52) in second["g-arm"]  # the weak division can be overrun
-    assert (207, 53) not in second["g-arm"]  # not the strong corps (odds, swamp)
-    all_accepted(game, choice)
-    told = game.preview({"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]})
-    assert told["overrun"]["units"] == ["s-div"]
-    events = ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": [208, 52]})
-    assert events[0].type == "LandUnitsOverrun" and events[0].data["odds"] == told["overrun"]["odds"]
-
-
 def test_choose_combat_type_the_chooser_counts_as_the_optional_rules_say(tmp_path):
     """Land Combat, choosing combat tables: "Each defending anti-tank unit counts as an ARM
     corps" (optional rule Artillery ON): the defender gets the choice, and only it is asked."""
-    from plugins.optional.framework import new_game as new_game_with_rules
-    from test_combat import supply_hq
-
     units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-arm2", "germany", "arm", 6, (206, 52)),
-             unit("s-tank", "ussr", "arm", 2, T, size="division"), unit("s-at", "ussr", "at", 1, T, size="division"),
-             supply_hq()]
-    options = {"units": units, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
-               "actions": {"germany": "land"}, "start_at": DECL}
+             unit("s-tank", "ussr", "arm", 2, T, size="division"), unit("s-at", "ussr", "at", 1, T, size="division")]
     for on, chooser in ((["divisions", "artillery"], "ussr"), ([], "germany")):
-        game = new_game_with_rules("lab", tmp_path / f"a{len(on)}.wif", on=on, options=options,
-                                   extra_plugins=["combat"], seed=1)
+        game = with_rules(tmp_path / f"a{len(on)}.wif", on, units)
         declare_and_finish(game, [(T, ["g-arm", "g-arm2"])])
         assert step(game).endswith("assault-or-blitz") and game.state.kernel.sequence.pending == [chooser]
         choice = the_choice(game, "ChooseLandCombatType")
@@ -460,23 +286,19 @@ def test_choose_combat_type_the_chooser_counts_as_the_optional_rules_say(tmp_pat
         game.close()
 
 
-def test_phasing_side_snow_unit_decision_asked_when_an_optional_rule_makes_snow_units(tmp_path):
-    """Weather Report: "MTN, ski troops (AsA option 65) ..." — with Ski troops ON the attacker
-    with a ski division is asked whether to use its snow units; OFF it is not."""
-    from plugins.optional.framework import new_game as new_game_with_rules
-    from test_combat import supply_hq
-
-    units = [unit("g-ski", "germany", "ski", 2, (206, 51), size="division"), unit("g-inf", "germany", "inf", 4, (206, 52)),
-             unit("s-inf", "ussr", "inf", 2, T), supply_hq()]
-    options = {"units": units, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
-               "actions": {"germany": "land"}, "start_at": DECL, "weather": {"2": "snow"}}
-    for on in (["divisions", "ski-troops"], []):
-        game = new_game_with_rules("lab", tmp_path / f"s{len(on)}.wif", on=on, options=options,
-                                   extra_plugins=["combat"], seed=1)
-        declare_and_finish(game, [(T, ["g-ski", "g-inf"])])
-        asked = offered(game, "UseSnowUnits")
-        assert bool(asked) == bool(on)
-        if asked:
-            all_accepted(game, asked[0])
-            assert game.preview({**asked[0].base(), "use": True})["odds_text"] == "3:1"
-        game.close()
+# ---------------------------------------------------------------- Rolling dice: an optional rule's modifiers
+def test_land_combat_rolling_dice_previews_include_the_optional_rules_modifiers(tmp_path):
+    """Land Combat, Rolling dice (optional rule Blitz bonus ON): the previews ask the rules'
+    hooks, so the die modifiers they tell are those the combat is resolved with."""
+    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-mech", "germany", "mech", 4, (206, 52)),
+             unit("s-arm", "ussr", "arm", 3, T)]
+    game = with_rules(tmp_path / "bb.wif", ["blitz-bonus"], units)
+    declare_and_finish(game, [(T, ["g-arm", "g-mech"])])
+    chooser = game.state.kernel.sequence.pending[0]
+    told = game.preview({"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
+    assert told["modifiers"]["die"] == {"blitz bonus: attacking ARM/MECH/HQ-A": 1,
+                                        "blitz bonus: defending ARM/MECH/HQ-A": -1}
+    ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
+    events = ok(game, {"type": "ResolveCombat", "actor": chooser})
+    resolved = next(e for e in events if e.type == "LandCombatResolved").data
+    assert resolved["drm"] == told["modifiers"]["die"] and resolved["odds"] == told["odds_text"]
