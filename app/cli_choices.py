@@ -45,13 +45,16 @@ def print_choices(found: Choices, game, depth: int = 3, out=None) -> None:
     if found.finished:
         print("The game is over: nobody decides anything.", file=out)
         return
-    if not found.decisions:
+    pending = [d for d in found.decisions if d.pending]
+    if not pending:
         waiting = ", ".join(k.sequence.pending) or "nobody (the game moves on by itself)"
         who = f"{found.player} has nothing to decide now" if found.player else "Nobody has anything to decide now"
         print(f"{who}; the game waits for: {waiting}.", file=out)
-        return
     for decision in found.decisions:
-        print(f"{decision.decider} decides in {decision.title!r}:", file=out)
+        if decision.pending:
+            print(f"{decision.decider} decides in {decision.title!r}:", file=out)
+        else:
+            print(f"{decision.decider} may at any time:", file=out)
         for choice in decision.commands:
             note = "  (no choices function yet: fields from the schema, values unchecked)" if choice.source == "schema" else ""
             print(f"  {choice.type} as {choice.actor}{note}", file=out)
