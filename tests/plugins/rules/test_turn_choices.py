@@ -63,7 +63,7 @@ def test_move_first_decision_offers_exactly_the_sides_to_the_initiative_side(sav
     game = new(save)
     assert game.state.kernel.sequence.current == MOVE_FIRST
     holder = core.world(game.state).initiative
-    [decision] = game.choices().decisions
+    [decision] = [d for d in game.choices().decisions if d.pending]
     assert decision.decider == holder
     [choice] = [c for c in decision.commands if c.type == "ChooseFirstMover"]
     assert sorted(values(choice, "side")) == sorted(game.state.kernel.sides)
