@@ -241,3 +241,13 @@ DESCRIBE = {
 def describe_event(event, state):
     describe = DESCRIBE.get(event.type)
     return describe(event, state) if describe is not None else None
+
+
+@hookimpl
+def overrun_refusal(state, unit, hex_):
+    """Supply is checked "immediately before resolving an overrun": an out-of-supply unit may
+    not overrun (authored effect, land's data/overrun.json; seeds, "Overrun")."""
+    if not in_supply(state, unit.id):
+        return (f"Overrun: {unit.name or unit.id} is out of supply; an overrun needs the "
+                "overrunning unit in supply (Supply Sources and Paths)")
+    return None

@@ -338,3 +338,26 @@ def test_air_transport_landing_cargo_that_commenced_the_impulse_out_of_supply(sa
     then = game.state_at(recorded.seq)  # that impulse (the game has played on since)
     assert began_impulse_out_of_supply(then, "far") and not began_impulse_out_of_supply(then, "city")
     game.close()
+
+
+def test_supply_sources_and_paths_checked_immediately_before_an_overrun(save):
+    """Supply: the program checks supply "immediately before resolving an overrun"; an
+    out-of-supply unit may not overrun (authored effect, land's data/overrun.json).  Land asks
+    through its overrun_refusal hook; supply answers it."""
+    from plugins.rules.supply import ImpulseSupplyGranted
+
+    target = (207, 52)
+    weak = unit("r1", "ussr", target, size="division", factors={"combat": 1, "move": 3})
+    tank = unit("g1", "germany", (205, 52), type="arm", size="army", factors={"combat": 24, "move": 6})
+    game = Game.new("lab", save, seed=7, extra_plugins=["land", "supply", "combat"], options={
+        "units": [tank, weak], "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
+        "actions": {"germany": "land"}, "start_at": "turn.impulse.land.movement.land-movement"})
+    assert not in_supply(game.state, "g1")  # no German home-country city within reach
+    move = {"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)}
+    out = game.submit(move)
+    assert not out.accepted and "Overrun" in out.reason and "out of supply" in out.reason
+    game._run(lambda ctx: ctx.emit(ImpulseSupplyGranted(units=["g1"], source="test", rule="test")), actor="system")
+    out = game.submit(move)
+    assert out.accepted, out.reason
+    assert game.state["units"].units["r1"].where == "eliminated"
+    game.close()
