@@ -92,6 +92,11 @@ def resolve_deciders(state, step_id, spec, kind):
 
 
 @hookimpl
+def finish_step_refusal(state, step_id, power):
+    return overstack_refusal(state, step_id or "", power)
+
+
+@hookimpl
 def step_ended(ctx, step_id, spec):
     """Over-Stacked Hex: "Stacking applies at the end of every phase" — checked as each
     phase of play ends (not inside the correction digression itself)."""

@@ -68,7 +68,7 @@ def decide(g, decision) -> bool:
     k = g.state.kernel
     power = decision.commands[0].actor if decision.commands else decision.decider
     for type_, prefer in (("RestoreSetup", None), ("ChooseFirstMover", "axis" if k.turn == 1 else decision.decider),
-                          ("ChooseAction", "land")):
+                          ("ChooseAction", "land"), ("ChooseOverstackLoss", None)):
         choice = _choice(decision, type_)
         if choice is not None and _one(g, choice, prefer):
             return True

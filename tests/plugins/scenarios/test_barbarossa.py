@@ -4,13 +4,12 @@ victory, and a scripted 5-turn game.  Each test is named after the seed section 
 from __future__ import annotations
 
 import collections
-from pathlib import Path
 
 import pytest
 
 from kernel.game import Game
-from kernel.hexgrid import WORLD
 from plugins.rules.core import hex_controller, world, world_map
+from scripted import play_scripted
 from plugins.scenarios.barbarossa import TRAY, count_objectives, oob, scenario_state
 
 SETUP_PLACING = "wif.new-game.setup.set-up-each-major-power.placing-units-on-the-map"
@@ -267,97 +266,7 @@ def test_victory_no_automatic_victory_before_the_last_turn(tmp_path):
 
 
 # ---------------------------------------------------------------- the scripted game
-def _moves(g, power):
-    from plugins.rules.land.movement import reachable
-
-    east = 1 if power == "germany" else -1
-    mine = sorted((u for u in g.state["units"].units.values()
-                   if u.power == power and u.branch == "land" and u.on_map and u.face_up),
-                  key=lambda u: (u.type not in ("arm", "mech"), u.id))
-    for u in mine[:6]:
-        try:
-            reach = reachable(g.state, u.id)
-        except Exception:
-            continue
-        targets = sorted((h for h, (c, _) in reach.items() if c > 0), key=lambda h: (-east * h[0], h))
-        for h in targets[:3]:
-            if g.submit({"type": "MoveLandUnit", "actor": power, "unit": u.id, "to": list(h)}).accepted:
-                break
-
-
-def _attacks(g, power):
-    units = g.state["units"].units
-    at = g.state["units"].at_hex
-    mine = [u for u in units.values() if u.power == power and u.branch == "land" and u.on_map and u.face_up]
-    targets = set()
-    for u in mine:
-        for n in WORLD.neighbours(tuple(u.hex)):
-            if any(units[i].power != power and units[i].branch == "land" for i in at.get(f"{n[0]},{n[1]}", [])):
-                targets.add(tuple(n))
-    used, done = set(), 0
-    for h in sorted(targets):
-        attackers = [u.id for u in mine if u.id not in used and WORLD.distance(tuple(u.hex), h) == 1]
-        if attackers and g.submit({"type": "DeclareAttack", "actor": power, "hex": list(h), "units": attackers}).accepted:
-            used.update(attackers)
-            done += 1
-        if done >= 3:
-            return
-
-
-def _combat_decision(g, who, powers, legal) -> bool:
-    """Land combat resolution: fight the first open combat, blitz if allowed, and resolve it."""
-    if "SelectLandCombat" in legal:
-        from plugins.rules.combat import open_combats
-
-        for c in open_combats(g.state)[:1]:
-            for p in powers:
-                if g.submit({"type": "SelectLandCombat", "actor": p, "hex": list(c.hex)}).accepted:
-                    return True
-    if "ChooseLandCombatType" in legal:
-        for p in powers:
-            for table in ("blitz", "assault"):
-                if g.submit({"type": "ChooseLandCombatType", "actor": p, "table": table}).accepted:
-                    return True
-    if "ResolveCombat" in legal:
-        return any(g.submit({"type": "ResolveCombat", "actor": p}).accepted for p in powers)
-    return False
-
-
-def play_scripted(g, limit=5000) -> int:
-    """A simple policy: default setups, Germany moves first with land actions, a few moves
-    and attacks where the land and combat plugins accept them; every step then finished."""
-    rules = Path(__file__).parents[3] / "plugins" / "rules"
-    n = 0
-    while not g.state.kernel.sequence.finished and n < limit:
-        k = g.state.kernel
-        seq = k.sequence
-        assert seq.pending, f"nothing pending at {seq.current}"
-        who, step = seq.pending[0], seq.current
-        powers = [who] if who in k.powers() else list(k.sides[who])
-        legal = g.legal_commands()
-        n += 1
-        if seq.current in (SETUP_PLACING, REINF_PLACING) and units_of(g, powers[0], TRAY):
-            g.submit({"type": "RestoreSetup", "actor": powers[0]})
-        if "ChooseFirstMover" in legal:
-            if g.submit({"type": "ChooseFirstMover", "actor": who, "side": "axis" if k.turn == 1 else who}).accepted:
-                continue
-        if "ChooseAction" in legal:
-            for p in powers:
-                g.submit({"type": "ChooseAction", "actor": p, "action": "land"})
-        if "MoveLandUnit" in legal and (rules / "land").exists():
-            for p in powers:
-                _moves(g, p)
-        if "DeclareAttack" in legal:
-            for p in powers:
-                if p == "germany" or k.turn >= 4:
-                    _attacks(g, p)
-        if who not in g.state.kernel.sequence.pending or g.state.kernel.sequence.current != step:
-            continue  # a decision above finished the step for it
-        if _combat_decision(g, who, powers, legal):
-            continue
-        out = g.submit({"type": "FinishStep", "actor": who})
-        assert out.accepted, f"stuck at {step}: {out.reason}"
-    return n
+# The policy (tests/plugins/scenarios/scripted.py) draws every command from Game.choices.
 
 
 def test_scenarios_barbarossa_scripted_game_plays_five_turns_and_replays(tmp_path):

@@ -1,6 +1,6 @@
 """Barbarossa played to its end through the `wif submit` command line, fixed seed.
 
-The policy is the scripted game's (test_barbarossa.play_scripted); every command it makes
+The policy is the scripted game's (scripted.play_scripted, drawn from the choices); every command it makes
 goes through `wif submit` (the CLI's code path, in-process so the test stays fast), and a
 read-only view of the save follows along with `Game.refresh()`."""
 
@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 from app.cli import main
 from kernel.game import Game
-from test_barbarossa import play_scripted
+from scripted import play_scripted
 
 
 class CliPlayer:
@@ -28,6 +28,9 @@ class CliPlayer:
 
     def legal_commands(self):
         return self.reader.legal_commands()
+
+    def choices(self, player=None):
+        return self.reader.choices(player)
 
     def submit(self, command, player="solo"):
         out, err = io.StringIO(), io.StringIO()
