@@ -90,7 +90,7 @@ def cmd_autoplay(args) -> int:
             text = (result or {}).get("text", "no result")
             who = ", ".join(f"{s}={p}" for s, p in policies.items())
             print(f"seed {seed}: {who}: {text}; {tally.commands} commands ({tally.decisions} decisions, "
-                  f"{rate:.0f}/s), {events} events, verify {'OK' if report.ok else 'FAILED'}")
+                  f"{rate:.0f}/s), {events} events, verify {'OK' if report.ok else 'FAILED'}", flush=True)
             for line in tally.refused[:5]:
                 print(f"  refused (broken choices contract): {line}", file=sys.stderr)
             refusals += len(tally.refused)
