@@ -19,7 +19,9 @@ from typing import Iterable
 from pydantic import BaseModel, Field
 
 from kernel.events import EventData
-from kernel.hookspecs import hookimpl
+from kernel.registry import Registry
+
+rules = Registry()
 
 ACTIONS = ("pass", "naval", "air", "land", "combined")  # Action Choice (see RAC 10)
 WEATHER = ("fine", "rain", "snow", "storm", "blizzard")  # Weather Report
@@ -60,6 +62,7 @@ class PowerImpulse(BaseModel):
     used: dict[str, int] = Field(default_factory=dict)  # activity kind -> count used
 
 
+@rules.state("core.world")
 class World(BaseModel):
     # country code -> major power controlling it (absent: neutral)
     countries: dict[str, str] = Field(default_factory=dict)
@@ -155,16 +158,19 @@ def used(state, power: str, kind: str) -> int:
 
 
 # ---------------------------------------------------------------- events
+@rules.event
 class CountryControlSet(EventData):
     country: str
     power: str | None
 
 
+@rules.event
 class HexControlChanged(EventData):
     hex: tuple[int, int]
     power: str | None  # None: back to its country's controller
 
 
+@rules.event
 class CountryConquered(EventData):
     """A country was conquered (``conqueror`` a major power) or liberated (``conqueror`` None).
     The conquest procedure (RAC 13.7) is outside the seeds; scenarios and later rules emit it."""
@@ -173,38 +179,46 @@ class CountryConquered(EventData):
     conqueror: str | None
 
 
+@rules.event
 class WarDeclared(EventData):
     powers: tuple[str, str]
 
 
+@rules.event
 class WeatherSet(EventData):
     weather: dict[str, str]  # zone id -> weather
     roll: int | None = None
 
 
+@rules.event
 class InitiativeSet(EventData):
     side: str
 
 
+@rules.event
 class ActionChosen(EventData):
     power: str
     action: str
 
 
+@rules.event
 class ActivityUsed(EventData):
     power: str
     kind: str  # e.g. "land-move", "rail-move", "attack", "air-mission", "air-rebase"
     count: int = 1
 
 
+@rules.event
 class ImpulseReset(EventData):
     """A new impulse: every power's action and activities are cleared."""
 
 
+@rules.event
 class LastTurnSet(EventData):
     turn: int
 
 
+@rules.reducer("CountryControlSet")
 def _country(state, event):
     d = event.data
     if d["power"] is None:
@@ -213,6 +227,7 @@ def _country(state, event):
         world(state).countries[d["country"]] = d["power"]
 
 
+@rules.reducer("HexControlChanged")
 def _hex(state, event):
     d = event.data
     key = hex_key(d["hex"])
@@ -240,6 +255,7 @@ def _hex(state, event):
             del w.taken_this_turn[stale]
 
 
+@rules.reducer("CountryConquered")
 def _conquered(state, event):
     d = event.data
     if d["conqueror"] is None:
@@ -248,6 +264,7 @@ def _conquered(state, event):
         world(state).conquered[d["country"]] = d["conqueror"]
 
 
+@rules.reducer("WarDeclared")
 def _war(state, event):
     pair = tuple(sorted(event.data["powers"]))
     w = world(state)
@@ -255,91 +272,86 @@ def _war(state, event):
         w.at_war.append(pair)
 
 
+@rules.reducer("WeatherSet")
 def _weather(state, event):
     world(state).weather.update(event.data["weather"])
 
 
+@rules.reducer("InitiativeSet")
 def _initiative(state, event):
     world(state).initiative = event.data["side"]
 
 
+@rules.reducer("ActionChosen")
 def _action(state, event):
     d = event.data
     world(state).impulses.setdefault(d["power"], PowerImpulse()).action = d["action"]
 
 
+@rules.reducer("ActivityUsed")
 def _activity(state, event):
     d = event.data
     entry = world(state).impulses.setdefault(d["power"], PowerImpulse())
     entry.used[d["kind"]] = entry.used.get(d["kind"], 0) + d["count"]
 
 
+@rules.reducer("ImpulseReset")
 def _impulse_reset(state, event):
     world(state).impulses.clear()
 
 
+@rules.reducer("LastTurnSet")
 def _last_turn(state, event):
     world(state).last_turn = event.data["turn"]
 
 
-EVENTS = (CountryControlSet, HexControlChanged, CountryConquered, WarDeclared, WeatherSet, InitiativeSet, ActionChosen,
-          ActivityUsed, ImpulseReset, LastTurnSet)
+@rules.hexes("HexControlChanged")
+def _control_hex(event, state):
+    """A control change's hex (weather covers whole zones and is shown by the weather
+    layer, not outlined)."""
+    return [tuple(event.data["hex"])]
 
 
-@hookimpl
-def register_state(register):
-    register("core.world", World)
-
-
-@hookimpl
-def register_events(register):
-    for model in EVENTS:
-        register(model)
-
-
-@hookimpl
-def register_reducers(register):
-    register("CountryControlSet", _country)
-    register("HexControlChanged", _hex)
-    register("CountryConquered", _conquered)
-    register("WarDeclared", _war)
-    register("WeatherSet", _weather)
-    register("InitiativeSet", _initiative)
-    register("ActionChosen", _action)
-    register("ActivityUsed", _activity)
-    register("ImpulseReset", _impulse_reset)
-    register("LastTurnSet", _last_turn)
-
-
-@hookimpl
-def event_hexes(event, state):
-    """Hexes a core event touched: a control change's hex (weather covers whole zones and
-    is shown by the weather layer, not outlined)."""
-    if event.type == "HexControlChanged":
-        return [tuple(event.data["hex"])]
-    return None
-
-
-@hookimpl
-def describe_event(event, state):
+@rules.describe("ActionChosen")
+def _say_action(event, state):
     d = event.data
-    if event.type == "ActionChosen":
-        return f"{d['power']} chooses a {d['action'].capitalize()} action"
-    if event.type == "WeatherSet":
-        roll = f" (roll {d['roll']})" if d.get("roll") is not None else ""
-        return "Weather" + roll + ": " + ", ".join(f"zone {z} {w}" for z, w in sorted(d["weather"].items()))
-    if event.type == "InitiativeSet":
-        return f"The {d['side']} side has the initiative"
-    if event.type == "HexControlChanged":
-        return f"{d['power'] or 'its owner'} takes control of hex {tuple(d['hex'])}"
-    if event.type == "CountryConquered":
-        who = d["conqueror"]
-        return f"{d['country']} is conquered by {who}" if who else f"{d['country']} is liberated"
-    if event.type == "WarDeclared":
-        return f"{d['powers'][0]} and {d['powers'][1]} are at war"
-    return None
+    return f"{d['power']} chooses a {d['action'].capitalize()} action"
+
+
+@rules.describe("WeatherSet")
+def _say_weather(event, state):
+    d = event.data
+    roll = f" (roll {d['roll']})" if d.get("roll") is not None else ""
+    return "Weather" + roll + ": " + ", ".join(f"zone {z} {w}" for z, w in sorted(d["weather"].items()))
+
+
+@rules.describe("InitiativeSet")
+def _say_initiative(event, state):
+    return f"The {event.data['side']} side has the initiative"
+
+
+@rules.describe("HexControlChanged")
+def _say_control(event, state):
+    d = event.data
+    return f"{d['power'] or 'its owner'} takes control of hex {tuple(d['hex'])}"
+
+
+@rules.describe("CountryConquered")
+def _say_conquered(event, state):
+    d = event.data
+    who = d["conqueror"]
+    return f"{d['country']} is conquered by {who}" if who else f"{d['country']} is liberated"
+
+
+@rules.describe("WarDeclared")
+def _say_war(event, state):
+    d = event.data
+    return f"{d['powers'][0]} and {d['powers'][1]} are at war"
 
 
 def emit_all(ctx, models: Iterable[EventData]) -> None:
     for model in models:
         ctx.emit(model)
+
+
+rules.export(globals())
