@@ -13,15 +13,12 @@ from __future__ import annotations
 
 import random
 
+from helpers import offered
 from test_combat import DECL, MINSK, T, base_units, new_game, ok, refused, step, strong, supply_hq, unit
 
 from plugins.rules.combat import odds as O
 
 SAMPLES = 50
-
-
-def offered(game, type_):
-    return [c for c in game.choices().commands() if c.type == type_]
 
 
 def the_choice(game, type_):

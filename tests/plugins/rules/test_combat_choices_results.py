@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 
+from helpers import offered
 from test_combat import T, find, new_game, ok, refused, step, strong, supply_hq, unit
-from test_combat_choices import all_accepted, can_finish, declare_and_finish, offered, the_choice, values
+from test_combat_choices import all_accepted, can_finish, declare_and_finish, the_choice, values
 
 from kernel.game import Game
 from plugins.rules.combat import PROC, current_combat, open_combats, retreat_options

@@ -4,6 +4,7 @@ seed sections; built in the lab scenario (Orenburg, as in test_supply.py)."""
 
 import random
 
+from helpers import offered
 from kernel.game import Game
 from plugins.rules.supply import can_reorganize
 
@@ -22,10 +23,6 @@ def reorg_game(save, units):
     return Game.new("lab", save, seed=3, extra_plugins=["supply"], options={
         "units": units, "active_side": "allies", "actions": {"ussr": "land"},
         "start_at": "turn.impulse.end-of-impulse.reorganization-by-hq"})
-
-
-def offered(game, type_):
-    return [c for c in game.choices().commands() if c.type == type_]
 
 
 def all_accepted(game, choice, samples=50):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from helpers import offered
 from kernel.choices import CommandChoice, prune
 from kernel.game import Game
 from plugins.rules import core
@@ -17,10 +18,6 @@ TURN_START = {"start_at": "turn", "active_side": None}
 
 def new(save, seed=3, **options):
     return Game.new("lab", save, seed=seed, options={**TURN_START, **options}, extra_plugins=["turn"])
-
-
-def offered(game, type_):
-    return [c for c in game.choices().commands() if c.type == type_]
 
 
 def all_accepted(game, choice: CommandChoice, samples=50):

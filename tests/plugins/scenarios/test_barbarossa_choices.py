@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from helpers import offered
 from kernel.game import Game
 from plugins.scenarios.barbarossa import TRAY, oob, placement_problem, scenario_state, tray_units
 
@@ -20,10 +21,6 @@ def game(tmp_path):
     g = Game.new("barbarossa", tmp_path / "b.wif", seed=7)
     yield g
     g.close()
-
-
-def offered(game, type_):
-    return [c for c in game.choices().commands() if c.type == type_]
 
 
 def all_accepted(game, choice, limit=200, samples=50):
