@@ -29,28 +29,10 @@ from __future__ import annotations
 from kernel.hookspecs import hookimpl
 from plugins.rules import core
 
-from . import activities
-from .action_choice import (
-    ChooseAction,
-    choose_action,
-    choose_action_choices,
-    choose_action_preview,
-    choose_action_refusal,
-)
-from .impulses import end_of_turn_check, gate_reason, weather_step
-from .initiative import (
-    ChooseFirstMover,
-    DemandInitiativeReroll,
-    choose_first_mover,
-    demand_reroll,
-    determine_initiative,
-    first_mover_choices,
-    first_mover_preview,
-    first_mover_refusal,
-    reroll_choices,
-    reroll_preview,
-    roll_initiative,
-)
+from . import action_choice, activities, impulses, initiative  # noqa: F401  (their commands and step rules join ``rules``)
+from .action_choice import ChooseAction, choose_action_refusal
+from .impulses import gate_reason
+from .initiative import ChooseFirstMover, DemandInitiativeReroll, first_mover_refusal, roll_initiative
 from .track import (  # noqa: F401 - the plugin's public names
     BIMONTH_NAMES,
     BIMONTHS,
@@ -59,7 +41,6 @@ from .track import (  # noqa: F401 - the plugin's public names
     DEFAULT_START,
     DETERMINE,
     END_CHECK,
-    EVENTS,
     GAME_END,
     IMPULSE,
     MOVE_FIRST,
@@ -77,6 +58,7 @@ from .track import (  # noqa: F401 - the plugin's public names
     current_date,
     date_name,
     other_side,
+    rules,
     track,
     turn_tables,
     weather_chart,
@@ -87,37 +69,6 @@ __all__ = ["ChooseAction", "ChooseFirstMover", "DemandInitiativeReroll", "activi
 
 
 # ---------------------------------------------------------------- hooks
-@hookimpl
-def register_state(register):
-    register("turn.track", TurnTrack)
-
-
-@hookimpl
-def register_events(register):
-    for model, _ in EVENTS.values():
-        register(model)
-
-
-@hookimpl
-def register_reducers(register):
-    for name, (_, fn) in EVENTS.items():
-        register(name, fn)
-
-
-@hookimpl
-def register_commands(register):
-    register(ChooseFirstMover, choose_first_mover, choices=first_mover_choices, preview=first_mover_preview)
-    register(ChooseAction, choose_action, choices=choose_action_choices, preview=choose_action_preview)
-    register(DemandInitiativeReroll, demand_reroll, anytime=True, choices=reroll_choices, preview=reroll_preview)
-
-
-@hookimpl
-def register_step_rules(register):
-    register(DETERMINE, determine_initiative)
-    register(WEATHER, weather_step)
-    register(END_CHECK, end_of_turn_check)
-
-
 @hookimpl
 def resolve_deciders(state, step_id, spec, kind):
     if kind == "rule:initiative-winner":
@@ -177,7 +128,9 @@ def repeat_step(ctx, step_id, spec):
 
 
 # ---------------------------------------------------------------- the log, one function per event type
-def _initiative_rolled(d) -> str:
+@rules.describe("InitiativeRolled")
+def _say_initiative_rolled(event, state):
+    d = event.data
     rolls = ", ".join(f"{s} {d['dice'][s]}{'+' + str(d['modifiers'][s]) if d['modifiers'][s] else ''}"
                       f" = {d['totals'][s]}" for s in d["dice"])
     again = "re-roll: " if d.get("reroll") else ""
@@ -186,43 +139,66 @@ def _initiative_rolled(d) -> str:
     return f"Initiative {again}{rolls}: {d['winner']} wins ({d['reason']})"
 
 
-def _track_moved(d) -> str:
+@rules.describe("InitiativeTrackMoved")
+def _say_track_moved(event, state):
+    d = event.data
     label = turn_tables()["initiative"]["labels"].get(str(d["position"]), str(d["position"]))
     return f"The initiative track moves to {label}: {d['reason']}"
 
 
-def _weather_rolled(d) -> str:
+@rules.describe("FirstSideChosen")
+def _say_first_side(event, state):
+    d = event.data
+    return f"{d['chosen_by']} decides that {d['side']} has the first impulse of the turn"
+
+
+@rules.describe("WeatherRolled")
+def _say_weather_rolled(event, state):
+    d = event.data
     mod = f"+{d['modifier']}" if d["modifier"] else ""
     stars = "*" * d["asterisks"]
     return (f"Weather roll {d['die']}{mod} = {d['roll']}{stars} on the {d['date']} chart; "
             f"impulse advance {d['impulse_advance']}")
 
 
-def _end_rolled(d) -> str:
+@rules.describe("EndOfTurnRolled")
+def _say_end_rolled(event, state):
+    d = event.data
     head = f"End of turn check: {d['die']} + impulse {d['impulse']} = {d['total']} (ends at {d['threshold']})"
     return head + (": the turn is over" if d["ended"] else f": another impulse (impulse number {d['next_impulse']})")
 
 
-DESCRIBE = {
-    "InitiativeRolled": _initiative_rolled,
-    "InitiativeTrackMoved": _track_moved,
-    "FirstSideChosen": lambda d: f"{d['chosen_by']} decides that {d['side']} has the first impulse of the turn",
-    "WeatherRolled": _weather_rolled,
-    "EndOfTurnRolled": _end_rolled,
-    "NewTurnBegun": lambda d: f"Turn {d['turn']} ({d['date']}) begins",
-    "CalendarSet": lambda d: f"The first turn is {d['bimonth']} {d['year']}",
-    "ActivityUsed": lambda d: f"{d['power']} uses {d['count']} of its "
-                              f"{activities.KIND_NAMES.get(d['kind'], d['kind'])}",
-    "ActiveSideSet": lambda d: f"The {d['side']} side is the phasing side" if d.get("side") else None,
-    "ImpulseReset": lambda d: "A new impulse: every major power's action and activities are cleared",
-    "LastTurnSet": lambda d: f"The game ends after turn {d['turn']}",
-}
+@rules.describe("NewTurnBegun")
+def _say_new_turn(event, state):
+    return f"Turn {event.data['turn']} ({event.data['date']}) begins"
 
 
-@hookimpl
-def describe_event(event, state):
-    describe = DESCRIBE.get(event.type)
-    return describe(event.data) if describe is not None else None
+@rules.describe("CalendarSet")
+def _say_calendar(event, state):
+    return f"The first turn is {event.data['bimonth']} {event.data['year']}"
+
+
+# core's and the kernel's turn events read here, where the activity names and sides live
+@rules.describe("ActivityUsed")
+def _say_activity_used(event, state):
+    d = event.data
+    return f"{d['power']} uses {d['count']} of its {activities.KIND_NAMES.get(d['kind'], d['kind'])}"
+
+
+@rules.describe("ActiveSideSet")
+def _say_active_side(event, state):
+    side = event.data.get("side")
+    return f"The {side} side is the phasing side" if side else None
+
+
+@rules.describe("ImpulseReset")
+def _say_impulse_reset(event, state):
+    return "A new impulse: every major power's action and activities are cleared"
+
+
+@rules.describe("LastTurnSet")
+def _say_last_turn(event, state):
+    return f"The game ends after turn {event.data['turn']}"
 
 
 # ---------------------------------------------------------------- mandatory decisions
@@ -233,3 +209,6 @@ REFUSALS = {MOVE_FIRST: first_mover_refusal, CHOOSE_ACTION: choose_action_refusa
 def finish_step_refusal(state, step_id, power):
     refuse = REFUSALS.get(step_id)
     return refuse(state, power) if refuse is not None else None
+
+
+rules.export(globals())

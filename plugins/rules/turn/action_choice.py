@@ -14,7 +14,7 @@ from kernel.events import Command
 from plugins.rules import core
 
 from . import activities
-from .track import BIMONTHS, current_date, side_of_actor
+from .track import BIMONTHS, current_date, rules, side_of_actor
 
 RULE = "Action Choice (see RAC 10)"
 
@@ -104,3 +104,6 @@ def choose_action_refusal(state, power: str) -> str | None:
         return (f"{RULE}: {power} must choose an action "
                 "(Pass, Naval, Air, Land or Combined) before the phase ends")
     return None
+
+
+rules.command(ChooseAction, choices=choose_action_choices, preview=choose_action_preview)(choose_action)

@@ -9,13 +9,16 @@ from . import activities
 from .track import (
     BIMONTHS,
     CODES,
+    END_CHECK,
     IMPULSE,
+    WEATHER,
     EndOfTurnRolled,
     InitiativeTrackMoved,
     WeatherRolled,
     current_date,
     date_name,
     other_side,
+    rules,
     track,
     turn_tables,
     weather_chart,
@@ -25,6 +28,7 @@ INDEPENDENT_AIR = "independent-air"
 INDEPENDENT_AIR_PHASES = ("strategic-bombardment", "carpet-bombing", "ground-strike")
 
 
+@rules.step_rule(WEATHER)
 def weather_step(ctx, step_id: str) -> None:
     """Weather Report: one die for the pair of impulses, +1..+3 for the last roll's
     asterisks, read on the weather chart for this turn, per zone."""
@@ -41,6 +45,7 @@ def weather_step(ctx, step_id: str) -> None:
     ctx.emit(core.WeatherSet(weather=weather, roll=roll))
 
 
+@rules.step_rule(END_CHECK)
 def end_of_turn_check(ctx, step_id: str) -> None:
     """End of Turn Check: a random number plus the impulse number; high enough ends the
     turn, else the impulse number advances and the phasing and non-phasing sides switch."""

@@ -16,12 +16,14 @@ from kernel.events import Command
 from plugins.rules import core
 
 from .track import (
+    DETERMINE,
     MOVE_FIRST,
     FirstSideChosen,
     InitiativeRolled,
     InitiativeTrackMoved,
     NewTurnBegun,
     date_name,
+    rules,
     side_label,
     side_of_actor,
     track,
@@ -167,7 +169,11 @@ def roll_initiative(ctx, reroll: bool = False) -> str:
         return winner
 
 
+@rules.step_rule(DETERMINE)
 def determine_initiative(ctx, step_id: str) -> None:
     ctx.emit(NewTurnBegun(turn=ctx.state.kernel.turn, date=date_name(ctx.state)))
     roll_initiative(ctx)
 
+
+rules.command(ChooseFirstMover, choices=first_mover_choices, preview=first_mover_preview)(choose_first_mover)
+rules.command(DemandInitiativeReroll, anytime=True, choices=reroll_choices, preview=reroll_preview)(demand_reroll)

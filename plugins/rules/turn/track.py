@@ -12,9 +12,12 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from kernel.events import EventData
+from kernel.registry import Registry
 from plugins.rules import core
 
 DATA = Path(__file__).with_name("data")
+# the plugin's registry (kernel.registry): the other modules add to it, __init__ exports it
+rules = Registry()
 BIMONTHS = ("jan-feb", "mar-apr", "may-jun", "jul-aug", "sep-oct", "nov-dec")
 BIMONTH_NAMES = ("Jan/Feb", "Mar/Apr", "May/Jun", "Jul/Aug", "Sep/Oct", "Nov/Dec")
 DEFAULT_START = (1941, 2)  # May/Jun 1941 (Barbarossa) when no scenario sets the calendar
@@ -65,6 +68,7 @@ def turn_tables() -> dict:
 
 
 # ---------------------------------------------------------------- state
+@rules.state("turn.track")
 class TurnTrack(BaseModel):
     initiative_track: int = 0  # + favours the Axis, - the Allies (turn_tables.json)
     previous_initiative: str | None = None  # who held it last turn (tie-breaks)
@@ -107,6 +111,7 @@ def other_side(state, side: str) -> str | None:
 
 
 # ---------------------------------------------------------------- events
+@rules.event
 class CalendarSet(EventData):
     """The date of turn 1 (a scenario emits it)."""
 
@@ -114,11 +119,13 @@ class CalendarSet(EventData):
     bimonth: str  # one of BIMONTHS
 
 
+@rules.event
 class NewTurnBegun(EventData):
     turn: int
     date: str
 
 
+@rules.event
 class InitiativeRolled(EventData):
     dice: dict[str, int]  # side -> die
     modifiers: dict[str, int]  # side -> modifier from the track
@@ -128,16 +135,19 @@ class InitiativeRolled(EventData):
     reason: str = ""
 
 
+@rules.event
 class InitiativeTrackMoved(EventData):
     position: int
     reason: str
 
 
+@rules.event
 class FirstSideChosen(EventData):
     side: str
     chosen_by: str
 
 
+@rules.event
 class WeatherRolled(EventData):
     die: int
     modifier: int  # from the asterisks of the last roll
@@ -147,6 +157,7 @@ class WeatherRolled(EventData):
     impulse_advance: int
 
 
+@rules.event
 class EndOfTurnRolled(EventData):
     die: int
     impulse: int  # the impulse number it is added to
@@ -156,12 +167,14 @@ class EndOfTurnRolled(EventData):
     next_impulse: int | None = None  # the impulse number after the advance
 
 
+@rules.reducer("CalendarSet")
 def _calendar(state, event):
     t = track(state)
     t.start_year = event.data["year"]
     t.start_bimonth = BIMONTHS.index(event.data["bimonth"])
 
 
+@rules.reducer("NewTurnBegun")
 def _new_turn(state, event):
     t = track(state)
     t.previous_initiative = core.world(state).initiative
@@ -172,27 +185,32 @@ def _new_turn(state, event):
     t.turn_over = False
 
 
+@rules.reducer("InitiativeRolled")
 def _initiative_rolled(state, event):
     if event.data["reroll"]:
         track(state).rerolled = True
 
 
+@rules.reducer("InitiativeTrackMoved")
 def _track_moved(state, event):
     track(state).initiative_track = event.data["position"]
 
 
+@rules.reducer("FirstSideChosen")
 def _first_side(state, event):
     t = track(state)
     t.first_side = event.data["side"]
     t.phasing = [event.data["side"]]
 
 
+@rules.reducer("WeatherRolled")
 def _weather_rolled(state, event):
     t = track(state)
     t.weather_asterisks = event.data["asterisks"]
     t.impulse_advance = event.data["impulse_advance"]
 
 
+@rules.reducer("EndOfTurnRolled")
 def _end_rolled(state, event):
     t = track(state)
     d = event.data
@@ -202,17 +220,6 @@ def _end_rolled(state, event):
         t.impulse_number = d["next_impulse"]
         if t.phasing:
             t.phasing.append([s for s in state.kernel.sides if s != t.phasing[-1]][0])
-
-
-EVENTS = {
-    "CalendarSet": (CalendarSet, _calendar),
-    "NewTurnBegun": (NewTurnBegun, _new_turn),
-    "InitiativeRolled": (InitiativeRolled, _initiative_rolled),
-    "InitiativeTrackMoved": (InitiativeTrackMoved, _track_moved),
-    "FirstSideChosen": (FirstSideChosen, _first_side),
-    "WeatherRolled": (WeatherRolled, _weather_rolled),
-    "EndOfTurnRolled": (EndOfTurnRolled, _end_rolled),
-}
 
 
 def side_of_actor(state, actor: str) -> str | None:
