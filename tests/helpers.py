@@ -47,16 +47,21 @@ def ok(game, cmd: dict | None = None, /, **fields) -> list:
     return out.events
 
 
-def refused(game, cmd: dict | None = None, /, *words: str, **fields) -> str:
-    """Submit a command that must be refused, with nothing appended; its reason, which must
-    contain each of ``words`` (case-insensitive)."""
+def refused(game, cmd: dict | None = None, /, *words: str, match_case: bool = False, **fields) -> str:
+    """Submit a command that must be refused, with nothing appended (to the state or the
+    store); its reason, which must contain each of ``words`` (case-insensitive unless
+    ``match_case``)."""
     cmd = dict(cmd or {}, **fields)
     before = game.state.kernel.seq
     out = game.submit(cmd, player_for(game, cmd.get("actor")))
     assert not out.accepted, f"{cmd} was accepted"
     for word in words:
-        assert word.lower() in out.reason.lower(), out.reason
+        if match_case:
+            assert word in out.reason, out.reason
+        else:
+            assert word.lower() in out.reason.lower(), out.reason
     assert game.state.kernel.seq == before  # nothing appended
+    assert len(game.history()) == before
     return out.reason
 
 

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from helpers import ok, refused, types
 from kernel.game import Game
 from plugins.rules import air as air_plugin
 
@@ -50,35 +51,12 @@ def support_lab(save, units, attacks, **extra):
     return game
 
 
-def as_controller(game, cmd):
-    """Submit as the player who controls the commanding power (hot seat games)."""
-    return game.submit(cmd, game.state.kernel.controllers.get(cmd.get("actor"), "solo"))
-
-
-def ok(game, **cmd):
-    out = as_controller(game, cmd)
-    assert out.accepted, out.reason
-    return out.events
-
-
-def refused(game, **cmd):
-    before = game.state.kernel.seq
-    out = as_controller(game, cmd)
-    assert not out.accepted
-    assert game.state.kernel.seq == before  # nothing appended
-    return out.reason
-
-
 def current(game):
     return game.state.kernel.sequence.current
 
 
 def game_events(game):
     return list(game.store.records())
-
-
-def types(events):
-    return [e.type for e in events]
 
 
 def units(game):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import random
 
+from helpers import ok, refused
 from kernel.game import Game
 from plugins.rules import air as air_plugin
 from plugins.rules.core import world_map
@@ -32,8 +33,6 @@ from test_air import (
     current,
     lab,
     land_unit,
-    ok,
-    refused,
     support_lab,
     units,
 )

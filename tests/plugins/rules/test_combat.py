@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import ok, refused, types
 from kernel.game import Game
 from plugins.rules.combat import odds as O
 from plugins.rules.combat import GroundSupportAdded, declare_forced_attack, odds_preview
@@ -43,26 +44,6 @@ def new_game(save, units=None, seed=1, actions=None, start_at=DECL, **extra):
                "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
                "actions": actions or {"germany": "land"}, "start_at": start_at, **extra}
     return Game.new("lab", save, seed=seed, options=options, extra_plugins=["combat"])
-
-
-def ok(game, cmd):
-    out = game.submit(cmd)
-    assert out.accepted, out.reason
-    return out.events
-
-
-def refused(game, cmd, *words):
-    before = game.state.kernel.seq
-    out = game.submit(cmd)
-    assert not out.accepted, f"{cmd} was accepted"
-    for w in words:
-        assert w.lower() in out.reason.lower(), out.reason
-    assert game.state.kernel.seq == before  # nothing appended
-    return out.reason
-
-
-def types(events):
-    return [e.type for e in events]
 
 
 def step(game):

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from helpers import offered
-from test_combat import DECL, MINSK, T, base_units, new_game, ok, refused, step, strong, supply_hq, unit
+from helpers import offered, ok, refused
+from test_combat import DECL, MINSK, T, base_units, new_game, step, strong, supply_hq, unit
 
 from plugins.rules.combat import odds as O
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from helpers import offered
-from test_combat import T, find, new_game, ok, refused, step, strong, supply_hq, unit
+from helpers import offered, ok, refused
+from test_combat import T, find, new_game, step, strong, supply_hq, unit
 from test_combat_choices import all_accepted, can_finish, declare_and_finish, the_choice, values
 
 from kernel.game import Game

@@ -7,8 +7,12 @@ them, and the bad input the issue lists (each refused with the rule named, nothi
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
+import helpers
+from helpers import types
 from kernel.game import Game
 from plugins.rules import core
 from plugins.rules.land import (
@@ -74,18 +78,7 @@ def overrun_game(save, plugin_dir):
     return make
 
 
-def types(records):
-    return [r.type for r in records]
-
-
-def refused(game, command, *words):
-    before = game.state.kernel.seq
-    out = game.submit(command)
-    assert not out.accepted, out
-    for w in words:
-        assert w in out.reason, out.reason
-    assert game.state.kernel.seq == before  # nothing appended
-    return out.reason
+refused = partial(helpers.refused, match_case=True)  # these tests quote the reasons' words exactly
 
 
 # ---------------------------------------------------------------- Land Movement

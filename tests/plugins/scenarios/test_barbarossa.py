@@ -7,6 +7,7 @@ import collections
 
 import pytest
 
+from helpers import refused
 from kernel.game import Game
 from plugins.rules.core import hex_controller, world, world_map
 from scripted import play_scripted
@@ -21,15 +22,6 @@ def game(tmp_path):
     g = Game.new("barbarossa", tmp_path / "b.wif", seed=7)
     yield g
     g.close()
-
-
-def refused(g, cmd) -> str:
-    before = g.state.kernel.seq
-    out = g.submit(cmd)
-    assert not out.accepted, f"{cmd} was accepted"
-    assert g.state.kernel.seq == before  # nothing appended
-    assert len(g.history()) == before
-    return out.reason
 
 
 def units_of(g, power, where=None):
