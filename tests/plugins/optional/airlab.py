@@ -3,6 +3,7 @@ German land hex 3 hexes from the Soviet hex (203,54); (207,53) is Soviet)."""
 
 from __future__ import annotations
 
+from helpers import ok
 from plugins.optional.framework import new_game
 
 AM = "wif.procedures.air-mission"
@@ -49,7 +50,3 @@ def declare_attacks(game, power="germany"):
     ok(game, type="FinishStep", actor=power)
 
 
-def ok(game, **cmd):
-    out = game.submit(cmd)
-    assert out.accepted, out.reason
-    return out.events

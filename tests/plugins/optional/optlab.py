@@ -10,6 +10,7 @@ game's ``optional_rules`` and every toggleable built-in rule plugin is loaded.
 
 from __future__ import annotations
 
+from helpers import ok
 from plugins.optional.framework import new_game
 
 DECL = "turn.impulse.land.combat.land-combat-declaration"
@@ -36,22 +37,6 @@ def lab(save, rules=(), units=None, seed=1, actions=None, start_at=DECL, plugins
                "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
                "actions": actions or {"germany": "land"}, "start_at": start_at, **extra}
     return new_game("lab", save, on=list(rules), options=options, extra_plugins=list(plugins), seed=seed)
-
-
-def ok(game, cmd):
-    out = game.submit(cmd)
-    assert out.accepted, out.reason
-    return out.events
-
-
-def refused(game, cmd, *words):
-    before = game.state.kernel.seq
-    out = game.submit(cmd)
-    assert not out.accepted, f"{cmd} was accepted"
-    for w in words:
-        assert w.lower() in out.reason.lower(), out.reason
-    assert game.state.kernel.seq == before
-    return out.reason
 
 
 def to_roll(save, seed=1, table="blitz", rules=(), units=None, target=T, attackers=("g-arm", "g-inf"), **kw):

@@ -4,7 +4,8 @@ engineers, see RAC 22.4.1)"): OFF an engineer may not be that first loss; ON it 
 
 from __future__ import annotations
 
-from optlab import T, lab, ok, refused, unit
+from helpers import ok, refused
+from optlab import T, lab, unit
 
 CHOOSE = "choose-losses"
 

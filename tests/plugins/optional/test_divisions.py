@@ -5,7 +5,8 @@ corps breaks down into force-pool divisions and two divisions (one MOT) reform i
 from __future__ import annotations
 
 import pytest
-from optlab import lab, ok, refused, unit
+from helpers import ok, refused
+from optlab import lab, unit
 
 from plugins.optional.framework import RulesError
 

@@ -5,7 +5,8 @@ supply path to it are in supply this impulse."""
 
 from __future__ import annotations
 
-from optlab import DECL, lab, ok, refused, unit
+from helpers import ok, refused
+from optlab import DECL, lab, unit
 
 from plugins.rules import supply
 

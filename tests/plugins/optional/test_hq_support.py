@@ -4,7 +4,8 @@ toggled in play) an HQ announces support and its roll shifts the odds."""
 
 from __future__ import annotations
 
-from optlab import T, base_units, lab, ok, refused, unit
+from helpers import ok, refused
+from optlab import T, base_units, lab, unit
 
 from plugins.rules.combat import odds_preview
 

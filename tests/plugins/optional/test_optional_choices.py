@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 
-from optlab import DECL, lab, ok, unit
+from helpers import ok
+from optlab import DECL, lab, unit
 
 from kernel.plugins import discover
 from plugins.optional.framework.catalogue import build_catalogue, fits_game, game_plugins

@@ -5,7 +5,8 @@ the player chooses the corps."""
 
 from __future__ import annotations
 
-from optlab import lab, ok, refused, unit
+from helpers import ok, refused
+from optlab import lab, unit
 
 BREAK_DOWN = "turn.end-of-turn.break-down-corps-armies"
 REFORM = "turn.end-of-turn.reform-corps-armies"
