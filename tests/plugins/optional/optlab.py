@@ -10,26 +10,21 @@ game's ``optional_rules`` and every toggleable built-in rule plugin is loaded.
 
 from __future__ import annotations
 
-from helpers import ok
+from helpers import ok, unit
 from plugins.optional.framework import new_game
 
 DECL = "turn.impulse.land.combat.land-combat-declaration"
 T = (207, 52)  # clear, USSR
 
 
-def unit(uid, power, type_, combat, hex_, size="army", move=4, **kw):
-    return {"id": uid, "power": power, "branch": "land", "type": type_, "size": size, "name": kw.pop("name", uid),
-            "factors": {"combat": combat, "move": move, **kw.pop("factors", {})}, "hex": list(hex_), **kw}
-
-
 def base_units():
-    return [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
-            unit("s-inf", "ussr", "inf", 3, T)]
+    return [unit("g-arm", "germany", (206, 51), "arm", 6), unit("g-inf", "germany", (206, 52), "inf", 4),
+            unit("s-inf", "ussr", T, "inf", 3)]
 
 
 def supply_hq():
     """The German attackers' supply source (3 hexes from 207,52, out of the combats' way)."""
-    return unit("g-supply-hq", "germany", "hq-i", 1, (204, 51), factors={"reorg": 1})
+    return unit("g-supply-hq", "germany", (204, 51), "hq-i", 1, factors={"reorg": 1})
 
 
 def lab(save, rules=(), units=None, seed=1, actions=None, start_at=DECL, plugins=("combat",), **extra):

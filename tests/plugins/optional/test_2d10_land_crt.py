@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import importlib
 
-from optlab import base_units, resolved, seek, to_roll, unit, T
+from helpers import unit
+from optlab import base_units, resolved, seek, to_roll, T
 
 crt = importlib.import_module("plugins.optional.2d10-land-crt")
 
@@ -54,7 +55,7 @@ def test_2d10_land_crt_extra_loss_is_taken_in_play(tmp_path):
 
 
 def test_2d10_land_crt_half_disorganized_keeps_half_the_attackers_organized(tmp_path):
-    units = base_units() + [unit("g-inf2", "germany", "inf", 3, (206, 52))]
+    units = base_units() + [unit("g-inf2", "germany", (206, 52), "inf", 3)]
     units[2]["factors"]["combat"] = 6  # 13 against 6: 2:1, no odds modifier
     def half(g, ev):
         code = resolved(ev).data["result"]

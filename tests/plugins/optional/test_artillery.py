@@ -8,7 +8,8 @@ from __future__ import annotations
 import importlib
 
 import pytest
-from optlab import T, lab, unit
+from helpers import unit
+from optlab import T, lab
 
 from plugins.optional.framework import RulesError
 from plugins.rules.combat import odds_preview
@@ -17,12 +18,12 @@ artillery = importlib.import_module("plugins.optional.artillery")
 
 
 def _units(anti_tank):
-    return [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-arm2", "germany", "arm", 6, (206, 52)),
-            unit("s-tank", "ussr", "arm", 2, T, size="division"), anti_tank]
+    return [unit("g-arm", "germany", (206, 51), "arm", 6), unit("g-arm2", "germany", (206, 52), "arm", 6),
+            unit("s-tank", "ussr", T, "arm", 2, size="division"), anti_tank]
 
 
-AT = unit("s-at", "ussr", "at", 1, T, size="division")
-AA = unit("s-aa", "ussr", "aa", 1, T, size="division", flags=["anti-tank"])
+AT = unit("s-at", "ussr", T, "at", 1, size="division")
+AA = unit("s-aa", "ussr", T, "aa", 1, size="division", flags=["anti-tank"])
 
 
 @pytest.mark.parametrize("anti_tank", [AT, AA], ids=["AT", "red-circled AA"])
@@ -40,7 +41,7 @@ def test_artillery_on_anti_tank_counts_as_an_arm_corps(save, anti_tank):
 
 
 def test_artillery_plain_aa_is_not_anti_tank(save):
-    plain = unit("s-aa", "ussr", "aa", 1, T, size="division")
+    plain = unit("s-aa", "ussr", T, "aa", 1, size="division")
     game = lab(save, rules=["divisions", "artillery"], units=_units(plain))
     assert odds_preview(game.state, ["g-arm", "g-arm2"], T, host=game.host)["chooser"] == "attacker"
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from optlab import T, lab, resolved, to_roll, unit
+from helpers import unit
+from optlab import T, lab, resolved, to_roll
 
 from plugins.optional.framework.catalogue import RulesError
 
 
 def _armour():
-    return [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-mech", "germany", "mech", 4, (206, 52)),
-            unit("s-arm", "ussr", "arm", 3, T)]
+    return [unit("g-arm", "germany", (206, 51), "arm", 6), unit("g-mech", "germany", (206, 52), "mech", 4),
+            unit("s-arm", "ussr", T, "arm", 3)]
 
 
 def test_blitz_bonus_off_no_armour_modifiers(save):

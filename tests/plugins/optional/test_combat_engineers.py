@@ -4,16 +4,16 @@ engineers, see RAC 22.4.1)"): OFF an engineer may not be that first loss; ON it 
 
 from __future__ import annotations
 
-from helpers import ok, refused
-from optlab import T, lab, unit
+from helpers import ok, refused, unit
+from optlab import T, lab
 
 CHOOSE = "choose-losses"
 
 
 def _units():
-    return [unit("g-mtn", "germany", "mtn", 3, (206, 51)), unit("g-mtn2", "germany", "mtn", 3, (206, 52)),
-            unit("g-eng", "germany", "eng", 1, (206, 51), size="division", flags=["engineer"]),
-            unit("s-inf", "ussr", "inf", 7, T)]
+    return [unit("g-mtn", "germany", (206, 51), "mtn", 3), unit("g-mtn2", "germany", (206, 52), "mtn", 3),
+            unit("g-eng", "germany", (206, 51), "eng", 1, size="division", flags=["engineer"]),
+            unit("s-inf", "ussr", T, "inf", 7)]
 
 
 def _to_losses(tmp_path, rules):

@@ -5,8 +5,8 @@ corps breaks down into force-pool divisions and two divisions (one MOT) reform i
 from __future__ import annotations
 
 import pytest
-from helpers import ok, refused
-from optlab import lab, unit
+from helpers import ok, refused, unit
+from optlab import lab
 
 from plugins.optional.framework import RulesError
 
@@ -16,8 +16,8 @@ H = (206, 51)  # Poland, next to the Soviet border
 
 
 def _units(**extra):
-    return [unit("g-arm", "germany", "arm", 7, H, move=5), unit("g-inf", "germany", "inf", 4, (206, 53)),
-            unit("g-hq", "germany", "hq-i", 2, (205, 51)), unit("s-inf", "ussr", "inf", 3, (230, 52)),
+    return [unit("g-arm", "germany", H, "arm", 7, move=5), unit("g-inf", "germany", (206, 53), "inf", 4),
+            unit("g-hq", "germany", (205, 51), "hq-i", 2), unit("s-inf", "ussr", (230, 52), "inf", 3),
             *extra.get("more", [])]
 
 
@@ -67,10 +67,10 @@ def test_break_down_corps_armies_into_force_pool_divisions(save):
 
 
 def test_break_down_units_refusals_name_the_rule(save):
-    more = [unit("g-cav", "germany", "cav", 2, (205, 52)), unit("r-inf", "germany", "inf", 3, (204, 52),
-                                                                nationality="romania"),
-            unit("g-dis", "germany", "inf", 4, (204, 51), face_up=False),
-            unit("g-front", "germany", "inf", 4, (229, 52))]
+    more = [unit("g-cav", "germany", (205, 52), "cav", 2),
+            unit("r-inf", "germany", (204, 52), "inf", 3, nationality="romania"),
+            unit("g-dis", "germany", (204, 51), "inf", 4, face_up=False),
+            unit("g-front", "germany", (229, 52), "inf", 4)]
     game = _game(save, units=_units(more=more))
     cmd = {"type": "BreakDownUnit", "actor": "germany", "second": "ge-div-inf-4"}
     refused(game, {**cmd, "unit": "g-hq"}, "Divisions", "no divisions to break down into")
@@ -88,7 +88,7 @@ def test_break_down_units_refusals_name_the_rule(save):
 
 
 def test_ss_corps_breaks_down_into_an_ss_division(save):
-    game = _game(save, units=_units(more=[unit("g-ss", "germany", "mot", 4, (205, 52), flags=["ss"])]))
+    game = _game(save, units=_units(more=[unit("g-ss", "germany", (205, 52), "mot", 4, flags=["ss"])]))
     from plugins.optional.divisions import breakdown_options
 
     options = breakdown_options(game.state, game.state["units"].units["g-ss"])
@@ -111,8 +111,8 @@ def test_reform_units_draws_a_corps_from_the_pools(save):
 
 
 def test_reform_units_rolls_among_several_candidates(save):
-    pool = [unit(f"g-arm{i}", "germany", "arm", 5, (0, 0), where="force-pool") for i in (1, 2, 3)]
-    pool.append(unit("g-big", "germany", "arm", 9, (0, 0), where="force-pool"))  # 9 >= 2 x 4
+    pool = [unit(f"g-arm{i}", "germany", (0, 0), "arm", 5, where="force-pool") for i in (1, 2, 3)]
+    pool.append(unit("g-big", "germany", (0, 0), "arm", 9, where="force-pool"))  # 9 >= 2 x 4
     for u in pool:
         u["hex"] = None
     game = _game(save, units=_units(more=pool))
@@ -126,15 +126,15 @@ def test_reform_units_rolls_among_several_candidates(save):
 
 
 def test_reform_units_refusals_name_the_rule(save):
-    more = [unit("ge-div-inf-1", "germany", "inf", 2, (204, 51), size="division"),
-            unit("ge-div-mot-2", "germany", "mot", 2, (204, 52), size="division"),
-            unit("ge-div-inf-2", "germany", "inf", 2, (204, 52), size="division")]
+    more = [unit("ge-div-inf-1", "germany", (204, 51), "inf", 2, size="division"),
+            unit("ge-div-mot-2", "germany", (204, 52), "mot", 2, size="division"),
+            unit("ge-div-inf-2", "germany", (204, 52), "inf", 2, size="division")]
     game = _game(save, units=_units(more=more), start_at=REFORM)
     cmd = {"type": "ReformUnits", "actor": "germany"}
     refused(game, {**cmd, "divisions": ["ge-div-inf-1"]}, "Divisions", "exactly 2 divisions")
     refused(game, {**cmd, "divisions": ["ge-div-inf-1", "ge-div-mot-2"]}, "Divisions", "stacked together")
     refused(game, {**cmd, "divisions": ["ge-div-inf-2", "g-inf"]}, "Divisions", "not a division")
-    more2 = [unit("ge-div-inf-3", "germany", "inf", 2, (204, 52), size="division")]
+    more2 = [unit("ge-div-inf-3", "germany", (204, 52), "inf", 2, size="division")]
     game.close()
     game = _game(save.with_name("b.wif"), units=_units(more=more + more2), start_at=REFORM)
     refused(game, {**cmd, "divisions": ["ge-div-inf-2", "ge-div-inf-3"]}, "Divisions", "MOT division")

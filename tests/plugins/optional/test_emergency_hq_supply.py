@@ -5,8 +5,8 @@ supply path to it are in supply this impulse."""
 
 from __future__ import annotations
 
-from helpers import ok, refused
-from optlab import DECL, lab, unit
+from helpers import ok, refused, unit
+from optlab import DECL, lab
 
 from plugins.rules import supply
 
@@ -15,12 +15,12 @@ POCKET = {"198,53": "ussr", "199,53": "ussr", "198,54": "ussr"}  # a Soviet pock
 
 
 def _units():
-    return [unit("s-hq", "ussr", "hq-i", 1, (198, 53), factors={"reorg": 1}),
-            unit("s-cut", "ussr", "inf", 3, (199, 53)),
-            unit("s-far", "ussr", "inf", 3, (204, 53)),
-            unit("s-home", "ussr", "inf", 3, (212, 50)),  # a Soviet city
-            unit("s-dis-hq", "ussr", "hq-i", 1, (198, 54), face_up=False),
-            unit("g-inf", "germany", "inf", 4, (206, 51)), unit("g-hq", "germany", "hq-i", 1, (205, 51))]
+    return [unit("s-hq", "ussr", (198, 53), "hq-i", 1, factors={"reorg": 1}),
+            unit("s-cut", "ussr", (199, 53), "inf", 3),
+            unit("s-far", "ussr", (204, 53), "inf", 3),
+            unit("s-home", "ussr", (212, 50), "inf", 3),  # a Soviet city
+            unit("s-dis-hq", "ussr", (198, 54), "hq-i", 1, face_up=False),
+            unit("g-inf", "germany", (206, 51), "inf", 4), unit("g-hq", "germany", (205, 51), "hq-i", 1)]
 
 
 def _game(save, rules=("emergency-hq-supply",)):

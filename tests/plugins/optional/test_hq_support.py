@@ -4,14 +4,14 @@ toggled in play) an HQ announces support and its roll shifts the odds."""
 
 from __future__ import annotations
 
-from helpers import ok, refused
-from optlab import T, base_units, lab, unit
+from helpers import ok, refused, unit
+from optlab import T, base_units, lab
 
 from plugins.rules.combat import odds_preview
 
 
 def _with_hq():
-    return base_units() + [unit("g-hq", "germany", "hq-a", 4, (205, 51), factors={"reorg": 10})]
+    return base_units() + [unit("g-hq", "germany", (205, 51), "hq-a", 4, factors={"reorg": 10})]
 
 
 def test_hq_support_off_skips_the_hq_support_phases(save):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from helpers import ok
-from optlab import DECL, lab, unit
+from helpers import ok, unit
+from optlab import DECL, lab
 
 from kernel.plugins import discover
 from plugins.optional.framework.catalogue import build_catalogue, fits_game, game_plugins
@@ -17,11 +17,11 @@ POCKET = {"198,53": "ussr", "199,53": "ussr", "198,54": "ussr"}  # a Soviet pock
 
 
 def _units():
-    return [unit("s-hq", "ussr", "hq-i", 1, (198, 53), factors={"reorg": 1}),
-            unit("s-cut", "ussr", "inf", 3, (199, 53)), unit("s-cut2", "ussr", "inf", 3, (198, 52)),
-            unit("s-far", "ussr", "inf", 3, (204, 53)),
-            unit("s-dis-hq", "ussr", "hq-i", 1, (198, 54), face_up=False),
-            unit("g-inf", "germany", "inf", 4, (206, 51)), unit("g-hq", "germany", "hq-i", 1, (205, 51))]
+    return [unit("s-hq", "ussr", (198, 53), "hq-i", 1, factors={"reorg": 1}),
+            unit("s-cut", "ussr", (199, 53), "inf", 3), unit("s-cut2", "ussr", (198, 52), "inf", 3),
+            unit("s-far", "ussr", (204, 53), "inf", 3),
+            unit("s-dis-hq", "ussr", (198, 54), "hq-i", 1, face_up=False),
+            unit("g-inf", "germany", (206, 51), "inf", 4), unit("g-hq", "germany", (205, 51), "hq-i", 1)]
 
 
 def _game(save, rules=("emergency-hq-supply",)):
@@ -90,9 +90,9 @@ REFORM = "turn.end-of-turn.reform-corps-armies"
 
 
 def _divisions_game(save, rules=("divisions",), units=None):
-    units = units or [unit("g-arm", "germany", "arm", 7, (206, 51), move=5),
-                      unit("g-inf", "germany", "inf", 4, (206, 53)),
-                      unit("g-hq", "germany", "hq-i", 2, (205, 51)), unit("s-inf", "ussr", "inf", 3, (230, 52))]
+    units = units or [unit("g-arm", "germany", (206, 51), "arm", 7, move=5),
+                      unit("g-inf", "germany", (206, 53), "inf", 4),
+                      unit("g-hq", "germany", (205, 51), "hq-i", 2), unit("s-inf", "ussr", (230, 52), "inf", 3)]
     return lab(save, rules=list(rules), units=units, start_at=BREAK_DOWN, plugins=("land",))
 
 
@@ -129,8 +129,8 @@ def test_reform_units_offers_stacked_pairs_with_a_mot_division(save):
 
 
 def test_unlimited_breakdown_offers_generated_divisions_and_the_corps_to_reform(save):
-    units = [unit("g-cav", "germany", "cav", 5, (205, 52), move=4), unit("s-inf", "ussr", "inf", 3, (230, 52)),
-             unit("g-cav2", "germany", "cav", 4, (0, 0), where="force-pool")]
+    units = [unit("g-cav", "germany", (205, 52), "cav", 5, move=4), unit("s-inf", "ussr", (230, 52), "inf", 3),
+             unit("g-cav2", "germany", (0, 0), "cav", 4, where="force-pool")]
     units[-1]["hex"] = None
     game = _divisions_game(save, rules=("divisions", "unlimited-breakdown"), units=units)
     [choice] = _offered(game, "BreakDownUnit")

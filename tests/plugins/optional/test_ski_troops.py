@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import importlib
 
-from optlab import T, lab, unit
+from helpers import unit
+from optlab import T, lab
 
 from plugins.rules.combat import odds_preview
 
@@ -14,9 +15,9 @@ ski = importlib.import_module("plugins.optional.ski-troops")
 
 
 def _units(flagged=False):
-    skier = (unit("g-ski", "germany", "inf", 2, (206, 51), size="division", flags=["ski"]) if flagged
-             else unit("g-ski", "germany", "ski", 2, (206, 51), size="division"))
-    return [skier, unit("g-inf", "germany", "inf", 4, (206, 52)), unit("s-inf", "ussr", "inf", 2, T)]
+    skier = (unit("g-ski", "germany", (206, 51), "inf", 2, size="division", flags=["ski"]) if flagged
+             else unit("g-ski", "germany", (206, 51), "ski", 2, size="division"))
+    return [skier, unit("g-inf", "germany", (206, 52), "inf", 4), unit("s-inf", "ussr", T, "inf", 2)]
 
 
 def test_ski_troops_off_are_no_snow_units(save):

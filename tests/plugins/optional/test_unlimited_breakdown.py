@@ -5,8 +5,8 @@ the player chooses the corps."""
 
 from __future__ import annotations
 
-from helpers import ok, refused
-from optlab import lab, unit
+from helpers import ok, refused, unit
+from optlab import lab
 
 BREAK_DOWN = "turn.end-of-turn.break-down-corps-armies"
 REFORM = "turn.end-of-turn.reform-corps-armies"
@@ -14,11 +14,11 @@ H = (205, 52)
 
 
 def _units():
-    return [unit("g-cav", "germany", "cav", 5, H, move=4), unit("g-arm", "germany", "arm", 7, (206, 51), move=5),
-            unit("ge-div-inf-1", "germany", "inf", 2, (204, 52), size="division"),
-            unit("ge-div-mot-1", "germany", "mot", 2, (204, 52), size="division"),
-            unit("g-cav2", "germany", "cav", 4, (0, 0), where="force-pool"),
-            unit("s-inf", "ussr", "inf", 3, (230, 52))]
+    return [unit("g-cav", "germany", H, "cav", 5, move=4), unit("g-arm", "germany", (206, 51), "arm", 7, move=5),
+            unit("ge-div-inf-1", "germany", (204, 52), "inf", 2, size="division"),
+            unit("ge-div-mot-1", "germany", (204, 52), "mot", 2, size="division"),
+            unit("g-cav2", "germany", (0, 0), "cav", 4, where="force-pool"),
+            unit("s-inf", "ussr", (230, 52), "inf", 3)]
 
 
 def _game(save, rules=("divisions", "unlimited-breakdown")):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ok, refused, types
+from helpers import ok, refused, types, unit
 from kernel.game import Game
 from plugins.rules.combat import odds as O
 from plugins.rules.combat import GroundSupportAdded, declare_forced_attack, odds_preview
@@ -22,20 +22,15 @@ MINSK = (207, 51)
 SUPPLY_HQ = (204, 51)
 
 
-def unit(uid, power, type_, combat, hex_, size="army", move=4, **kw):
-    return {"id": uid, "power": power, "branch": "land", "type": type_, "size": size, "name": kw.pop("name", uid),
-            "factors": {"combat": combat, "move": move, **kw.pop("factors", {})}, "hex": list(hex_), **kw}
-
-
 def base_units():
-    return [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
-            unit("s-inf", "ussr", "inf", 3, T)]
+    return [unit("g-arm", "germany", (206, 51), "arm", 6), unit("g-inf", "germany", (206, 52), "inf", 4),
+            unit("s-inf", "ussr", T, "inf", 3)]
 
 
 def supply_hq():
     """Supply Sources and Paths: the German attackers' secondary source (out of the way: 3
     hexes from the attacked hex, its ZOC touches none of that hex's neighbours)."""
-    return unit("g-supply-hq", "germany", "hq-i", 1, SUPPLY_HQ, factors={"reorg": 1})
+    return unit("g-supply-hq", "germany", SUPPLY_HQ, "hq-i", 1, factors={"reorg": 1})
 
 
 def new_game(save, units=None, seed=1, actions=None, start_at=DECL, **extra):
@@ -89,7 +84,7 @@ def test_land_combat_declaration_counts_each_attack_as_a_land_attack(save):
 
 
 def test_land_combat_declaration_bad_input(save):
-    units = base_units() + [unit("g-far", "germany", "inf", 4, (204, 52)), unit("g-min", "germany", "inf", 4, MINSK)]
+    units = base_units() + [unit("g-far", "germany", (204, 52), "inf", 4), unit("g-min", "germany", MINSK, "inf", 4)]
     game = new_game(save, units=units, actions={"germany": "air"})
     skipped = {e.data["step"]: e.data["reason"] for e in game.history() if e.type == "StepSkipped"}
     assert "Land Combat Declaration" in skipped[f"wif.{DECL}"] and "Land or Combined" in skipped[f"wif.{DECL}"]
@@ -109,8 +104,8 @@ def test_land_combat_declaration_over_the_activity_limit(save):
     # Germany's Combined action allows 3 land attacks (turn plugin's authored table).
     centre = (207, 51)
     nbrs = [(208, 51), (208, 52), (207, 52), (208, 50)]
-    units = [unit(f"g{i}", "germany", "inf", 4, centre) for i in range(4)]
-    units += [unit(f"s{i}", "ussr", "inf", 1, h) for i, h in enumerate(nbrs)]
+    units = [unit(f"g{i}", "germany", centre, "inf", 4) for i in range(4)]
+    units += [unit(f"s{i}", "ussr", h, "inf", 1) for i, h in enumerate(nbrs)]
     game = new_game(save, units=units, actions={"germany": "combined"})
     for i in range(3):
         ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(nbrs[i]), "units": [f"g{i}"]})
@@ -163,7 +158,7 @@ def test_choosing_combat_tables_by_the_three_conditions(save):
     assert odds_preview(game.state, ["g-inf"], T)["chooser"] == "defender"  # no ARM: defender chooses
     game.close()
     # A city (Minsk) is never the attacker's choice.
-    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("s-inf", "ussr", "inf", 3, MINSK)]
+    units = [unit("g-arm", "germany", (206, 51), "arm", 6), unit("s-inf", "ussr", MINSK, "inf", 3)]
     game = new_game(save.with_name("m.wif"), units=units)
     assert odds_preview(game.state, ["g-arm"], MINSK)["chooser"] == "defender"
     ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(MINSK), "units": ["g-arm"]})
@@ -173,7 +168,7 @@ def test_choosing_combat_tables_by_the_three_conditions(save):
     events = ok(game, {"type": "ChooseLandCombatType", "actor": "ussr", "table": "assault"})
     assert events[0].type == "LandCombatTableChosen" and events[0].data["table"] == "assault"
     # An anti-tank defender counts as an ARM corps: 1 ARM is no longer more.
-    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("s-at", "ussr", "at", 2, T)]
+    units = [unit("g-arm", "germany", (206, 51), "arm", 6), unit("s-at", "ussr", T, "at", 2)]
     game2 = new_game(save.with_name("a.wif"), units=units)
     assert odds_preview(game2.state, ["g-arm"], T)["chooser"] == "defender"
 
@@ -187,8 +182,8 @@ def test_weather_odds_shifts(save, weather, shift, odds):
 
 
 def test_weather_odds_shift_lessened_by_mountain_ski_and_elite_units(save):
-    units = [unit("g-mtn", "germany", "mtn", 6, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
-             unit("s-inf", "ussr", "inf", 3, T)]
+    units = [unit("g-mtn", "germany", (206, 51), "mtn", 6), unit("g-inf", "germany", (206, 52), "inf", 4),
+             unit("s-inf", "ussr", T, "inf", 3)]
     game = new_game(save, units=units, weather={"2": "blizzard"})
     prev = odds_preview(game.state, ["g-mtn", "g-inf"], T)  # half the attackers are MTN
     assert prev["snow_units_eligible"] and prev["shifts"] == {"weather (blizzard)": -1} and prev["odds"] == "2:1"
@@ -198,12 +193,12 @@ def test_weather_odds_shift_lessened_by_mountain_ski_and_elite_units(save):
 
 
 def test_die_roll_modifiers(save):
-    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("s-inf", "ussr", "inf", 3, T, face_up=False),
-             unit("s-ter", "ussr", "terr", 1, T)]
+    units = [unit("g-arm", "germany", (206, 51), "arm", 6), unit("s-inf", "ussr", T, "inf", 3, face_up=False),
+             unit("s-ter", "ussr", T, "terr", 1)]
     game = new_game(save, units=units)
     assert odds_preview(game.state, ["g-arm"], T)["drm"] == {"disorganized defenders": 1}
     game.close()
-    units = [unit("g-ter", "germany", "terr", 1, (206, 51)), unit("s-ter", "ussr", "terr", 4, T)]
+    units = [unit("g-ter", "germany", (206, 51), "terr", 1), unit("s-ter", "ussr", T, "terr", 4)]
     game = new_game(save.with_name("b.wif"), units=units)
     prev = odds_preview(game.state, ["g-ter"], T)
     assert prev["odds"] == "1:2" and prev["base_odds"] == "1:4"
@@ -223,7 +218,7 @@ def test_land_combat_die_rolls(tmp_path):
 
 
 def test_automatic_result_against_zero_defending_factors(save):
-    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("s-sup", "ussr", "sup", 0, T)]
+    units = [unit("g-arm", "germany", (206, 51), "arm", 6), unit("s-sup", "ussr", T, "sup", 0)]
     game, events = to_roll(save, 1, units=units, attackers=("g-arm",))
     res = next(e for e in events if e.type == "LandCombatResolved")
     assert res.data["result"] == "*/2B" and res.data["roll"] is None
@@ -267,8 +262,8 @@ def test_retreat_units(tmp_path):
 
 
 def strong():
-    return [unit("g-arm", "germany", "arm", 10, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
-            unit("s-inf", "ussr", "inf", 1, T), unit("s-2", "ussr", "inf", 1, T)]
+    return [unit("g-arm", "germany", (206, 51), "arm", 10), unit("g-inf", "germany", (206, 52), "inf", 4),
+            unit("s-inf", "ussr", T, "inf", 1), unit("s-2", "ussr", T, "inf", 1)]
 
 
 def test_convert_shattered_results_to_retreats(tmp_path):
@@ -300,7 +295,7 @@ def test_convert_to_retreat_keeps_the_units(tmp_path):
 
 
 def test_select_land_combat_order_chosen_by_the_attacker(save):
-    units = base_units() + [unit("g-x", "germany", "inf", 4, MINSK), unit("s-x", "ussr", "inf", 1, (208, 51))]
+    units = base_units() + [unit("g-x", "germany", MINSK, "inf", 4), unit("s-x", "ussr", (208, 51), "inf", 1)]
     game = new_game(save, units=units)
     ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm", "g-inf"]})
     ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": [208, 51], "units": ["g-x"]})
@@ -352,7 +347,7 @@ def test_ground_support_added_by_the_air_plugin(save):
 
 
 def test_hq_support(save):
-    units = base_units() + [unit("g-hq", "germany", "hq-a", 4, (205, 51), factors={"reorg": 10})]
+    units = base_units() + [unit("g-hq", "germany", (205, 51), "hq-a", 4, factors={"reorg": 10})]
     game = new_game(save, units=units, hq_support=True)
     ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm"]})
     ok(game, {"type": "FinishStep", "actor": "germany"})
@@ -379,7 +374,7 @@ def test_hq_support_skipped_without_the_optional_rule(save):
 
 
 def test_include_notional_units(save):
-    units = [unit("g-para", "germany", "para", 2, (206, 51), size="division")]
+    units = [unit("g-para", "germany", (206, 51), "para", 2, size="division")]
     game = new_game(save, units=units)
 
     def drop(ctx):
@@ -414,8 +409,8 @@ def test_land_combat_replays_to_the_same_state(tmp_path):
 
 
 def test_phasing_side_snow_unit_decision(save):
-    units = [unit("g-mtn", "germany", "mtn", 6, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
-             unit("s-inf", "ussr", "inf", 3, T)]
+    units = [unit("g-mtn", "germany", (206, 51), "mtn", 6), unit("g-inf", "germany", (206, 52), "inf", 4),
+             unit("s-inf", "ussr", T, "inf", 3)]
     game = new_game(save, units=units, weather={"2": "snow"})
     ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-mtn", "g-inf"]})
     events = ok(game, {"type": "FinishStep", "actor": "germany"})
@@ -445,9 +440,9 @@ def _retreat_situation(save, soviets_south, blockers=()):
     """Germans attack T from 206,51/206,52, one more holds 208,52; ``soviets_south`` Soviet
     armies stand in 207,53, the only hex T's defenders can retreat into; ``blockers`` are
     German units on the hexes beyond it."""
-    units = base_units() + [unit("s-2", "ussr", "inf", 3, T), unit("g-blk", "germany", "inf", 4, (208, 52))]
-    units += [unit(f"s-south{i}", "ussr", "inf", 3, (207, 53)) for i in range(soviets_south)]
-    units += [unit(f"g-beyond{i}", "germany", "inf", 4, h) for i, h in enumerate(blockers)]
+    units = base_units() + [unit("s-2", "ussr", T, "inf", 3), unit("g-blk", "germany", (208, 52), "inf", 4)]
+    units += [unit(f"s-south{i}", "ussr", (207, 53), "inf", 3) for i in range(soviets_south)]
+    units += [unit(f"g-beyond{i}", "germany", h, "inf", 4) for i, h in enumerate(blockers)]
     game = new_game(save, units=units)
     ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm", "g-inf"]})
     return game
@@ -502,9 +497,9 @@ def test_shatter_only_one_unit_could_retreat_the_rest_go_to_the_production_pool(
 def test_advancing_after_combat_overrun_in_the_second_hex(tmp_path):
     """Advancing after combat: "You can conduct an overrun (see RAC 11.11.6) in the second
     hex" — judged by the land plugin's overrun check; without enough odds it is refused."""
-    weak = unit("s-div", "ussr", "inf", 1, (208, 52), size="division")
-    units = [unit("g-arm", "germany", "arm", 30, (206, 51), move=6), unit("g-inf", "germany", "inf", 4, (206, 52)),
-             unit("s-inf", "ussr", "inf", 1, T), weak, supply_hq()]
+    weak = unit("s-div", "ussr", (208, 52), "inf", 1, size="division")
+    units = [unit("g-arm", "germany", (206, 51), "arm", 30, move=6), unit("g-inf", "germany", (206, 52), "inf", 4),
+             unit("s-inf", "ussr", T, "inf", 1), weak, supply_hq()]
     for seed in range(1, 400):
         options = {"units": units, "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
                    "actions": {"germany": "land"}, "start_at": DECL}

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from helpers import offered, ok, refused
-from test_combat import DECL, MINSK, T, base_units, new_game, step, strong, supply_hq, unit
+from helpers import offered, ok, refused, unit
+from test_combat import DECL, MINSK, T, base_units, new_game, step, strong, supply_hq
 
 from plugins.rules.combat import odds as O
 
@@ -74,9 +74,9 @@ def with_rules(path, on, units, **options):
 
 # ---------------------------------------------------------------- Land Combat Declaration
 def declaration_units():
-    return base_units() + [unit("g-dis", "germany", "inf", 4, (206, 53), face_up=False),
-                           unit("g-far", "germany", "inf", 4, (204, 52)), unit("g-min", "germany", "inf", 4, MINSK),
-                           unit("s-x", "ussr", "inf", 1, (208, 51))]
+    return base_units() + [unit("g-dis", "germany", (206, 53), "inf", 4, face_up=False),
+                           unit("g-far", "germany", (204, 52), "inf", 4), unit("g-min", "germany", MINSK, "inf", 4),
+                           unit("s-x", "ussr", (208, 51), "inf", 1)]
 
 
 def test_land_combat_declaration_offers_each_attackable_hex_with_the_units_that_may_attack_it(save):
@@ -99,8 +99,8 @@ def test_land_combat_declaration_offers_each_attackable_hex_with_the_units_that_
 def test_land_combat_declaration_activity_limits_leave_only_the_attacks_declared(save):
     # Germany's Combined action allows 3 land attacks (turn plugin's authored table).
     centre, nbrs = (207, 51), [(208, 51), (208, 52), (207, 52), (208, 50)]
-    units = [unit(f"g{i}", "germany", "inf", 4, centre) for i in range(4)]
-    units += [unit(f"s{i}", "ussr", "inf", 1, h) for i, h in enumerate(nbrs)]
+    units = [unit(f"g{i}", "germany", centre, "inf", 4) for i in range(4)]
+    units += [unit(f"s{i}", "ussr", h, "inf", 1) for i, h in enumerate(nbrs)]
     game = new_game(save, units=units, actions={"germany": "combined"})
     assert set(targets(the_choice(game, "DeclareAttack"))) == set(nbrs)
     for i in range(3):
@@ -137,7 +137,7 @@ def test_land_combat_declaration_preview_tells_the_odds_the_combat_is_resolved_a
 
 
 def test_land_combat_declaration_preview_has_the_weather_and_terrain_modifiers(save):
-    units = base_units() + [unit("s-ter", "ussr", "terr", 1, T, face_up=False)]
+    units = base_units() + [unit("s-ter", "ussr", T, "terr", 1, face_up=False)]
     game = new_game(save, units=units, weather={"2": "rain"})
     told = game.preview({"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm", "g-inf"]})
     assert told["modifiers"]["odds_shifts"] == {"weather (rain)": -1}
@@ -150,7 +150,7 @@ def paradropped(save):
     from plugins.rules.combat import declare_forced_attack
     from plugins.rules.units import UnitMoved
 
-    game = new_game(save, units=[unit("g-para", "germany", "para", 2, (206, 51), size="division")])
+    game = new_game(save, units=[unit("g-para", "germany", (206, 51), "para", 2, size="division")])
 
     def drop(ctx):
         ctx.emit(UnitMoved(unit="g-para", to_hex=T))
@@ -176,9 +176,9 @@ def test_ignore_notional_the_defender_answers_for_each_paradrop(save):
 
 # ---------------------------------------------------------------- Defending / Attacking HQ Support
 def test_hq_support_offers_the_hqs_in_range_to_the_side_whose_phase_it_is(save):
-    units = base_units() + [unit("g-hq", "germany", "hq-a", 4, (205, 51), factors={"reorg": 10}),
-                            unit("g-hq-far", "germany", "hq-i", 2, (203, 52), factors={"reorg": 1}),
-                            unit("s-hq", "ussr", "hq-i", 2, (208, 52), factors={"reorg": 3})]
+    units = base_units() + [unit("g-hq", "germany", (205, 51), "hq-a", 4, factors={"reorg": 10}),
+                            unit("g-hq-far", "germany", (203, 52), "hq-i", 2, factors={"reorg": 1}),
+                            unit("s-hq", "ussr", (208, 52), "hq-i", 2, factors={"reorg": 3})]
     game = new_game(save, units=units, hq_support=True)
     declare_and_finish(game, [(T, ["g-arm"])])
     assert step(game).endswith("defending-hq-support")
@@ -198,7 +198,7 @@ def test_hq_support_offers_the_hqs_in_range_to_the_side_whose_phase_it_is(save):
 
 # ---------------------------------------------------------------- Select Land Combat
 def two_attacks(save):
-    units = base_units() + [unit("g-x", "germany", "inf", 4, MINSK), unit("s-x", "ussr", "inf", 1, (208, 51))]
+    units = base_units() + [unit("g-x", "germany", MINSK, "inf", 4), unit("s-x", "ussr", (208, 51), "inf", 1)]
     game = new_game(save, units=units)
     declare_and_finish(game, [(T, ["g-arm", "g-inf"]), ((208, 51), ["g-x"])])
     return game
@@ -218,8 +218,8 @@ def test_select_land_combat_offers_every_waiting_combat_and_must_be_answered(sav
 
 # ---------------------------------------------------------------- Phasing Side Snow Unit Decision
 def test_phasing_side_snow_unit_decision_yes_or_no_with_the_odds_of_each(save):
-    units = [unit("g-mtn", "germany", "mtn", 6, (206, 51)), unit("g-inf", "germany", "inf", 4, (206, 52)),
-             unit("s-inf", "ussr", "inf", 3, T)]
+    units = [unit("g-mtn", "germany", (206, 51), "mtn", 6), unit("g-inf", "germany", (206, 52), "inf", 4),
+             unit("s-inf", "ussr", T, "inf", 3)]
     game = new_game(save, units=units, weather={"2": "snow"})
     declare_and_finish(game, [(T, ["g-mtn", "g-inf"])])
     choice = the_choice(game, "UseSnowUnits")
@@ -234,8 +234,8 @@ def test_phasing_side_snow_unit_decision_yes_or_no_with_the_odds_of_each(save):
 def test_phasing_side_snow_unit_decision_asked_when_an_optional_rule_makes_snow_units(tmp_path):
     """Weather Report: "MTN, ski troops (AsA option 65) ..." — with Ski troops ON the attacker
     with a ski division is asked whether to use its snow units; OFF it is not."""
-    units = [unit("g-ski", "germany", "ski", 2, (206, 51), size="division"), unit("g-inf", "germany", "inf", 4, (206, 52)),
-             unit("s-inf", "ussr", "inf", 2, T)]
+    units = [unit("g-ski", "germany", (206, 51), "ski", 2, size="division"), unit("g-inf", "germany", (206, 52), "inf", 4),
+             unit("s-inf", "ussr", T, "inf", 2)]
     for on in (["divisions", "ski-troops"], []):
         game = with_rules(tmp_path / f"s{len(on)}.wif", on, units, weather={"2": "snow"})
         declare_and_finish(game, [(T, ["g-ski", "g-inf"])])
@@ -270,8 +270,8 @@ def test_choose_combat_type_both_tables_each_with_its_column(save):
 def test_choose_combat_type_the_chooser_counts_as_the_optional_rules_say(tmp_path):
     """Land Combat, choosing combat tables: "Each defending anti-tank unit counts as an ARM
     corps" (optional rule Artillery ON): the defender gets the choice, and only it is asked."""
-    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-arm2", "germany", "arm", 6, (206, 52)),
-             unit("s-tank", "ussr", "arm", 2, T, size="division"), unit("s-at", "ussr", "at", 1, T, size="division")]
+    units = [unit("g-arm", "germany", (206, 51), "arm", 6), unit("g-arm2", "germany", (206, 52), "arm", 6),
+             unit("s-tank", "ussr", T, "arm", 2, size="division"), unit("s-at", "ussr", T, "at", 1, size="division")]
     for on, chooser in ((["divisions", "artillery"], "ussr"), ([], "germany")):
         game = with_rules(tmp_path / f"a{len(on)}.wif", on, units)
         declare_and_finish(game, [(T, ["g-arm", "g-arm2"])])
@@ -287,8 +287,8 @@ def test_choose_combat_type_the_chooser_counts_as_the_optional_rules_say(tmp_pat
 def test_land_combat_rolling_dice_previews_include_the_optional_rules_modifiers(tmp_path):
     """Land Combat, Rolling dice (optional rule Blitz bonus ON): the previews ask the rules'
     hooks, so the die modifiers they tell are those the combat is resolved with."""
-    units = [unit("g-arm", "germany", "arm", 6, (206, 51)), unit("g-mech", "germany", "mech", 4, (206, 52)),
-             unit("s-arm", "ussr", "arm", 3, T)]
+    units = [unit("g-arm", "germany", (206, 51), "arm", 6), unit("g-mech", "germany", (206, 52), "mech", 4),
+             unit("s-arm", "ussr", T, "arm", 3)]
     game = with_rules(tmp_path / "bb.wif", ["blitz-bonus"], units)
     declare_and_finish(game, [(T, ["g-arm", "g-mech"])])
     chooser = game.state.kernel.sequence.pending[0]

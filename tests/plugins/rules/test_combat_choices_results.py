@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from helpers import offered, ok, refused
-from test_combat import T, find, new_game, step, strong, supply_hq, unit
+from helpers import offered, ok, refused, unit
+from test_combat import T, find, new_game, step, strong, supply_hq
 from test_combat_choices import all_accepted, can_finish, declare_and_finish, the_choice, values
 
 from kernel.game import Game
@@ -38,8 +38,8 @@ def test_assign_losses_any_units_of_the_side_as_many_as_the_result_takes(tmp_pat
 def test_assign_losses_after_the_snow_units_benefit_only_sets_with_a_snow_unit(tmp_path):
     """Weather Report: having used the snow units' benefit, the first loss must be one of
     them: the legal sets are offered whole."""
-    units = [unit("g-mtn", "germany", "mtn", 2, (206, 51)), unit("g-inf", "germany", "inf", 2, (206, 52)),
-             unit("s-inf", "ussr", "inf", 4, T)]
+    units = [unit("g-mtn", "germany", (206, 51), "mtn", 2), unit("g-inf", "germany", (206, 52), "inf", 2),
+             unit("s-inf", "ussr", T, "inf", 4)]
     for seed in range(1, 300):
         game = new_game(tmp_path / f"s{seed}.wif", units=units, seed=seed, weather={"2": "snow"})
         declare_and_finish(game, [(T, ["g-mtn", "g-inf"])])
@@ -101,9 +101,9 @@ def test_advance_after_combat_the_attacked_hex_then_a_second_hex_after_a_breakth
 def test_advance_after_combat_an_overrun_in_the_second_hex_is_offered_at_enough_odds(tmp_path):
     """Advancing after combat: "You can conduct an overrun (see RAC 11.11.6) in the second
     hex" — offered when land's overrun rules (odds through combat's hook) allow it."""
-    units = [unit("g-arm", "germany", "arm", 30, (206, 51), move=6), unit("g-inf", "germany", "inf", 4, (206, 52)),
-             unit("s-inf", "ussr", "inf", 1, T), unit("s-div", "ussr", "inf", 1, (208, 52), size="division"),
-             unit("s-big", "ussr", "inf", 20, (207, 53)), supply_hq()]
+    units = [unit("g-arm", "germany", (206, 51), "arm", 30, move=6), unit("g-inf", "germany", (206, 52), "inf", 4),
+             unit("s-inf", "ussr", T, "inf", 1), unit("s-div", "ussr", (208, 52), "inf", 1, size="division"),
+             unit("s-big", "ussr", (207, 53), "inf", 20), supply_hq()]
     for seed in range(1, 400):
         game = new_game(tmp_path / f"o{seed}.wif", units=units, seed=seed)
         declare_and_finish(game, [(T, ["g-arm", "g-inf"])])
