@@ -52,19 +52,16 @@ from .reorganization import (  # noqa: F401 - the plugin's public names
     can_reorganize,
     end_of_turn_reorganization,
     hq_points_left,
-    hq_reorganize,
-    hq_reorganize_choices,
-    hq_reorganize_preview,
     reorg_value,
 )
 from .state import (  # noqa: F401
-    EVENTS,
     EndOfTurnReorganized,
     HQReorganized,
     ImpulseSupplyGranted,
     ImpulseSupplyRecorded,
     SupplyState,
     now,
+    rules,
     supply_state,
 )
 
@@ -172,31 +169,7 @@ def record_impulse_supply(ctx) -> None:
 
 
 # ---------------------------------------------------------------- hooks
-@hookimpl
-def register_state(register):
-    register("supply", SupplyState)
-
-
-@hookimpl
-def register_events(register):
-    for model, _ in EVENTS.values():
-        register(model)
-
-
-@hookimpl
-def register_reducers(register):
-    for event_type, (_, fn) in EVENTS.items():
-        register(event_type, fn)
-
-
-@hookimpl
-def register_commands(register):
-    register(HQReorganize, hq_reorganize, choices=hq_reorganize_choices, preview=hq_reorganize_preview)
-
-
-@hookimpl
-def register_step_rules(register):
-    register(EOT_STEP, end_of_turn_reorganization)
+rules.step_rule(EOT_STEP)(end_of_turn_reorganization)
 
 
 @hookimpl
@@ -212,7 +185,8 @@ def skip_step(state, step_id, spec):
     return None
 
 
-def _describe_reorganized(event, state) -> str:
+@rules.describe("HQReorganized")
+def _say_reorganized(event, state):
     d = event.data
     units = state["units"].units
     hq, unit = units.get(d["hq"]), units.get(d["unit"])
@@ -226,21 +200,20 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-DESCRIBE = {
-    "HQReorganized": _describe_reorganized,
-    "ImpulseSupplyGranted": lambda e, s: (f"{e.data['rule']}: {len(e.data['units'])} unit(s) in supply this "
-                                          f"impulse from {e.data['source']}"),
-    "ImpulseSupplyRecorded": lambda e, s: (f"The impulse begins with {_plural(len(e.data['out_of_supply']), 'land unit')}"
-                                           " out of supply"),
-    "EndOfTurnReorganized": lambda e, s: (f"End of Turn Reorganization: "
-                                          f"{_plural(len(e.data['units']), 'disorganized unit')} reorganized"),
-}
+@rules.describe("ImpulseSupplyGranted")
+def _say_granted(event, state):
+    d = event.data
+    return f"{d['rule']}: {len(d['units'])} unit(s) in supply this impulse from {d['source']}"
 
 
-@hookimpl
-def describe_event(event, state):
-    describe = DESCRIBE.get(event.type)
-    return describe(event, state) if describe is not None else None
+@rules.describe("ImpulseSupplyRecorded")
+def _say_recorded(event, state):
+    return f"The impulse begins with {_plural(len(event.data['out_of_supply']), 'land unit')} out of supply"
+
+
+@rules.describe("EndOfTurnReorganized")
+def _say_eot_reorganized(event, state):
+    return f"End of Turn Reorganization: {_plural(len(event.data['units']), 'disorganized unit')} reorganized"
 
 
 @hookimpl
@@ -251,3 +224,6 @@ def overrun_refusal(state, unit, hex_):
         return (f"Overrun: {unit.name or unit.id} is out of supply; an overrun needs the "
                 "overrunning unit in supply (Supply Sources and Paths)")
     return None
+
+
+rules.export(globals())

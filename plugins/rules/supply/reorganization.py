@@ -17,7 +17,7 @@ from plugins.rules.core import is_hq
 from plugins.rules.units import UnitFlipped
 
 from . import trace
-from .state import EndOfTurnReorganized, HQReorganized, now, supply_state
+from .state import EndOfTurnReorganized, HQReorganized, now, rules, supply_state
 from .trace import REORG_COST
 
 RULE = "Reorganization by HQ"
@@ -193,3 +193,6 @@ def anything_to_reorganize(state) -> bool:
     powers = set(k.sides.get(k.active_side, [])) if k.active_side else set(k.powers())
     return any(targets(state, u) for u in state["units"].units.values()
                if u.power in powers and is_hq(u) and u.on_map)
+
+
+rules.command(HQReorganize, choices=hq_reorganize_choices, preview=hq_reorganize_preview)(hq_reorganize)

@@ -1,13 +1,20 @@
 """The supply plugin's state and events: HQ reorganization points spent this impulse, units
-put in supply for an impulse by a rule, and the units that began the impulse out of supply."""
+put in supply for an impulse by a rule, and the units that began the impulse out of supply.
+
+``rules`` is the plugin's registry (kernel.registry): the other modules add to it and
+``__init__`` exports its hookimpls."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
 from kernel.events import EventData
+from kernel.registry import Registry
+
+rules = Registry()
 
 
+@rules.state("supply")
 class SupplyState(BaseModel):
     # HQ id -> [turn, impulse, reorganization points used then]
     hq_points: dict[str, list[int]] = Field(default_factory=dict)
@@ -28,6 +35,7 @@ def now(state) -> tuple[int, int]:
     return state.kernel.turn, state.kernel.impulse
 
 
+@rules.event
 class HQReorganized(EventData):
     """An HQ spent reorganization points on a disorganized unit (Reorganize Units, By HQ)."""
 
@@ -38,10 +46,12 @@ class HQReorganized(EventData):
     organized: bool
 
 
+@rules.event
 class EndOfTurnReorganized(EventData):
     units: list[str]
 
 
+@rules.event
 class ImpulseSupplyGranted(EventData):
     """A rule put these units in supply for the rest of this impulse (the hook point of rules
     such as Emergency HQ supply: ``in_supply`` answers True for them until the impulse ends)."""
@@ -51,12 +61,14 @@ class ImpulseSupplyGranted(EventData):
     rule: str
 
 
+@rules.event
 class ImpulseSupplyRecorded(EventData):
     """The land units on the map that began this impulse out of supply."""
 
     out_of_supply: list[str]
 
 
+@rules.reducer("HQReorganized")
 def _hq_reorganized(state, event):
     d = event.data
     s = supply_state(state)
@@ -72,6 +84,7 @@ def _hq_reorganized(state, event):
         s.partial[d["unit"]] = [turn, impulse, before + d["points"]]
 
 
+@rules.reducer("ImpulseSupplyGranted")
 def _impulse_supply(state, event):
     s = supply_state(state)
     current = list(now(state))
@@ -81,20 +94,14 @@ def _impulse_supply(state, event):
         s.impulse_supply[unit_id] = current
 
 
+@rules.reducer("ImpulseSupplyRecorded")
 def _impulse_supply_recorded(state, event):
     s = supply_state(state)
     s.began_out_of_supply_at = list(now(state))
     s.began_out_of_supply = list(event.data["out_of_supply"])
 
 
+@rules.reducer("EndOfTurnReorganized")
 def _eot_reorganized(state, event):
     supply_state(state).partial.clear()
     supply_state(state).hq_points.clear()
-
-
-EVENTS = {
-    "HQReorganized": (HQReorganized, _hq_reorganized),
-    "EndOfTurnReorganized": (EndOfTurnReorganized, _eot_reorganized),
-    "ImpulseSupplyGranted": (ImpulseSupplyGranted, _impulse_supply),
-    "ImpulseSupplyRecorded": (ImpulseSupplyRecorded, _impulse_supply_recorded),
-}
