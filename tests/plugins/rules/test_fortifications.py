@@ -4,6 +4,9 @@ defender; no overrun across one; a fort is destroyed for good when an enemy land
 Built in the lab on the Maginot Line: France's hexes given to the USSR power for the test
 (the lab's two powers), German units across the border."""
 
+from functools import partial
+
+import helpers
 from kernel.game import Game
 from plugins.rules import core
 from plugins.rules.combat.odds import attacker_chooses_table, evaluate
@@ -11,11 +14,7 @@ from plugins.rules.combat.odds import attacker_chooses_table, evaluate
 FORT = (186, 59)  # clear, France, fortified towards Germany
 GERMAN = [(186, 58), (187, 59)]  # both across Maginot hexsides
 COUNTRIES = {"GE": "germany", "FR": "ussr"}
-
-
-def unit(uid, power, hex_, combat=6, type_="arm", move=6):
-    return {"id": uid, "power": power, "branch": "land", "type": type_, "size": "army", "name": uid,
-            "factors": {"combat": combat, "move": move}, "hex": list(hex_)}
+unit = partial(helpers.unit, type_="arm", combat=6, move=6)  # a panzer army unless told otherwise
 
 
 def game_at(save, units, **options):

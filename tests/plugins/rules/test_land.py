@@ -12,7 +12,7 @@ from functools import partial
 import pytest
 
 import helpers
-from helpers import types
+from helpers import types, unit
 from kernel.game import Game
 from plugins.rules import core
 from plugins.rules.land import (
@@ -31,11 +31,6 @@ RAIL_MOVEMENT = "turn.impulse.land.movement.rail-movement"
 COUNTRIES = {"GE": "germany", "SU": "ussr", "PL": "germany"}
 MINSK = (207, 51)
 WARSAW = (201, 54)
-
-
-def unit(uid, power="germany", hex_=(204, 52), type_="inf", move=4, size="army", **extra):
-    return {"id": uid, "power": power, "branch": extra.pop("branch", "land"), "type": type_, "size": size,
-            "name": extra.pop("name", uid), "factors": {"combat": 4, "move": move}, "hex": list(hex_), **extra}
 
 
 def new_game(save, units, actions=None, start_at=LAND_MOVEMENT, plugins=("land",), plugin_dirs=None, **options):

@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from helpers import unit
 from kernel.choices import CommandChoice
 from kernel.game import Game
 from plugins.rules import core
@@ -24,11 +25,6 @@ LAND_MOVEMENT = "turn.impulse.land.movement.land-movement"
 RAIL_MOVEMENT = "turn.impulse.land.movement.rail-movement"
 COUNTRIES = {"GE": "germany", "SU": "ussr", "PL": "germany"}
 MINSK = (207, 51)
-
-
-def unit(uid, power="germany", hex_=(204, 52), type_="inf", move=4, size="army", combat=4, **extra):
-    return {"id": uid, "power": power, "branch": extra.pop("branch", "land"), "type": type_, "size": size,
-            "name": extra.pop("name", uid), "factors": {"combat": combat, "move": move}, "hex": list(hex_), **extra}
 
 
 def new_game(save, units, actions=None, start_at=LAND_MOVEMENT, plugins=("land",), plugin_dirs=None, **options):

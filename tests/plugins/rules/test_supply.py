@@ -7,6 +7,9 @@ Situations are built in the lab scenario on the real map.  Places used:
 - western USSR handed to Germany (hex control) for German HQ chains in Barbarossa country.
 """
 
+from functools import partial
+
+import helpers
 from kernel.game import Game
 from plugins.rules import core
 from plugins.rules.supply import (
@@ -20,13 +23,7 @@ from plugins.rules.supply import (
 )
 
 HQ = {"type": "hq", "factors": {"combat": 2, "move": 4, "reorg": 2}}
-
-
-def unit(uid, power, hex_, **extra):
-    data = {"id": uid, "power": power, "branch": "land", "type": "inf",
-            "factors": {"combat": 4, "move": 3}, "hex": list(hex_) if hex_ else None}
-    data.update(extra)
-    return data
+unit = partial(helpers.unit, move=3)  # an infantry army, 4-3
 
 
 def every_zone(weather):

@@ -3,20 +3,16 @@ handler, every offered command accepted, what the seeds forbid not offered.  Nam
 seed sections; built in the lab scenario (Orenburg, as in test_supply.py)."""
 
 import random
+from functools import partial
 
+import helpers
 from helpers import offered
 from kernel.game import Game
 from plugins.rules.supply import can_reorganize
 
 HQ = {"type": "hq", "factors": {"combat": 2, "move": 4, "reorg": 2}}
+unit = partial(helpers.unit, move=3)  # an infantry army, 4-3
 HQ_STEP = "wif.turn.impulse.end-of-impulse.reorganization-by-hq"
-
-
-def unit(uid, power, hex_, **extra):
-    data = {"id": uid, "power": power, "branch": "land", "type": "inf",
-            "factors": {"combat": 4, "move": 3}, "hex": list(hex_) if hex_ else None}
-    data.update(extra)
-    return data
 
 
 def reorg_game(save, units):
