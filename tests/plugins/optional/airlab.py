@@ -3,7 +3,9 @@ German land hex 3 hexes from the Soviet hex (203,54); (207,53) is Soviet)."""
 
 from __future__ import annotations
 
-from helpers import ok
+from functools import partial
+
+from helpers import air_unit, ok, unit
 from plugins.optional.framework import new_game
 
 AM = "wif.procedures.air-mission"
@@ -11,16 +13,7 @@ TARGET = (203, 54)
 GE_BASE, SU_BASE = (201, 51), (207, 53)
 SUPPORT = "turn.impulse.land.combat.ground-support.ground-support-mission"
 DECLARATION = "turn.impulse.land.combat.land-combat-declaration"
-
-
-def air_unit(uid, power, type_, hex_, air=1, tactical=0, range_=4, flags=()):
-    return {"id": uid, "power": power, "branch": "air", "type": type_, "name": uid, "hex": list(hex_),
-            "factors": {"air": air, "tactical": tactical, "range": range_}, "flags": list(flags)}
-
-
-def land_unit(uid, power, hex_, type_="inf"):
-    return {"id": uid, "power": power, "branch": "land", "type": type_, "name": uid, "hex": list(hex_),
-            "factors": {"combat": 3, "move": 3}}
+land_unit = partial(unit, combat=3, move=3)  # a 3-3 infantry army
 
 
 def air_lab(save, units, rules=(), seed=3, actions=None, start="turn.impulse.independent-air.ground-strike"):

@@ -4,7 +4,8 @@ back-up carrier air units)."""
 
 from __future__ import annotations
 
-from airlab import GE_BASE, SU_BASE, TARGET, air_lab, air_unit, land_unit
+from helpers import air_unit
+from airlab import GE_BASE, SU_BASE, TARGET, air_lab, land_unit
 
 from plugins.rules import air
 

@@ -3,7 +3,8 @@ the front bomber by 1 if it is a FTR")."""
 
 from __future__ import annotations
 
-from airlab import GE_BASE, TARGET, air_lab, air_unit, land_unit
+from helpers import air_unit
+from airlab import GE_BASE, TARGET, air_lab, land_unit
 
 from plugins.rules import air
 

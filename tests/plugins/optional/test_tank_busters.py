@@ -3,8 +3,8 @@ ground support against armour and rolls an extra ground-strike die against MECH,
 
 from __future__ import annotations
 
-from helpers import ok
-from airlab import GE_BASE, TARGET, air_lab, air_unit, land_unit
+from helpers import air_unit, ok
+from airlab import GE_BASE, TARGET, air_lab, land_unit
 
 STUKA = air_unit("stuka", "germany", "tac", GE_BASE, air=1, tactical=3, flags=["tank-buster"])
 SUPPORT = "turn.impulse.land.combat.ground-support.ground-support-mission"

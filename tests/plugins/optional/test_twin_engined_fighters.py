@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from airlab import GE_BASE, SU_BASE, TARGET, air_lab, air_unit, land_unit
+from helpers import air_unit
+from airlab import GE_BASE, SU_BASE, TARGET, air_lab, land_unit
 
 UNITS = [air_unit("me110", "germany", "ftr", GE_BASE, air=4, flags=["twin-engined"]),
          air_unit("pe3", "ussr", "ftr", SU_BASE, air=3, flags=["twin-engined"]),

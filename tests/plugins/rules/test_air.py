@@ -7,26 +7,18 @@ land hex; (207,53) is Soviet, 5 hexes from it; (187,59) is German, 18 hexes away
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
-from helpers import ok, refused, types
+from helpers import air_unit, ok, refused, types, unit
 from kernel.game import Game
 from plugins.rules import air as air_plugin
 
 AM = "wif.procedures.air-mission"
 TARGET = (203, 54)
 GE_BASE, GE_BASE2, GE_FAR, SU_BASE = (201, 51), (201, 52), (187, 59), (207, 53)
-
-
-def air_unit(uid, power, type_, hex_, air=1, tactical=0, range_=4, face_up=True, name=""):
-    return {"id": uid, "power": power, "branch": "air", "type": type_, "name": name or uid, "hex": list(hex_),
-            "factors": {"air": air, "tactical": tactical, "range": range_}, "face_up": face_up}
-
-
-def land_unit(uid, power, hex_, face_up=True):
-    return {"id": uid, "power": power, "branch": "land", "type": "inf", "name": uid, "hex": list(hex_),
-            "factors": {"combat": 3, "move": 3}, "face_up": face_up}
+land_unit = partial(unit, combat=3, move=3)  # a 3-3 infantry army
 
 
 STUKA = air_unit("stuka", "germany", "tac", GE_BASE, air=1, tactical=3)

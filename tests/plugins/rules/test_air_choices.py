@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 import random
 
-from helpers import ok, refused
+from helpers import air_unit, ok, refused
 from kernel.game import Game
 from plugins.rules import air as air_plugin
 from plugins.rules.core import world_map
@@ -29,7 +29,6 @@ from test_air import (
     TARGET,
     _escorted_strike_intercepted,
     _two_and_two,
-    air_unit,
     current,
     lab,
     land_unit,
