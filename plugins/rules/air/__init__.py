@@ -44,7 +44,7 @@ from __future__ import annotations
 from kernel.hookspecs import hookimpl
 
 from . import air_combat_decisions as decisions
-from . import mission_choices, rebase, return_to_base
+from . import describe, mission_choices, rebase, return_to_base  # noqa: F401  (describe's describers join ``rules``)
 from .air_to_air import (
     a2a_result,
     a2a_table,
@@ -81,8 +81,7 @@ from .commands import (
     ReturnAirToBase,
     SelectAirCombat,
 )
-from .describe import describe
-from .events import EVENTS, REDUCERS
+from . import events  # noqa: F401  (its events and reducers join ``rules``)
 from .hooks import HOOKSPECS
 from .missions import (
     attacked_hexes,
@@ -111,6 +110,7 @@ from .state import (
     Mission,
     air,
     ground_support,
+    rules,
 )
 
 # What other plugins and tests use; HOOKSPECS: the hooks published to optional rules (hooks.py)
@@ -123,48 +123,25 @@ __all__ = [
 ]
 
 
-@hookimpl
-def register_state(register):
-    register("air", AirState)
+# the commands and automatic steps, in the order they were always registered
+m, d, r = mission_choices, decisions, return_to_base
+rules.command(FlyCAP, choices=m.fly_cap_choices, preview=m.fly_cap_preview)(fly_cap)
+rules.command(FlyMission, choices=m.fly_mission_choices, preview=m.fly_mission_preview)(fly_mission)
+rules.command(FlyIntercept, choices=m.fly_intercept_choices, preview=m.fly_intercept_preview)(fly_intercept)
+rules.command(SelectAirCombat, choices=d.select_choices, preview=d.select_preview)(d.select_air_combat)
+rules.command(ArrangeAirLine, choices=d.arrange_choices, preview=d.arrange_preview)(d.arrange_air_line)
+rules.command(ChooseAirCasualty, choices=d.casualty_choices, preview=d.casualty_preview)(d.choose_air_casualty)
+rules.command(AirCombatAbortOrStay, choices=d.abort_choices, preview=d.abort_preview)(d.abort_or_stay)
+rules.command(ReturnAirToBase, choices=r.return_choices, preview=r.return_preview)(r.return_air_to_base)
+rules.command(RebaseAir, choices=rebase.rebase_choices, preview=rebase.rebase_preview)(rebase.rebase_air)
+del m, d, r
 
-
-@hookimpl
-def register_events(register):
-    for model in EVENTS:
-        register(model)
-
-
-@hookimpl
-def register_reducers(register):
-    for name, fn in REDUCERS.items():
-        register(name, fn)
-
-
-@hookimpl
-def register_commands(register):
-    m = mission_choices
-    register(FlyCAP, fly_cap, choices=m.fly_cap_choices, preview=m.fly_cap_preview)
-    register(FlyMission, fly_mission, choices=m.fly_mission_choices, preview=m.fly_mission_preview)
-    register(FlyIntercept, fly_intercept, choices=m.fly_intercept_choices, preview=m.fly_intercept_preview)
-    d = decisions
-    register(SelectAirCombat, d.select_air_combat, choices=d.select_choices, preview=d.select_preview)
-    register(ArrangeAirLine, d.arrange_air_line, choices=d.arrange_choices, preview=d.arrange_preview)
-    register(ChooseAirCasualty, d.choose_air_casualty, choices=d.casualty_choices, preview=d.casualty_preview)
-    register(AirCombatAbortOrStay, d.abort_or_stay, choices=d.abort_choices, preview=d.abort_preview)
-    r = return_to_base
-    register(ReturnAirToBase, r.return_air_to_base, choices=r.return_choices, preview=r.return_preview)
-    register(RebaseAir, rebase.rebase_air, choices=rebase.rebase_choices, preview=rebase.rebase_preview)
-
-
-@hookimpl
-def register_step_rules(register):
-    register(GROUND_STRIKE, start_mission)
-    register(GROUND_SUPPORT, start_mission)
-    register(f"{AM}.air-to-air-combat", air_to_air_step)
-    register(f"{ROUND}.attacking-unit-result", result_step("attacker"))
-    register(f"{ROUND}.attacker-fires", attacker_fires)
-    register(f"{ROUND}.defending-unit-result", result_step("defender"))
-    register(f"{ROUND}.both-staying", both_staying)
+rules.step_rule(GROUND_STRIKE, GROUND_SUPPORT)(start_mission)
+rules.step_rule(f"{AM}.air-to-air-combat")(air_to_air_step)
+rules.step_rule(f"{ROUND}.attacking-unit-result")(result_step("attacker"))
+rules.step_rule(f"{ROUND}.attacker-fires")(attacker_fires)
+rules.step_rule(f"{ROUND}.defending-unit-result")(result_step("defender"))
+rules.step_rule(f"{ROUND}.both-staying")(both_staying)
 
 
 @hookimpl
@@ -227,6 +204,4 @@ def resolve_deciders(state, step_id, spec, kind):
     return decisions.deciders(state, step_id, kind)
 
 
-@hookimpl
-def describe_event(event, state):
-    return describe(event, state)
+rules.export(globals())

@@ -9,15 +9,17 @@ from pydantic import Field
 from kernel.events import EventData
 from plugins.rules.core import hex_key
 
-from .state import Combat, Flight, Mission, air
+from .state import Combat, Flight, Mission, air, rules
 
 
 # ---------------------------------------------------------------- events
+@rules.event
 class AirMissionBegan(EventData):
     kind: str
     phase: str
 
 
+@rules.event
 class AirUnitFlew(EventData):
     unit: str
     power: str
@@ -27,10 +29,12 @@ class AirUnitFlew(EventData):
     base: tuple[int, int]
 
 
+@rules.event
 class AirCombatsFound(EventData):
     hexes: list[tuple[int, int]]
 
 
+@rules.event
 class AirCombatSelected(EventData):
     hex: tuple[int, int]
     attacker: str
@@ -38,16 +42,19 @@ class AirCombatSelected(EventData):
     lines: dict[str, dict[str, list[str]]]
 
 
+@rules.event
 class AirLineArranged(EventData):
     side: str
     fighters: list[str]
     bombers: list[str]
 
 
+@rules.event
 class AirLinesRevealed(EventData):
     lines: dict[str, dict[str, list[str]]]
 
 
+@rules.event
 class AirCombatRoundStarted(EventData):
     round: int
     strength: dict[str, float]
@@ -55,6 +62,7 @@ class AirCombatRoundStarted(EventData):
     no_roll: list[str] = Field(default_factory=list)
 
 
+@rules.event
 class AirCombatRolled(EventData):
     side: str
     dice: list[int]
@@ -67,27 +75,32 @@ class AirCombatRolled(EventData):
     reason: str = ""
 
 
+@rules.event
 class AirCasualtyChosen(EventData):
     unit: str
     by: str
 
 
+@rules.event
 class AirCombatResultApplied(EventData):
     unit: str
     effect: Literal["destroyed", "aborted", "cleared"]
     cause: str  # the result code, or "voluntary abort", "no fighters"
 
 
+@rules.event
 class AirCombatChoice(EventData):
     side: str
     abort: bool
 
 
+@rules.event
 class AirCombatEnded(EventData):
     hex: tuple[int, int]
     reason: str
 
 
+@rules.event
 class GroundStrikeRolled(EventData):
     # ``die`` is the best (lowest) die; ``dice`` every die when optional rules add some
     bomber: str
@@ -98,6 +111,7 @@ class GroundStrikeRolled(EventData):
     success: bool
 
 
+@rules.event
 class AirGroundSupportFlown(EventData):
     hex: tuple[int, int]
     side: str
@@ -105,20 +119,24 @@ class AirGroundSupportFlown(EventData):
     units: list[str]
 
 
+@rules.event
 class AirMissionPerformed(EventData):
     kind: str
 
 
+@rules.event
 class AirUnitReturned(EventData):
     unit: str
     hex: tuple[int, int]
 
 
+@rules.event
 class AirUnitDestroyed(EventData):
     unit: str
     reason: str
 
 
+@rules.event
 class AirUnitRebased(EventData):
     unit: str
     from_hex: tuple[int, int]
@@ -126,6 +144,7 @@ class AirUnitRebased(EventData):
 
 
 # ---------------------------------------------------------------- reducers
+@rules.reducer("AirMissionBegan")
 def _began(state, event):
     d = event.data
     a = air(state)
@@ -134,6 +153,7 @@ def _began(state, event):
         a.ground_support = {}
 
 
+@rules.reducer("AirUnitFlew")
 def _flew(state, event):
     d = event.data
     m = air(state).mission
@@ -142,10 +162,12 @@ def _flew(state, event):
         m.bombers_flown[d["side"]] = m.bombers_flown.get(d["side"], 0) + 1
 
 
+@rules.reducer("AirCombatsFound")
 def _combats_found(state, event):
     air(state).mission.combats_left = [tuple(h) for h in event.data["hexes"]]
 
 
+@rules.reducer("AirCombatSelected")
 def _combat_selected(state, event):
     d = event.data
     m = air(state).mission
@@ -154,6 +176,7 @@ def _combat_selected(state, event):
     m.combat = Combat(hex=hex_, attacker=d["attacker"], defender=d["defender"], lines=d["lines"])
 
 
+@rules.reducer("AirLineArranged")
 def _line_arranged(state, event):
     d = event.data
     c = air(state).mission.combat
@@ -161,6 +184,7 @@ def _line_arranged(state, event):
     c.unrevealed.append(event.seq)
 
 
+@rules.reducer("AirLinesRevealed")
 def _lines_revealed(state, event):
     c = air(state).mission.combat
     for side, line in event.data["lines"].items():
@@ -168,6 +192,7 @@ def _lines_revealed(state, event):
     c.arranged, c.unrevealed = {}, []
 
 
+@rules.reducer("AirCombatRoundStarted")
 def _round_started(state, event):
     d = event.data
     c = air(state).mission.combat
@@ -176,6 +201,7 @@ def _round_started(state, event):
     c.pending = None
 
 
+@rules.reducer("AirCombatRolled")
 def _rolled(state, event):
     d = event.data
     cands = list(d["candidates"])
@@ -184,10 +210,12 @@ def _rolled(state, event):
         "candidates": cands, "chosen": cands[0] if len(cands) == 1 else None, "applied": False}
 
 
+@rules.reducer("AirCasualtyChosen")
 def _casualty_chosen(state, event):
     air(state).mission.combat.pending["chosen"] = event.data["unit"]
 
 
+@rules.reducer("AirCombatResultApplied")
 def _result_applied(state, event):
     d = event.data
     m = air(state).mission
@@ -208,25 +236,30 @@ def _result_applied(state, event):
         m.cleared.append(d["unit"])
 
 
+@rules.reducer("AirCombatChoice")
 def _choice(state, event):
     if event.data["abort"]:
         air(state).mission.combat.aborted_sides.append(event.data["side"])
 
 
+@rules.reducer("AirCombatEnded")
 def _combat_ended(state, event):
     air(state).mission.combat.ended = True
 
 
+@rules.reducer("AirGroundSupportFlown")
 def _support(state, event):
     d = event.data
     entry = air(state).ground_support.setdefault(hex_key(d["hex"]), {})
     entry[d["side"]] = entry.get(d["side"], 0) + d["factors"]
 
 
+@rules.reducer("AirMissionPerformed")
 def _performed(state, event):
     air(state).mission.performed = True
 
 
+@rules.reducer("AirUnitReturned")
 def _returned(state, event):
     m = air(state).mission
     m.flights.pop(event.data["unit"], None)
@@ -234,22 +267,10 @@ def _returned(state, event):
         m.returning.remove(event.data["unit"])
 
 
+@rules.reducer("AirUnitDestroyed")
 def _destroyed(state, event):
     m = air(state).mission
     if event.data["unit"] in m.returning:
         m.returning.remove(event.data["unit"])
     if m.flights.pop(event.data["unit"], None) is not None:
         m.destroyed.append(event.data["unit"])
-
-
-EVENTS = (AirMissionBegan, AirUnitFlew, AirCombatsFound, AirCombatSelected, AirLineArranged, AirLinesRevealed,
-          AirCombatRoundStarted,
-          AirCombatRolled, AirCasualtyChosen, AirCombatResultApplied, AirCombatChoice, AirCombatEnded,
-          GroundStrikeRolled, AirGroundSupportFlown, AirMissionPerformed, AirUnitReturned, AirUnitDestroyed,
-          AirUnitRebased)
-REDUCERS = {"AirMissionBegan": _began, "AirUnitFlew": _flew, "AirCombatsFound": _combats_found,
-            "AirCombatSelected": _combat_selected, "AirLineArranged": _line_arranged, "AirLinesRevealed": _lines_revealed,
-            "AirCombatRoundStarted": _round_started, "AirCombatRolled": _rolled,
-            "AirCasualtyChosen": _casualty_chosen, "AirCombatResultApplied": _result_applied,
-            "AirCombatChoice": _choice, "AirCombatEnded": _combat_ended, "AirGroundSupportFlown": _support,
-            "AirMissionPerformed": _performed, "AirUnitReturned": _returned, "AirUnitDestroyed": _destroyed}

@@ -1,4 +1,7 @@
-"""The air plugin's state (``state["air"]``) and where air happens in the sequence of play."""
+"""The air plugin's state (``state["air"]``) and where air happens in the sequence of play.
+
+``rules`` is the plugin's registry (kernel.registry): the other modules add to it and
+``__init__`` exports its hookimpls."""
 
 from __future__ import annotations
 
@@ -6,7 +9,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from kernel.registry import Registry
 from plugins.rules.core import hex_key
+
+rules = Registry()
 
 ROOT = "wif"
 AM = f"{ROOT}.procedures.air-mission"
@@ -67,6 +73,7 @@ class Mission(BaseModel):
     performed: bool = False
 
 
+@rules.state("air")
 class AirState(BaseModel):
     mission: Mission = Field(default_factory=Mission)
     # Ground Support: "col,row" of the defending hex -> side -> tactical factors added
