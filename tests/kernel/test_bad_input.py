@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import finish
 from kernel.errors import SaveFileError
 from kernel.events import chain_hash, EventRecord, canonical_json
 from kernel.game import Game
@@ -22,9 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def finish_all(game, n):
     for _ in range(n):
-        k = game.state.kernel
-        who = k.sequence.pending[0]
-        assert game.submit({"type": "FinishStep", "actor": k.acting_power()}).accepted
+        finish(game)
 
 
 def test_not_a_sqlite_file(tmp_path):

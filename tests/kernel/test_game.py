@@ -4,28 +4,22 @@ import random
 
 import pytest
 
+from helpers import finish
 from kernel.errors import SaveFileError, WifError
 from kernel.game import Game
 from kernel.verify import verify
-
-
-def finish_pending(game):
-    k = game.state.kernel
-    who = k.sequence.pending[0]
-    actor = k.acting_power()
-    assert game.submit({"type": "FinishStep", "actor": actor}).accepted
 
 
 def play_some(game, moves=6):
     """Shuffle red's r1 back and forth when red moves; everyone else just finishes."""
     while not (game.state.kernel.sequence.current.endswith("movement")
                and "red" in game.state.kernel.sequence.pending):
-        finish_pending(game)
+        finish(game)
     at = game.state["skirmish.board"].counters["r1"].hex
     for i in range(moves):
         to = [2, 3] if game.state["skirmish.board"].counters["r1"].hex == at else list(at)
         assert game.submit({"type": "MoveCounter", "actor": "red", "counter": "r1", "to": to}).accepted
-    finish_pending(game)
+    finish(game)
 
 
 def test_new_game_runs_setup_and_stops_at_the_first_decision(save):

@@ -1,16 +1,11 @@
 """The sequence-of-play engine: steps as data, done sets, loops, skips, digressions."""
 
+from helpers import finish
 from kernel.game import Game
 
 
 def new_mini(mini, save, **options):
     return Game.new("mini", save, seed=3, options=options, plugin_dirs=mini)
-
-
-def finish(game, actor):
-    out = game.submit({"type": "FinishStep", "actor": actor})
-    assert out.accepted, out.reason
-    return out
 
 
 def at(game):

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from helpers import unit
+from helpers import offered, unit
 from kernel.choices import CommandChoice
 from kernel.game import Game
 from plugins.rules import core
@@ -33,8 +33,9 @@ def new_game(save, units, actions=None, start_at=LAND_MOVEMENT, plugins=("land",
     return Game.new("lab", save, seed=7, options=opts, extra_plugins=list(plugins), plugin_dirs=plugin_dirs)
 
 
-def offered(game, type_, player=None) -> CommandChoice | None:
-    found = [c for c in game.choices(player).commands() if c.type == type_]
+def the_offer(game, type_, player=None) -> CommandChoice | None:
+    """The one CommandChoice of ``type_`` offered now, or None (never two)."""
+    found = offered(game, type_, player)
     assert len(found) <= 1
     return found[0] if found else None
 
@@ -85,7 +86,7 @@ def test_land_movement_choices_offer_each_movable_unit_its_whole_range(save):
     units = [unit("arm", type_="arm", move=6, name="4th Panzer Army"), unit("inf", hex_=(204, 53)),
              unit("tired", hex_=(203, 52), face_up=False), unit("r1", power="ussr", hex_=(210, 50))]
     game = new_game(save, units)
-    choice = offered(game, "MoveLandUnit")
+    choice = the_offer(game, "MoveLandUnit")
     options = unit_options(choice)
     # Land Movement: the phasing side's organized land units move; the disorganized one and
     # the enemy's do not
@@ -99,7 +100,7 @@ def test_land_movement_choices_offer_each_movable_unit_its_whole_range(save):
     assert_contract(game, choice)
     # Land Movement: one move per unit per impulse
     assert game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "arm", "to": list(MINSK)}).accepted
-    assert set(unit_options(offered(game, "MoveLandUnit"))) == {"inf"}
+    assert set(unit_options(the_offer(game, "MoveLandUnit"))) == {"inf"}
     game.close()
 
 
@@ -107,7 +108,7 @@ def test_land_movement_choices_stop_at_enemy_zones_of_control_and_respect_stacki
     units = [unit("g1", hex_=(205, 52), move=6), unit("r1", power="ussr", hex_=(208, 52)),
              unit("s1", hex_=(204, 51)), unit("s2", hex_=(204, 51)), unit("d1", hex_=(204, 52), size="division")]
     game = new_game(save, units)
-    choice = offered(game, "MoveLandUnit")
+    choice = the_offer(game, "MoveLandUnit")
     dests = destinations(choice, "g1")
     zoc = zoc_hexes(game.state, "allies")
     found = reachable(game.state, "g1")
@@ -128,7 +129,7 @@ def test_land_movement_choices_stop_at_enemy_zones_of_control_and_respect_stacki
 
 def test_land_movement_preview_is_the_path_and_cost_the_handler_uses(save):
     game = new_game(save, [unit("g1", type_="arm", move=6), unit("g2", hex_=(203, 53))])
-    choice = offered(game, "MoveLandUnit")
+    choice = the_offer(game, "MoveLandUnit")
     for i in range(20):
         assert_preview_is_what_happens(game, choice.sample(random.Random(i)))
     # a given path is previewed as given; refusals read as the handler's
@@ -142,7 +143,7 @@ def test_land_movement_preview_is_the_path_and_cost_the_handler_uses(save):
 @pytest.mark.parametrize("action", ["air", "naval", "pass"])
 def test_land_movement_not_offered_without_a_land_or_combined_action(save, action):
     game = new_game(save, [unit("g1")], actions={"germany": action})
-    assert offered(game, "MoveLandUnit") is None
+    assert the_offer(game, "MoveLandUnit") is None
     game.close()
 
 
@@ -151,10 +152,10 @@ def test_land_movement_combined_action_limit_ends_the_offer(save):
     game = new_game(save, units, actions={"germany": "combined"})
     cap = limit(game.state, "germany", "land-move")
     for i in range(cap):
-        choice = offered(game, "MoveLandUnit")
+        choice = the_offer(game, "MoveLandUnit")
         assert choice is not None and f"g{i}" in unit_options(choice)
         assert game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": f"g{i}", "path": [[196 + i, 55]]}).accepted
-    assert offered(game, "MoveLandUnit") is None  # Activity Limits: no land move left
+    assert the_offer(game, "MoveLandUnit") is None  # Activity Limits: no land move left
     game.close()
 
 
@@ -181,7 +182,7 @@ def test_land_movement_overruns_offered_only_when_accepted(save, plugin_dir):
     units = [unit("g1", hex_=(205, 52), type_="arm", move=6, combat=24), unit("w", "ussr", weak, size="division", combat=1),
              unit("s", "ussr", strong, combat=9)]
     game = new_game(save, units, plugins=("land", "overrun-stand-in"), plugin_dirs=[plugin_dir.path])
-    choice = offered(game, "MoveLandUnit")
+    choice = the_offer(game, "MoveLandUnit")
     dests = destinations(choice, "g1")
     assert weak in dests and "overrun 1 unit(s) at 24:1" in dests[weak]
     assert strong not in dests  # 24 against 9: short of the odds
@@ -201,7 +202,7 @@ def test_land_movement_no_overrun_offered_without_rules_to_judge_it(save):
     units = [unit("g1", hex_=(205, 52), type_="arm", move=6, combat=24), unit("w", "ussr", (207, 52), size="division",
                                                                              combat=1)]
     game = new_game(save, units)
-    assert (207, 52) not in destinations(offered(game, "MoveLandUnit"), "g1")
+    assert (207, 52) not in destinations(the_offer(game, "MoveLandUnit"), "g1")
     preview = game.preview({"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": [207, 52]})
     assert not preview["legal"] and "overrun_odds" in preview["reason"]
     game.close()
@@ -218,7 +219,7 @@ def _first_german(path, phase="land-movement"):
             return game
         for cmd_type, extra in (("RestoreSetup", {}), ("ChooseFirstMover", {"side": "axis"}),
                                 ("ChooseAction", {"action": "land"})):
-            choice = offered(game, cmd_type)
+            choice = the_offer(game, cmd_type)
             if choice is not None and game.submit({**choice.base(), **extra}).accepted:
                 break
         else:
@@ -231,7 +232,7 @@ def _first_german(path, phase="land-movement"):
 
 def test_land_movement_choices_in_barbarossa_are_accepted(tmp_path):
     game = _first_german(tmp_path / "b.wif")
-    choice = offered(game, "MoveLandUnit")
+    choice = the_offer(game, "MoveLandUnit")
     assert choice is not None and choice.actor == "germany"
     units = game.state["units"].units
     options = unit_options(choice)
@@ -252,7 +253,7 @@ def test_land_movement_choices_in_barbarossa_are_accepted(tmp_path):
 # ---------------------------------------------------------------- Rail Movement
 def test_rail_movement_choices_in_barbarossa_are_accepted(tmp_path):
     game = _first_german(tmp_path / "b.wif", "rail-movement")
-    choice = offered(game, "RailMove")
+    choice = the_offer(game, "RailMove")
     assert choice is not None and choice.actor == "germany"
     units = game.state["units"].units
     assert all(units[u].power == "germany" and units[u].branch in ("land", "air") for u in unit_options(choice))
@@ -273,7 +274,7 @@ def test_rail_movement_choices_offer_land_and_air_units_on_rail_hexes(save):
     units = [unit("r1", power="ussr", hex_=start), unit("off", power="ussr", hex_=(212, 40)), air]
     assert (212, 40) not in {h for r in core.world_map().rails for h in r.hexes}
     game = new_game(save, units, actions={"ussr": "land"}, active_side="allies", start_at=RAIL_MOVEMENT)
-    choice = offered(game, "RailMove")
+    choice = the_offer(game, "RailMove")
     # Rail Movement: "land and air units along rail lines" (a unit off the rails has none)
     assert set(unit_options(choice)) == {"r1", "ra"}
     dests = destinations(choice, "r1")
@@ -283,7 +284,7 @@ def test_rail_movement_choices_offer_land_and_air_units_on_rail_hexes(save):
     assert_contract(game, choice, stride=7)
     assert_preview_is_what_happens(game, {"type": "RailMove", "actor": "ussr", "unit": "r1", "to": list(far)})
     assert game.submit({"type": "RailMove", "actor": "ussr", "unit": "r1", "to": list(line.hexes[10])}).accepted
-    assert set(unit_options(offered(game, "RailMove"))) == {"ra"}  # one rail move per unit
+    assert set(unit_options(the_offer(game, "RailMove"))) == {"ra"}  # one rail move per unit
     game.close()
 
 
@@ -297,7 +298,7 @@ def test_rail_movement_choices_only_as_far_as_the_rail_moves_left(save):
     # spend all but one rail move, then no destination more than 60 hexes away is offered
     for i in range(cap - 1):
         assert game.submit({"type": "RailMove", "actor": "ussr", "unit": f"r{i}", "to": list(line.hexes[3 + i])}).accepted
-    choice = offered(game, "RailMove")
+    choice = the_offer(game, "RailMove")
     uid = next(iter(unit_options(choice)))
     dests = destinations(choice, uid)
     assert dests and all("1 rail move" in label for label in dests.values())
@@ -313,7 +314,7 @@ def test_rail_movement_choices_avoid_enemy_zones_of_control_and_other_sides_hexe
     i = line.hexes.index(berlin)
     game = new_game(save, [unit("g1", hex_=berlin), unit("r1", power="ussr", hex_=line.hexes[i + 8])],
                     start_at=RAIL_MOVEMENT)
-    choice = offered(game, "RailMove")
+    choice = the_offer(game, "RailMove")
     dests = destinations(choice, "g1")
     zoc = zoc_hexes(game.state, "allies")
     assert line.hexes[i + 6] in dests
@@ -345,7 +346,7 @@ def test_over_stacked_hex_choices_are_the_owners_organized_overstacked_units(sav
     assert preview["legal"] and preview["hex"] == list(here) and not preview["still_overstacked"]
     assert game.submit({"type": "ChooseOverstackLoss", "actor": "germany", "unit": "g1"}).accepted
     assert game.state.kernel.sequence.current.endswith("land-movement")  # the digression is over
-    assert offered(game, "ChooseOverstackLoss") is None
+    assert the_offer(game, "ChooseOverstackLoss") is None
     game.close()
 
 
@@ -353,7 +354,7 @@ def test_over_stacked_hex_choices_only_the_overstacked_kind(save):
     here = (205, 52)  # clear, no city: 1 aircraft
     air = [{"id": f"a{i}", "power": "germany", "branch": "air", "type": "ftr", "hex": list(here)} for i in (1, 2)]
     game = _overstacked(save, [unit("g1", hex_=here), *air])
-    choice = offered(game, "ChooseOverstackLoss")
+    choice = the_offer(game, "ChooseOverstackLoss")
     # "Stacking limits for land, aircraft, and naval units are independent"
     assert set(unit_options(choice)) == {"a1", "a2"}
     assert_contract(game, choice, samples=10)
