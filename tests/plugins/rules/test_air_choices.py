@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 import random
 
-from helpers import air_unit, ok, refused
+from helpers import air_unit, ok, player_for, refused
 from kernel.game import Game
 from plugins.rules import air as air_plugin
 from plugins.rules.core import world_map
@@ -41,10 +41,6 @@ AIR_COMMANDS = {"FlyCAP", "FlyMission", "FlyIntercept", "SelectAirCombat", "Arra
 MANDATORY = {"SelectAirCombat", "ArrangeAirLine", "ChooseAirCasualty", "AirCombatAbortOrStay"}
 
 
-def player_of(game, actor):
-    return game.state.kernel.controllers.get(actor, "solo")
-
-
 def choice(game, type_):
     """The one offered choice of ``type_`` now, or None."""
     found = [c for c in game.choices().commands() if c.type == type_]
@@ -59,7 +55,7 @@ def offered_types(game) -> set[str]:
 def accepted_all(game, c, samples=50, limit=300) -> list[dict]:
     """Every enumerated command (up to ``limit``) and ``samples`` random ones are accepted by
     dry_run and previewed as legal; the enumerated commands."""
-    player = player_of(game, c.actor)
+    player = player_for(game, c.actor)
     commands = c.commands(limit=limit)
     assert commands, f"{c.type} is offered with no complete command"
     for cmd in commands + [c.sample(random.Random(i)) for i in range(samples)]:
@@ -81,7 +77,7 @@ def then(field, value) -> dict:
 
 
 def submit_from(game, c, rng):
-    out = game.submit(c.sample(rng), player_of(game, c.actor))
+    out = game.submit(c.sample(rng), player_for(game, c.actor))
     assert out.accepted, out.reason
     return out.events
 
