@@ -37,10 +37,9 @@ from .board import (  # noqa: F401 - the scenario's public names
     MoveCounter,
     Retreat,
     RetreatRequired,
-    EVENTS,
-    REDUCERS,
     board,
     neighbours,
+    rules,
 )
 
 SIDES = {"west": ["red"], "east": ["blue", "green"]}
@@ -76,6 +75,7 @@ SEQUENCE = StepSpec.model_validate({
 
 
 # ---------------------------------------------------------------- automatic steps
+@rules.step_rule("skirmish.turn.initiative")
 def initiative(ctx, step_id: str) -> None:
     west, east = ctx.roll("initiative west"), ctx.roll("initiative east")
     side = "west" if west[0] >= east[0] else "east"
@@ -83,6 +83,7 @@ def initiative(ctx, step_id: str) -> None:
     ctx.set_active_side(side)
 
 
+@rules.step_rule("skirmish.turn.impulse.end-of-impulse")
 def end_of_impulse(ctx, step_id: str) -> None:
     other = "east" if ctx.state.kernel.active_side == "west" else "west"
     ctx.set_active_side(other)
@@ -94,39 +95,14 @@ def setup(ctx) -> None:
 
 
 # ---------------------------------------------------------------- hooks
-@hookimpl
-def register_state(register):
-    register("skirmish.board", Board)
-
-
-@hookimpl
-def register_events(register):
-    for model in EVENTS:
-        register(model)
-
-
-@hookimpl
-def register_reducers(register):
-    for event_type, fn in REDUCERS.items():
-        register(event_type, fn)
-
-
-@hookimpl
-def register_commands(register):
-    register(MoveCounter, move_counter, choices=move_choices, preview=move_preview)
-    register(Attack, attack, choices=attack_choices, preview=attack_preview)
-    register(Retreat, retreat, choices=retreat_choices)
+rules.command(MoveCounter, choices=move_choices, preview=move_preview)(move_counter)
+rules.command(Attack, choices=attack_choices, preview=attack_preview)(attack)
+rules.command(Retreat, choices=retreat_choices)(retreat)
 
 
 @hookimpl
 def register_sequences(register):
     register("skirmish", SEQUENCE)
-
-
-@hookimpl
-def register_step_rules(register):
-    register("skirmish.turn.initiative", initiative)
-    register("skirmish.turn.impulse.end-of-impulse", end_of_impulse)
 
 
 @hookimpl
@@ -171,13 +147,22 @@ def player_view(state, player, view):
             counter["strength"] = None
 
 
-@hookimpl
-def describe_event(event, state):
+@rules.describe("CounterMoved")
+def _say_moved(event, state):
     d = event.data
-    if event.type == "CounterMoved":
-        return f"{event.actor}: {d['counter']} moves {tuple(d['from_hex'])} → {tuple(d['to_hex'])}"
-    if event.type == "AttackResolved":
-        return f"{event.actor}: {d['attacker']} attacks {d['defender']}, roll {d['roll']} → {d['result']}"
-    if event.type == "CounterPlaced":
-        return f"{d['power']}: {d['counter']} ({d['strength']}) placed at {tuple(d['hex'])}"
-    return None
+    return f"{event.actor}: {d['counter']} moves {tuple(d['from_hex'])} → {tuple(d['to_hex'])}"
+
+
+@rules.describe("AttackResolved")
+def _say_attack(event, state):
+    d = event.data
+    return f"{event.actor}: {d['attacker']} attacks {d['defender']}, roll {d['roll']} → {d['result']}"
+
+
+@rules.describe("CounterPlaced")
+def _say_placed(event, state):
+    d = event.data
+    return f"{d['power']}: {d['counter']} ({d['strength']}) placed at {tuple(d['hex'])}"
+
+
+rules.export(globals())

@@ -5,6 +5,10 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from kernel.events import Command, EventData
+from kernel.registry import Registry
+
+# the scenario's registry (kernel.registry): __init__ adds its commands and exports it
+rules = Registry()
 
 COLS, ROWS = 10, 8
 
@@ -16,6 +20,7 @@ class Counter(BaseModel):
     strength: int
 
 
+@rules.state("skirmish.board")
 class Board(BaseModel):
     counters: dict[str, Counter] = Field(default_factory=dict)
     retreating: str | None = None  # a beaten counter that must retreat now
@@ -34,6 +39,7 @@ def neighbours(col: int, row: int) -> list[tuple[int, int]]:
 
 
 # ---------------------------------------------------------------- events
+@rules.event
 class CounterPlaced(EventData):
     counter: str
     power: str
@@ -41,12 +47,14 @@ class CounterPlaced(EventData):
     strength: int
 
 
+@rules.event
 class CounterMoved(EventData):
     counter: str
     from_hex: tuple[int, int]
     to_hex: tuple[int, int]
 
 
+@rules.event
 class AttackResolved(EventData):
     attacker: str
     defender: str
@@ -54,34 +62,41 @@ class AttackResolved(EventData):
     result: str  # "defender-retreats", "defender-eliminated", "attacker-weakened", "no-effect"
 
 
+@rules.event
 class CounterEliminated(EventData):
     counter: str
 
 
+@rules.event
 class CounterWeakened(EventData):
     counter: str
     strength: int
 
 
+@rules.event
 class RetreatRequired(EventData):
     counter: str
 
 
+@rules.event
 class InitiativeWon(EventData):
     side: str
 
 
+@rules.reducer("CounterPlaced")
 def _placed(state, event):
     d = event.data
     board(state).counters[d["counter"]] = Counter(power=d["power"], hex=tuple(d["hex"]), strength=d["strength"])
 
 
+@rules.reducer("CounterMoved")
 def _moved(state, event):
     board(state).counters[event.data["counter"]].hex = tuple(event.data["to_hex"])
     if board(state).retreating == event.data["counter"]:
         board(state).retreating = None
 
 
+@rules.reducer("CounterEliminated")
 def _eliminated(state, event):
     b = board(state)
     b.counters.pop(event.data["counter"])
@@ -89,14 +104,17 @@ def _eliminated(state, event):
         b.retreating = None
 
 
+@rules.reducer("CounterWeakened")
 def _weakened(state, event):
     board(state).counters[event.data["counter"]].strength = event.data["strength"]
 
 
+@rules.reducer("RetreatRequired")
 def _retreat_required(state, event):
     board(state).retreating = event.data["counter"]
 
 
+@rules.reducer("InitiativeWon")
 def _initiative(state, event):
     board(state).first_side = event.data["side"]
 
@@ -115,15 +133,3 @@ class Attack(Command):
 class Retreat(Command):
     counter: str
     to: tuple[int, int]
-
-
-EVENTS = (CounterPlaced, CounterMoved, AttackResolved, CounterEliminated, CounterWeakened, RetreatRequired,
-          InitiativeWon)
-REDUCERS = {
-    "CounterPlaced": _placed,
-    "CounterMoved": _moved,
-    "CounterEliminated": _eliminated,
-    "CounterWeakened": _weakened,
-    "RetreatRequired": _retreat_required,
-    "InitiativeWon": _initiative,
-}
