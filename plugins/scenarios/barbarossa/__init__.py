@@ -79,7 +79,6 @@ from .setup_tray import (  # noqa: F401 - the scenario's public names
     tray_units,
 )
 from .state import (  # noqa: F401
-    EVENTS,
     REINFORCEMENT_PLACING,
     REINFORCEMENTS,
     SCENARIO,
@@ -91,6 +90,7 @@ from .state import (  # noqa: F401
     SetupPowerSet,
     SetupTrayFilled,
     ours,
+    rules,
     scenario_state,
 )
 from .victory import TURNS, count_objectives, victory_check  # noqa: F401
@@ -128,6 +128,7 @@ def setup(ctx) -> None:
     _fill_tray(ctx, first, "setup", [u.id for u in data.units if u.turn == 1 and u.power == first])
 
 
+@rules.step_rule(REINFORCEMENTS)
 def reinforcements(ctx, step_id: str) -> None:
     """Reinforcements: this turn's arrivals enter the setup tray, then are placed."""
     if not ours(ctx.state):
@@ -150,35 +151,6 @@ def reinforcements(ctx, step_id: str) -> None:
 def register_scenarios(register):
     register(ScenarioSpec(id=SCENARIO, name="Barbarossa", sides=SIDES, sequence="wif", setup=setup,
                           description="Germany against the USSR, May/June 1941 to Jan/Feb 1942: 5 turns."))
-
-
-@hookimpl
-def register_state(register):
-    register(SCENARIO, ScenarioState)
-
-
-@hookimpl
-def register_events(register):
-    for model, _ in EVENTS.values():
-        register(model)
-
-
-@hookimpl
-def register_reducers(register):
-    for event_type, (_, fn) in EVENTS.items():
-        register(event_type, fn)
-
-
-@hookimpl
-def register_commands(register):
-    register(PlaceUnit, place_unit, choices=place_unit_choices, preview=place_unit_preview)
-    register(RestoreSetup, restore_setup, anytime=True, choices=restore_choices, preview=restore_preview)
-
-
-@hookimpl
-def register_step_rules(register):
-    register(REINFORCEMENTS, reinforcements)
-    register(VICTORY_CHECK, victory_check)
 
 
 @hookimpl
@@ -233,18 +205,29 @@ def repeat_step(ctx, step_id, spec):
     return False
 
 
-DESCRIBE = {
-    "SetupPowerSet": lambda d: f"{d['power']} sets up" if d["power"] else "Every major power has set up",
-    "SetupTrayFilled": lambda d: f"{d['power']}'s setup tray ({d['occasion']}): {len(d['units'])} units",
-    "ObjectivesCounted": lambda d: f"Turn {d['turn']} objectives: "
-                                   + ", ".join(f"{p} {v:g}" for p, v in d["objectives"].items()),
-    "VictoryDetermined": lambda d: f"Victory: {d['result']}",
-}
+@rules.describe("SetupPowerSet")
+def _say_setup_power(event, state):
+    power = event.data["power"]
+    return f"{power} sets up" if power else "Every major power has set up"
 
 
-@hookimpl
-def describe_event(event, state):
-    describe = DESCRIBE.get(event.type)
-    return describe(event.data) if describe is not None else None
+@rules.describe("SetupTrayFilled")
+def _say_tray(event, state):
+    d = event.data
+    return f"{d['power']}'s setup tray ({d['occasion']}): {len(d['units'])} units"
+
+
+@rules.describe("ObjectivesCounted")
+def _say_objectives(event, state):
+    d = event.data
+    return f"Turn {d['turn']} objectives: " + ", ".join(f"{p} {v:g}" for p, v in d["objectives"].items())
+
+
+@rules.describe("VictoryDetermined")
+def _say_victory(event, state):
+    return f"Victory: {event.data['result']}"
+
+
+rules.export(globals())
 
 from .ui import *  # noqa: E402,F401,F403 - the front end's hooks (app/uihooks.py), ui.__all__

@@ -19,7 +19,7 @@ from plugins.rules.land.movement import stacking_problems
 from plugins.rules.units import UnitMoved, units
 
 from . import oob
-from .state import PLACING_STEPS, TRAY, scenario_state
+from .state import PLACING_STEPS, TRAY, rules, scenario_state
 
 
 class PlaceUnit(Command):
@@ -204,3 +204,6 @@ def restore_preview(state, cmd: RestoreSetup) -> dict:
         raise Rejected(problem)
     return {"placements": default_placements(state, cmd.actor)}
 
+
+rules.command(PlaceUnit, choices=place_unit_choices, preview=place_unit_preview)(place_unit)
+rules.command(RestoreSetup, anytime=True, choices=restore_choices, preview=restore_preview)(restore_setup)

@@ -6,6 +6,10 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from kernel.events import EventData
+from kernel.registry import Registry
+
+# the scenario's registry (kernel.registry): the other modules add to it, __init__ exports it
+rules = Registry()
 
 SCENARIO = "barbarossa"
 TRAY = "setup-tray"
@@ -18,6 +22,7 @@ VICTORY_CHECK = "wif.turn.end-of-turn.victory-check"
 POWER_NAMES = {"germany": "Germany", "ussr": "the USSR"}
 
 
+@rules.state(SCENARIO)
 class ScenarioState(BaseModel):
     setup_power: str | None = None  # the major power setting up now ("Setup")
     tray: dict[str, list[str]] = Field(default_factory=dict)  # power -> units of this placement occasion
@@ -42,22 +47,26 @@ def victory_rules(state) -> bool:
 
 
 # ---------------------------------------------------------------- events
+@rules.event
 class SetupPowerSet(EventData):
     power: str | None
 
 
+@rules.event
 class SetupTrayFilled(EventData):
     power: str
     occasion: str
     units: list[str]
 
 
+@rules.event
 class ObjectivesCounted(EventData):
     turn: int
     objectives: dict[str, float]  # power -> objectives controlled
     held: list[dict]  # {"name", "hex", "value", "controller", "credited"}
 
 
+@rules.event
 class VictoryDetermined(EventData):
     turn: int
     objectives: dict[str, float]
@@ -66,10 +75,12 @@ class VictoryDetermined(EventData):
     result: str  # words for the victory form
 
 
+@rules.reducer("SetupPowerSet")
 def _setup_power(state, event):
     scenario_state(state).setup_power = event.data["power"]
 
 
+@rules.reducer("SetupTrayFilled")
 def _tray(state, event):
     d = event.data
     s = scenario_state(state)
@@ -77,19 +88,13 @@ def _tray(state, event):
     s.occasion[d["power"]] = d["occasion"]
 
 
+@rules.reducer("ObjectivesCounted")
 def _counted(state, event):
     s = scenario_state(state)
     s.standing = dict(event.data["objectives"])
     s.held = list(event.data["held"])
 
 
+@rules.reducer("VictoryDetermined")
 def _victory(state, event):
     scenario_state(state).result = dict(event.data)
-
-
-EVENTS = {
-    "SetupPowerSet": (SetupPowerSet, _setup_power),
-    "SetupTrayFilled": (SetupTrayFilled, _tray),
-    "ObjectivesCounted": (ObjectivesCounted, _counted),
-    "VictoryDetermined": (VictoryDetermined, _victory),
-}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from plugins.rules.core import hex_controller, world, world_map
 
 from . import oob
-from .state import POWER_NAMES, ObjectivesCounted, VictoryDetermined, victory_rules
+from .state import POWER_NAMES, VICTORY_CHECK, ObjectivesCounted, VictoryDetermined, rules, victory_rules
 
 TURNS = 5  # May/June 1941 .. January/February 1942
 CAPITALS = {"germany": "Berlin", "ussr": "Moscow"}
@@ -42,6 +42,7 @@ def count_objectives(state) -> tuple[dict[str, float], list[dict]]:
     return counts, rows
 
 
+@rules.step_rule(VICTORY_CHECK)
 def victory_check(ctx, step_id: str) -> None:
     """Victory Check: no automatic victory in Barbarossa; the final count on the last turn."""
     if not victory_rules(ctx.state):
