@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from kernel.errors import Rejected
 from kernel.events import Command, EventData
 from kernel import choices as offer
-from kernel.hookspecs import hookimpl
+from kernel.registry import Registry
 
 from .catalogue import (  # noqa: F401 - the framework's public names
     GROUPS,
@@ -41,10 +41,13 @@ from .catalogue import (  # noqa: F401 - the framework's public names
     new_game,
 )
 
+rules = Registry()
+
 SECTION = "optional.rules"
 OPTION = "optional_rules"
 
 
+@rules.state(SECTION)
 class OptionalRulesState(BaseModel):
     # Rules switched during play: rule id -> ON.  Rules never switched follow the options.
     toggled: dict[str, bool] = Field(default_factory=dict)
@@ -153,6 +156,7 @@ def toggle_refusal(rule: RuleInfo, state, host, want: bool, catalogue: Catalogue
 
 
 # ---------------------------------------------------------------- events and commands
+@rules.event
 class OptionalRuleToggled(EventData):
     """An optional rule was switched ON or OFF during play (seeds, Optional Rules: right-click)."""
 
@@ -202,6 +206,7 @@ def toggle_preview(state, cmd: ToggleOptionalRule, host) -> dict:
     return {"rule": rule.name, "on": cmd.on}
 
 
+@rules.reducer("OptionalRuleToggled")
 def _toggled(state, event) -> None:
     d = event.data
     section = state[SECTION]
@@ -210,36 +215,19 @@ def _toggled(state, event) -> None:
 
 
 # ---------------------------------------------------------------- hooks
-@hookimpl
-def register_state(register):
-    register(SECTION, OptionalRulesState)
+# Legal in any step; toggle_refusal decides which steps refuse which rule.
+rules.command(ToggleOptionalRule, anytime=True, choices=toggle_choices, preview=toggle_preview)(toggle_optional_rule)
 
 
-@hookimpl
-def register_events(register):
-    register(OptionalRuleToggled)
-
-
-@hookimpl
-def register_reducers(register):
-    register("OptionalRuleToggled", _toggled)
-
-
-@hookimpl
-def register_commands(register):
-    # Legal in any step; toggle_refusal decides which steps refuse which rule.
-    register(ToggleOptionalRule, toggle_optional_rule, anytime=True, choices=toggle_choices, preview=toggle_preview)
-
-
-@hookimpl
-def describe_event(event, state):
-    if event.type == "OptionalRuleToggled":
-        rule_id = event.data["rule"]
-        return f"{event.actor}: optional rule {rule_id} switched {'ON' if event.data['on'] else 'OFF'}"
-    return None
+@rules.describe("OptionalRuleToggled")
+def _say_toggled(event, state):
+    rule_id = event.data["rule"]
+    return f"{event.actor}: optional rule {rule_id} switched {'ON' if event.data['on'] else 'OFF'}"
 
 
 def describe_rules(rules: Iterable[str]) -> str:
     return ", ".join(rules) or "none"
+
+rules.export(globals())
 
 from .ui import *  # noqa: E402,F401,F403 - the front end's hooks (app/uihooks.py), ui.__all__
