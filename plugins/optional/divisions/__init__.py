@@ -29,9 +29,6 @@ from plugins.optional.framework import is_on
 from .breakdown import (  # noqa: F401 - the plugin's public names
     BreakDownUnit,
     UnitBrokenDown,
-    break_down_choices,
-    break_down_preview,
-    break_down_unit,
     breakdown_options,
     breakdown_refusal,
     pool_divisions,
@@ -45,19 +42,18 @@ from .common import (  # noqa: F401
     RULE_ID,
     DivisionsState,
     name,
+    rules,
     section,
 )
 from .reform import (  # noqa: F401
     DivisionsReformed,
     ReformUnits,
     reform_candidates,
-    reform_choices,
-    reform_preview,
     reform_refusal,
-    reform_units,
 )
 
 
+@rules.reducer("UnitBrokenDown")
 def _broken_down(state, event):
     d = event.data
     s = section(state)
@@ -66,35 +62,13 @@ def _broken_down(state, event):
         s.from_breakdown[div] = d["unit"]
 
 
+@rules.reducer("DivisionsReformed")
 def _reformed(state, event):
     for div in event.data["divisions"]:
         section(state).from_breakdown.pop(div, None)
 
 
 # ---------------------------------------------------------------- hooks
-@hookimpl
-def register_state(register):
-    register("divisions", DivisionsState)
-
-
-@hookimpl
-def register_events(register):
-    register(UnitBrokenDown)
-    register(DivisionsReformed)
-
-
-@hookimpl
-def register_reducers(register):
-    register("UnitBrokenDown", _broken_down)
-    register("DivisionsReformed", _reformed)
-
-
-@hookimpl
-def register_commands(register):
-    register(BreakDownUnit, break_down_unit, choices=break_down_choices, preview=break_down_preview)
-    register(ReformUnits, reform_units, choices=reform_choices, preview=reform_preview)
-
-
 @hookimpl
 def skip_step(state, step_id, spec):
     if step_id not in (BREAK_DOWN_STEP, REFORM_STEP):
@@ -110,11 +84,13 @@ def _label(state, uid: str) -> str:
     return name(units[uid]) if uid in units else uid
 
 
+@rules.describe("UnitBrokenDown")
 def _describe_broken_down(event, state) -> str:
     d = event.data
     return f"{event.actor}: {_label(state, d['unit'])} breaks down into divisions ({', '.join(d['divisions'])})"
 
 
+@rules.describe("DivisionsReformed")
 def _describe_reformed(event, state) -> str:
     d = event.data
     divs = " and ".join(_label(state, u) for u in d["divisions"])
@@ -122,17 +98,9 @@ def _describe_reformed(event, state) -> str:
     return f"{event.actor}: {divs} reform into {_label(state, d['corps'])} ({how})"
 
 
-DESCRIBE = {"UnitBrokenDown": _describe_broken_down, "DivisionsReformed": _describe_reformed}
+@rules.hexes("UnitBrokenDown", "DivisionsReformed")
+def _event_hex(event, state):
+    return [tuple(event.data["hex"])]
 
 
-@hookimpl
-def describe_event(event, state):
-    describe = DESCRIBE.get(event.type)
-    return describe(event, state) if describe is not None else None
-
-
-@hookimpl
-def event_hexes(event, state):
-    if event.type in DESCRIBE:
-        return [tuple(event.data["hex"])]
-    return None
+rules.export(globals())

@@ -30,11 +30,13 @@ from .common import (
     in_enemy_zoc,
     is_major_power_unit,
     name,
+    rules,
 )
 
 BREAK_RULE = f"{RULE} (Break Down Units)"
 
 
+@rules.event
 class UnitBrokenDown(EventData):
     """A corps or army was broken down into divisions (Break Down Units)."""
 
@@ -208,3 +210,6 @@ def break_down_preview(state, cmd: BreakDownUnit) -> dict:
         raise Rejected(reason)
     return {"divisions": [{"id": o["id"], "name": o["name"], "type": o["type"], "factors": o["factors"]}
                           for o in pair]}
+
+
+rules.command(BreakDownUnit, choices=break_down_choices, preview=break_down_preview)(break_down_unit)

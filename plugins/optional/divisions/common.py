@@ -8,7 +8,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from kernel.registry import Registry
 from plugins.rules.land.movement import enemy_zoc
+
+# the plugin's registry (kernel.registry): the other modules add to it, __init__ exports it
+rules = Registry()
 
 RULE_ID = "divisions"
 RULE = "Divisions"
@@ -26,6 +30,7 @@ def counters() -> list[dict]:
     return json.loads(DATA.read_text(encoding="utf-8"))["counters"]
 
 
+@rules.state("divisions")
 class DivisionsState(BaseModel):
     # division id -> the corps it was broken down from (Unlimited breakdown: only these reform)
     from_breakdown: dict[str, str] = Field(default_factory=dict)

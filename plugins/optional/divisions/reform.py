@@ -19,11 +19,12 @@ from plugins.optional.framework import is_on
 from plugins.rules.units import UnitFlipped, UnitMoved
 
 from . import variants
-from .common import BROKEN_DOWN_POOL, FORCE_POOL, RULE, RULE_ID, in_enemy_zoc, is_major_power_unit, name
+from .common import BROKEN_DOWN_POOL, FORCE_POOL, RULE, RULE_ID, in_enemy_zoc, is_major_power_unit, name, rules
 
 REFORM_RULE = f"{RULE} (Reform Units)"
 
 
+@rules.event
 class DivisionsReformed(EventData):
     """Two divisions reformed into a corps or army (Reform Units)."""
 
@@ -188,3 +189,6 @@ def reform_preview(state, cmd: ReformUnits) -> dict:
         raise Rejected(reason)
     return {"corps": plan["chosen"].id if plan["chosen"] else None,
             "candidates": [u.id for u in plan["candidates"]], "drawn": plan["chosen"] is None}
+
+
+rules.command(ReformUnits, choices=reform_choices, preview=reform_preview)(reform_units)
