@@ -18,15 +18,19 @@ from kernel.choices import Field, Option, one_of
 from kernel.errors import Rejected
 from kernel.events import Command, EventData
 from kernel.hookspecs import hookimpl
+from kernel.registry import Registry
 from plugins.optional.framework import is_on
 from plugins.rules.core import is_hq
 from plugins.rules.supply import ImpulseSupplyGranted, in_supply, trace
+
+rules = Registry()
 
 RULE_ID = "emergency-hq-supply"
 RULE = "Emergency HQ supply"
 STEP = "wif.turn.impulse.land.combat.emergency-hq-supply"
 
 
+@rules.event
 class EmergencyHQSupplyDeclared(EventData):
     hq: str
     units: list[str]
@@ -140,6 +144,7 @@ def declare_preview(state, cmd: DeclareEmergencyHQSupply) -> dict:
     return {"in_supply": chosen}
 
 
+@rules.reducer("EmergencyHQSupplyDeclared")
 def _declared(state, event) -> None:
     pass  # the supply plugin's ImpulseSupplyGranted carries the effect; this is the log's fact
 
@@ -153,20 +158,8 @@ def _could_benefit(state) -> bool:
     return any(eligible_units(state, hq) for hq in hqs)
 
 
-@hookimpl
-def register_events(register):
-    register(EmergencyHQSupplyDeclared)
-
-
-@hookimpl
-def register_reducers(register):
-    register("EmergencyHQSupplyDeclared", _declared)
-
-
-@hookimpl
-def register_commands(register):
-    register(DeclareEmergencyHQSupply, declare_emergency_hq_supply, anytime=True, choices=declare_choices,
-             preview=declare_preview)
+rules.command(DeclareEmergencyHQSupply, anytime=True, choices=declare_choices, preview=declare_preview)(
+    declare_emergency_hq_supply)
 
 
 @hookimpl
@@ -181,11 +174,12 @@ def skip_step(state, step_id, spec):
     return None
 
 
-@hookimpl
-def describe_event(event, state):
-    if event.type == "EmergencyHQSupplyDeclared":
-        units = state["units"].units
-        hq = units.get(event.data["hq"])
-        names = ", ".join(_name(units[u]) if u in units else u for u in event.data["units"])
-        return f"{event.actor}: HQ {_name(hq) if hq else event.data['hq']} provides emergency supply to {names}"
-    return None
+@rules.describe("EmergencyHQSupplyDeclared")
+def _say_declared(event, state):
+    units = state["units"].units
+    hq = units.get(event.data["hq"])
+    names = ", ".join(_name(units[u]) if u in units else u for u in event.data["units"])
+    return f"{event.actor}: HQ {_name(hq) if hq else event.data['hq']} provides emergency supply to {names}"
+
+
+rules.export(globals())
