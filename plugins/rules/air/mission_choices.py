@@ -66,18 +66,23 @@ def _running(state) -> bool:
 
 
 # ---------------------------------------------------------------- choices
-def fly_cap_choices(state, actor, step_id):
+def _fighter_then_hex(state, actor, check, hexes_of, label: str):
+    """A fighter that passes ``check``, then one of the hexes ``hexes_of(unit)`` (CAP, interception)."""
     if not _running(state):
         return None
 
     def units():
         out = []
-        for u in _flyers(state, actor, lambda uid: check_cap_flyer(state, actor, uid)):
-            hexes = cap_hexes(state, u)
+        for u in _flyers(state, actor, lambda uid: check(state, actor, uid)):
+            hexes = hexes_of(state, u)
             if hexes:
                 out.append(Option(u.id, _unit_label(state, u), [hex_field(hexes)]))
         return out
-    return [Field("unit", "unit", units, label="fighter to fly CAP")]
+    return [Field("unit", "unit", units, label=label)]
+
+
+def fly_cap_choices(state, actor, step_id):
+    return _fighter_then_hex(state, actor, check_cap_flyer, cap_hexes, "fighter to fly CAP")
 
 
 def fly_mission_choices(state, actor, step_id):
@@ -107,17 +112,7 @@ def fly_mission_choices(state, actor, step_id):
 
 
 def fly_intercept_choices(state, actor, step_id):
-    if not _running(state):
-        return None
-
-    def units():
-        out = []
-        for u in _flyers(state, actor, lambda uid: check_intercept_flyer(state, actor, uid)):
-            hexes = intercept_hexes(state, u)
-            if hexes:
-                out.append(Option(u.id, _unit_label(state, u), [hex_field(hexes)]))
-        return out
-    return [Field("unit", "unit", units, label="fighter to intercept")]
+    return _fighter_then_hex(state, actor, check_intercept_flyer, intercept_hexes, "fighter to intercept")
 
 
 # ---------------------------------------------------------------- previews
