@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Set up the project's virtual environment (if needed) and run the game or the tests.
 
-    python3 tools/dev.py play [wif play options…]   # launch the game (a new Barbarossa game by default)
+    python3 tools/dev.py play [wif play options…]   # launch the game (a new Barbarossa game unless
+                                                     # a save or --scenario is given, whatever else is)
     python3 tools/dev.py test [pytest options…]      # run the test suite
     python3 tools/dev.py wif ARGS…                   # any other wif command
 
@@ -22,6 +23,21 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".wif-installed"
+
+
+# `play` runs this in the environment: the quick start launches Barbarossa unless the options
+# name a save or a scenario.  `wif play`'s own parser decides what the options name, so an
+# option added later (`--dev`, `--frames N`, ...) never turns the quick start into the Start
+# New Game form.
+DEFAULT_SCENARIO = "barbarossa"
+PLAY_LAUNCHER = f"""
+import sys
+from app.cli import build_parser, main
+rest = sys.argv[1:]
+args, _ = build_parser().parse_known_args(["play", *rest])
+default = [] if args.save or args.scenario else ["--scenario", "{DEFAULT_SCENARIO}"]
+sys.exit(main(["play", *default, *rest]))
+"""
 
 
 def ensure_env() -> None:
@@ -46,10 +62,7 @@ def main(argv: list[str]) -> int:
     if what == "test":
         return subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT)
     if what == "play":
-        # The quick start launches Barbarossa; `play SAVE` or `play --scenario X` override it.
-        if not rest:
-            rest = ["--scenario", "barbarossa"]
-        return subprocess.call([str(PYTHON), "-m", "app.cli", "play", *rest], cwd=ROOT)
+        return subprocess.call([str(PYTHON), "-c", PLAY_LAUNCHER, *rest], cwd=ROOT)
     return subprocess.call([str(PYTHON), "-m", "app.cli", *rest], cwd=ROOT)
 
 
