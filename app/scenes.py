@@ -74,13 +74,18 @@ class SceneStack:
         while self.scenes:
             self.scenes.pop().close()
 
-    def run(self, frames: int | None = None, screenshot: str | None = None) -> None:
+    def run(self, frames: int | None = None, screenshot: str | None = None,
+            each_frame: Callable[["SceneStack"], None] | None = None, fps: int | None = FPS) -> None:
         """The main loop, until the stack is empty (or after ``frames`` frames); the last
-        frame drawn is saved to ``screenshot``.  Every scene still on the stack is closed."""
+        frame drawn is saved to ``screenshot``.  Every scene still on the stack is closed.
+        ``each_frame(stack)`` runs before each frame's events (app/guidriver.py posts its
+        clicks there); ``fps`` None: as fast as the frames draw."""
         clock = pygame.time.Clock()
         drawn = 0
         try:
             while self.scenes:
+                if each_frame is not None:
+                    each_frame(self)
                 for event in pygame.event.get():
                     if event.type == pygame.QUIT:
                         self.clear()
@@ -100,7 +105,8 @@ class SceneStack:
                 drawn += 1
                 if frames is not None and drawn >= frames:
                     break
-                clock.tick(FPS)
+                if fps:
+                    clock.tick(fps)
             if screenshot and self.last_screen is not None:
                 Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
                 pygame.image.save(self.last_screen, str(screenshot))
