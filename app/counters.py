@@ -165,3 +165,18 @@ def draw_symbol(s: pygame.Surface, kind: str, box: pygame.Rect, ink) -> None:
 
         img = font(max(10, h + 4), bold=True).render("?", True, ink)
         s.blit(img, (x + (w - img.get_width()) // 2, y))
+
+
+_SHARED_ART: CounterArt | None = None
+
+
+def counter_picture(unit, size: int) -> pygame.Surface:
+    """One unit's counter as a ``size`` x ``size`` picture, drawn as the map draws it (type
+    symbol, size mark, factors; the unit's name too when ``size`` is large enough), for
+    lists and forms (Selectable Units, Unit Review).  ``unit`` is a units-plugin ``Unit``
+    (or anything with its fields).  The surface is cached and shared: blit it, never draw on
+    it."""
+    global _SHARED_ART
+    if _SHARED_ART is None:
+        _SHARED_ART = CounterArt()
+    return _SHARED_ART.surface(unit, max(5, int(size)))
