@@ -1,0 +1,59 @@
+"""What the player reads instead of internal ids (issue 11, "Nothing shows internal ids to a
+player"): steps by their titles from the sequence of play (seeds, "Sequence of Play"), command
+types in words, and an event no plugin describes in words rather than as ``Type(field=...)``.
+
+Everything here asks the game (its sequence index); nothing knows a rule."""
+
+from __future__ import annotations
+
+import re
+
+from .commandfill import title_of
+
+STEP_ID = re.compile(r"\bwif(?:\.[a-z0-9][a-z0-9_-]*)+")
+RAW_EVENT = re.compile(r"^([A-Z][A-Za-z0-9]+)\((.*)\)$", re.S)
+COMMAND_TYPE = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b")  # MoveLandUnit, FlyCAP: only the game's own
+
+
+def humanize(part: str) -> str:
+    """``land-combat-die-rolls`` -> ``Land combat die rolls`` (a step the sequence has no title for)."""
+    text = part.replace("-", " ").replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def step_title(game, step_id: str | None) -> str:
+    """The step's title as the sequence of play gives it (never its dotted id)."""
+    if not step_id:
+        return "-"
+    index = getattr(game, "sequence_index", None)
+    spec = index.specs.get(step_id) if index is not None else None
+    if spec is not None and spec.title:
+        return spec.title
+    return humanize(step_id.rsplit(".", 1)[-1])
+
+
+def step_trail(game, step_id: str | None) -> list[str]:
+    """Stage, phase ... step: the titles of the step and of the containers it is in (the
+    sequence's root, "wif", left out)."""
+    if not step_id:
+        return []
+    parts = step_id.split(".")
+    return [step_title(game, ".".join(parts[:n])) for n in range(2, len(parts) + 1)]
+
+
+def in_words(game, text: str) -> str:
+    """``text`` with every step id replaced by its title, and an undescribed event
+    (``DigressionEnded(step=..., resume=...)``) given as words."""
+    raw = RAW_EVENT.match(text.strip())
+    if raw is not None:
+        fields = dict(re.findall(r"(\w+)=((?:wif[\w.-]*)|[^,]*)", raw.group(2)))
+        what = title_of(raw.group(1))
+        if "resume" in fields:
+            text = f"{what}: back to {fields['resume']}"
+        elif "step" in fields:
+            text = f"{what}: {fields['step']}"
+        else:
+            text = what
+    text = STEP_ID.sub(lambda m: step_title(game, m.group(0)), text)
+    commands = getattr(getattr(game, "host", None), "commands", None) or {}
+    return COMMAND_TYPE.sub(lambda m: title_of(m.group(0)) if m.group(0) in commands else m.group(0), text)
