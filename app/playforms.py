@@ -32,6 +32,7 @@ from .results import Popups
 from .selectable import SelectableUnits
 from .setuptray import TRAY_COMMANDS, SetupTray
 from .uihooks import ask_game
+from .wording import in_words
 
 RED = (230, 90, 70)
 GREEN = (120, 200, 120)
@@ -94,15 +95,17 @@ class PlayForms:
     def submit(self, command: dict) -> bool:
         outcome = self.decisions.submit(command)
         if not outcome.accepted:
-            self.say(outcome.reason, RED)
+            self.say(in_words(self.game, outcome.reason), RED)
             return False
-        self.status = (f"{command['type']}: done", GREEN)
+        done = f"{title_of(command['type'])}: done"
         for record in outcome.events:
             if record.type.startswith(("Step", "Digression", "Decision")):
                 continue  # the Sequence of Play header already says where the game is
-            text = self.game.describe(record)
+            text = in_words(self.game, self.game.describe(record))
             if text:
                 self.log.append(gui_text(text))
+                done = text  # the status says what happened, in words (issue 11 item 5)
+        self.status = (done, GREEN)
         self.log = self.log[-40:]
         self._built_for = None
         return True
