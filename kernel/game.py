@@ -20,6 +20,7 @@ from .errors import (
     WifError,
 )
 from .events import EventRecord, canonical_json
+from .devsaves import changes_played_before, record_reopened
 from .plugins import PluginHost, PluginInfo, discover, plugin_set_hash, resolve
 from .state import GameState
 from .store import EventStore
@@ -49,11 +50,14 @@ class Game(Decisions):
     @classmethod
     def new(cls, scenario: str, path: str | Path, seed: int | None = None, options: dict | None = None,
             players: dict[str, list[str]] | None = None, extra_plugins: list[str] | None = None,
-            plugin_dirs: list[Path] | None = None, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY) -> "Game":
+            plugin_dirs: list[Path] | None = None, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+            lab: bool = False) -> "Game":
         """Start a new game of ``scenario`` in a new save file at ``path``.
 
         ``players`` maps a player name to the powers they control (default: one player,
         "solo", controls them all).  ``extra_plugins`` are optional rules or expansions.
+        ``lab``: a lab game, whose rig commands build any situation (kernel/lab.py); its
+        first event says so.
         """
         discovery = discover(plugin_dirs)
         info = discovery.plugins.get(scenario)
@@ -81,7 +85,7 @@ class Game(Decisions):
 
         def begin(ctx: Context) -> None:
             ctx.emit(GameStarted(scenario=scenario, seed=seed, sides=spec.sides, controllers=controllers,
-                                 sequence=spec.sequence, options=options or {}))
+                                 sequence=spec.sequence, options=options or {}, lab=lab))
             if spec.setup is not None:
                 spec.setup(ctx)
             start_at = spec.start_at(options or {}) if callable(spec.start_at) else spec.start_at
@@ -105,7 +109,9 @@ class Game(Decisions):
     def _open_store(cls, store, read_only, plugin_dirs, snapshot_every) -> "Game":
         recorded: dict[str, dict] = store.meta("plugins") or {}
         discovery = discover(plugin_dirs)
-        problems = _compare_plugin_sets(recorded, discovery.plugins)
+        # a hot-reloaded edit undone with the window closed is no mismatch (kernel/devsaves.py)
+        reverted = changes_played_before(recorded, discovery.plugins, store.meta("plugin_history") or [])
+        problems = _compare_plugin_sets({k: v for k, v in recorded.items() if k not in reverted}, discovery.plugins)
         if problems and not read_only:
             raise PluginSetMismatch(store.path, problems)
         wanted = [pid for pid in recorded if pid != plugin_mod.KERNEL_PLUGIN_ID and pid in discovery.plugins]
@@ -133,6 +139,8 @@ class Game(Decisions):
         if sequence and sequence in host.sequences:
             game.sequence_index = SequenceIndex(host.sequences[sequence][0])
         game._rebuild()
+        if reverted and not game.read_only:
+            record_reopened(game, reverted)
         return game
 
     def close(self) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from .devsaves import changes_played_before
 from .engine import upcast
 from .errors import EventDataError, PluginError, ReducerError, WifError
 from .events import GENESIS_HASH, EventRecord, chain_hash
@@ -23,6 +25,7 @@ class VerifyReport:
     snapshots_checked: int = 0
     problems: list[str] = field(default_factory=list)
     first_bad_seq: int | None = None
+    lab: bool = False  # a lab game (its first event says so): situations built by the rig
 
     @property
     def ok(self) -> bool:
@@ -51,10 +54,15 @@ def verify(path: str | Path, plugin_dirs: list[Path] | None = None) -> VerifyRep
                 report.bad(seq, f"seq {seq}: hash chain broken: the {type_} event was changed after it was written")
                 break
             prev = hash_
+            if seq == 1 and type_ == "GameStarted":
+                report.lab = bool(json.loads(data).get("lab"))
             expected += 1
         report.events = expected - 1
         # 2. The plugin set the game recorded against what is installed.
-        problems = _compare_plugin_sets(store.meta("plugins") or {}, discover(plugin_dirs).plugins)
+        # (a hot-reloaded edit since undone is a version the game was played under: devsaves.py)
+        recorded, available = store.meta("plugins") or {}, discover(plugin_dirs).plugins
+        reverted = changes_played_before(recorded, available, store.meta("plugin_history") or [])
+        problems = _compare_plugin_sets({k: v for k, v in recorded.items() if k not in reverted}, available)
         for p in problems:
             report.bad(None, f"plugins: {p}")
     finally:
