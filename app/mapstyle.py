@@ -42,8 +42,33 @@ class ZoomGeometry:
 
     @property
     def counter(self) -> int:
-        """Side of a unit counter in pixels: fills most of the hex, never below 5."""
-        return max(5, int(min(self.w * 0.82, self.h * 1.02)))
+        """Side of a unit counter in pixels: the largest square, centred on the hex centre
+        (top-left at centre - side // 2), whose every pixel lies inside the hex, so a
+        counter never covers a neighbour."""
+        side = self.w
+        while side > 5 and not square_fits(self, side):
+            side -= 1
+        return side
+
+
+def hex_contains(g: "ZoomGeometry", dx: float, dy: float) -> bool:
+    """Is the point (dx, dy) from a hex centre inside that hex (the stretched pointy-top
+    hexagon whose corners ``stamps.hex_corners`` draws)?"""
+    t, hw = 2 * g.h / 3, g.w / 2
+    ax, ay = abs(dx), abs(dy)
+    return ax <= hw and ay <= t - (t / 2) * (ax / hw)
+
+
+def rect_fits(g: "ZoomGeometry", left: int, top: int, width: int, height: int) -> bool:
+    """Do all pixels of a rectangle (offsets from the hex centre, the centre being the
+    top-left corner of pixel (0, 0)) have their centres inside the hex?  The hex is convex,
+    so its four corner pixels decide."""
+    xs, ys = (left + 0.5, left + width - 0.5), (top + 0.5, top + height - 0.5)
+    return all(hex_contains(g, x, y) for x in xs for y in ys)
+
+
+def square_fits(g: "ZoomGeometry", side: int) -> bool:
+    return rect_fits(g, -(side // 2), -(side // 2), side, side)
 
 
 # Zoom 1 shows a continent in a 1024-pixel window, zoom 8 shows counter detail.
@@ -103,6 +128,17 @@ POWER_COLOURS: dict[str, Colour] = {
 }
 UNKNOWN_POWER: Colour = (200, 120, 200)
 
+# How the game writes the powers in short: the seeds write "USSR", "US", "CW" (seeds,
+# e.g. "Global Map", "Production"); the other majors by their usual two letters, and minor
+# countries (a unit's nationality) by theirs.  A power not listed gets its first two letters,
+# unless those are another power's code (then its first three).
+POWER_CODES: dict[str, str] = {
+    "germany": "GE", "italy": "IT", "japan": "JA", "ussr": "USSR", "usa": "US", "commonwealth": "CW",
+    "france": "FR", "china": "CH", "neutral": "N",
+    "romania": "RO", "hungary": "HU", "finland": "FI", "slovakia": "SK", "bulgaria": "BU", "croatia": "CR",
+    "vichy-france": "VF", "spain": "SP", "turkey": "TU", "sweden": "SW", "poland": "PO",
+}
+
 # countries.csv names controllers like "USSR", "Commonwealth"; units use lower-case ids.
 def power_id(name: str) -> str:
     return name.strip().lower().replace(" ", "-") if name else "neutral"
@@ -110,6 +146,23 @@ def power_id(name: str) -> str:
 
 def power_colour(power: str) -> Colour:
     return POWER_COLOURS.get(power_id(power), UNKNOWN_POWER)
+
+
+def power_code(power: str) -> str:
+    """The short name of a power or nationality as the game writes it ("USSR", "GE", "CW")."""
+    pid = power_id(power)
+    if pid in POWER_CODES:
+        return POWER_CODES[pid]
+    letters = pid.replace("-", "")
+    code = letters[:2].upper()
+    return letters[:3].upper() if code in POWER_CODES.values() else code
+
+
+def flag_surface(power: str, size: tuple[int, int] = (36, 24)):
+    """A power's flag, drawn from simple shapes (``flags.draw_flag``), with a thin frame."""
+    from .flags import flag_surface as draw
+
+    return draw(power, size)
 
 
 def text_colour_on(bg: Colour) -> Colour:
