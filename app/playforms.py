@@ -40,15 +40,8 @@ FINISH = "End phase (finish this step)"
 
 
 def flag_surface(power: str, size=(36, 24)) -> pygame.Surface:
-    """The deciding power's flag: its seeds colour with its initials (no flag art yet)."""
-    from .detailed import font
-
-    s = pygame.Surface(size)
-    s.fill(mapstyle.power_colour(power))
-    pygame.draw.rect(s, (0, 0, 0), s.get_rect(), 1)
-    text = font(14, bold=True).render(power[:2].upper(), True, (255, 255, 255))
-    s.blit(text, (size[0] // 2 - text.get_width() // 2, size[1] // 2 - text.get_height() // 2))
-    return s
+    """The deciding power's flag (drawn by app/flags.py, shared with the map's forms)."""
+    return mapstyle.flag_surface(power, size)
 
 
 class PlayForms:
