@@ -57,12 +57,17 @@ Modules: ``state.py`` (state and events), ``setup_tray.py`` (PlaceUnit, RestoreS
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
+
 from kernel.hookspecs import hookimpl
 from kernel.plugins import ScenarioSpec
 from plugins.rules.core import CountryControlSet, HexControlChanged, LastTurnSet, WarDeclared
 from plugins.rules.units import Unit, UnitCreated
 
 from . import oob
+from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
 from .setup_tray import (  # noqa: F401 - the scenario's public names
     PlaceUnit,
     RestoreSetup,
@@ -87,6 +92,7 @@ from .state import (  # noqa: F401
     TRAY,
     VICTORY_CHECK,
     ScenarioState,
+    ScenarioUnitsAdded,
     SetupPowerSet,
     SetupTrayFilled,
     ours,
@@ -120,12 +126,29 @@ def setup(ctx) -> None:
     for pair in data.political.at_war:
         ctx.emit(WarDeclared(powers=tuple(pair)))
     ctx.emit(LastTurnSet(turn=TURNS))
-    for u in data.units:
+    _add_optional_units(ctx)
+    everyone = oob.all_units(ctx.state)
+    for u in everyone:
         if u.turn == 1:
             ctx.emit(UnitCreated(unit=_unit_model(u)))
     first = data.setup_order[0]
     ctx.emit(SetupPowerSet(power=first))
-    _fill_tray(ctx, first, "setup", [u.id for u in data.units if u.turn == 1 and u.power == first])
+    _fill_tray(ctx, first, "setup", [u.id for u in everyone if u.turn == 1 and u.power == first])
+
+
+def _add_optional_units(ctx) -> None:
+    """The counters optional rules ON add (hooks.scenario_added_units), checked and recorded."""
+    taken = set(oob.scenario_data().by_id)
+    added = []
+    for batch in ctx.host.pm.hook.scenario_added_units(state=ctx.state, scenario=SCENARIO):
+        for d in batch or []:
+            problem = oob.added_unit_problem(d, taken)
+            if problem:
+                raise ValueError(f"Barbarossa: {problem}")
+            taken.add(d["id"])
+            added.append(oob.UnitData.model_validate(d).model_dump(mode="json"))
+    if added:
+        ctx.emit(ScenarioUnitsAdded(units=added))
 
 
 @rules.step_rule(REINFORCEMENTS)
@@ -134,10 +157,10 @@ def reinforcements(ctx, step_id: str) -> None:
     if not ours(ctx.state):
         return
     turn = ctx.state.kernel.turn
-    data = oob.scenario_data()
+    everyone = oob.all_units(ctx.state)
     waiting = False
     for power in ctx.state.kernel.powers():
-        arriving = [u for u in data.units if u.turn == turn and u.power == power]
+        arriving = [u for u in everyone if u.turn == turn and u.power == power]
         for u in arriving:
             ctx.emit(UnitCreated(unit=_unit_model(u)))
         _fill_tray(ctx, power, f"reinforcements-turn-{turn}", [u.id for u in arriving])
@@ -165,6 +188,15 @@ def resolve_deciders(state, step_id, spec, kind):
     return None
 
 
+PHASES_LEFT_OUT = Path(__file__).parent / "data" / "phases_left_out.json"
+
+
+@cache
+def phases_left_out() -> dict[str, str]:
+    """Step id -> why Barbarossa leaves the phase out (the data file's header says what is read)."""
+    return json.loads(PHASES_LEFT_OUT.read_text(encoding="utf-8"))["phases"]
+
+
 SKIPS = {
     "wif.new-game.setup.lend-leasing-units":
         lambda state: "Setup: no lend lease in Barbarossa, which has only one country on each side",
@@ -180,8 +212,10 @@ SKIPS = {
 
 @hookimpl
 def skip_step(state, step_id, spec):
+    if not ours(state):
+        return None
     skip = SKIPS.get(step_id)
-    return skip(state) if skip is not None and ours(state) else None
+    return skip(state) if skip is not None else phases_left_out().get(step_id)
 
 
 @hookimpl
@@ -198,7 +232,7 @@ def repeat_step(ctx, step_id, spec):
     if i + 1 < len(order):
         nxt = order[i + 1]
         ctx.emit(SetupPowerSet(power=nxt))
-        ids = [u.id for u in oob.scenario_data().units if u.turn == 1 and u.power == nxt]
+        ids = [u.id for u in oob.all_units(ctx.state) if u.turn == 1 and u.power == nxt]
         _fill_tray(ctx, nxt, "setup", ids)
         return True
     ctx.emit(SetupPowerSet(power=None))

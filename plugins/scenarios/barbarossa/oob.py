@@ -71,9 +71,9 @@ class UnitData(BaseModel):
     area: str
     hex: tuple[int, int]  # default position (the saved default setup)
 
-    def check(self) -> None:
+    def check(self, land_types=LAND_TYPES) -> None:
         if self.branch == "land":
-            if self.type not in LAND_TYPES:
+            if land_types is not None and self.type not in land_types:  # None: any (added units)
                 raise ValueError(f"unit {self.id}: unknown land unit type {self.type!r}")
             if set(self.factors) != LAND_FACTORS:
                 raise ValueError(f"unit {self.id}: land factors must be {sorted(LAND_FACTORS)}")
@@ -127,6 +127,32 @@ def scenario_data() -> ScenarioData:
 @cache
 def _by_id() -> dict[str, UnitData]:
     return {u.id: u for u in scenario_data().units}
+
+
+def unit_data(state, unit_id: str) -> UnitData | None:
+    """A unit of the order of battle, or one an optional rule added (``ScenarioUnitsAdded``)."""
+    added = state["barbarossa"].added.get(unit_id)
+    return UnitData.model_validate(added) if added is not None else scenario_data().unit(unit_id)
+
+
+def all_units(state) -> list[UnitData]:
+    """The order of battle and the units optional rules added to it."""
+    return scenario_data().units + [UnitData.model_validate(d) for d in state["barbarossa"].added.values()]
+
+
+def added_unit_problem(data: dict, taken: set[str]) -> str | None:
+    """Why a unit an optional rule adds is not a valid Barbarossa counter, or None."""
+    try:
+        u = UnitData.model_validate(data)
+        u.check(land_types=None)
+    except (ValueError, TypeError) as exc:
+        return f"added unit {data.get('id')!r}: {exc}"
+    if u.id in taken:
+        return f"added unit {u.id!r}: the id is taken"
+    area = scenario_data().areas.get(u.area)
+    if area is None or area.power != u.power:
+        return f"added unit {u.id!r}: {u.area!r} is not a setup area of {u.power}"
+    return None
 
 
 def _map():

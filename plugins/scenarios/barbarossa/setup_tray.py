@@ -53,7 +53,7 @@ def placement_problem(state, power: str, unit_id: str, hex_) -> str | None:
     if unit_id not in scenario_state(state).tray.get(power, []):
         return (f"Setup Tray: {_the(unit)} is not in {power}'s setup tray "
                 "(a unit set up earlier cannot return to the tray)")
-    udata = oob.scenario_data().unit(unit_id)
+    udata = oob.unit_data(state, unit_id)
     area = oob.scenario_data().areas[udata.area]
     m = world_map()
     if not (0 <= hex_[1] < m.grid.rows) or not m.is_land(hex_):
@@ -86,7 +86,7 @@ def occasion_units(state, power: str) -> list[str]:
 
 
 def _nearest_legal(state, power: str, unit_id: str) -> tuple[int, int] | None:
-    udata = oob.scenario_data().unit(unit_id)
+    udata = oob.unit_data(state, unit_id)
     default = tuple(udata.hex)
     if placement_problem(state, power, unit_id, default) is None:
         return default
@@ -141,7 +141,7 @@ def _unit_label(state, unit_id: str) -> str:
 
 def legal_hexes(state, power: str, unit_id: str) -> list[tuple[int, int]]:
     """The hexes of the unit's setup area where it may be placed now."""
-    area = oob.scenario_data().unit(unit_id).area
+    area = oob.unit_data(state, unit_id).area
     return sorted((h for h in oob.area_hexes(area) if placement_problem(state, power, unit_id, h) is None),
                   key=lambda h: (h[1], h[0]))
 
@@ -162,7 +162,7 @@ def place_unit_preview(state, cmd: PlaceUnit) -> dict:
     problem = placement_problem(state, cmd.actor, cmd.unit, cmd.hex)
     if problem:
         raise Rejected(problem)
-    udata = oob.scenario_data().unit(cmd.unit)
+    udata = oob.unit_data(state, cmd.unit)
     return {"hex": list(cmd.hex), "place": _hex_label(state, tuple(cmd.hex)),
             "area": oob.scenario_data().areas[udata.area].name, "default": list(udata.hex) == list(cmd.hex)}
 

@@ -30,6 +30,7 @@ class ScenarioState(BaseModel):
     standing: dict[str, float] = Field(default_factory=dict)  # power -> objectives at the last check
     held: list[dict] = Field(default_factory=list)  # objective rows of the last check (victory form)
     result: dict | None = None  # the final result (VictoryDetermined data)
+    added: dict[str, dict] = Field(default_factory=dict)  # unit id -> oob unit data an optional rule added
 
 
 def scenario_state(state) -> ScenarioState:
@@ -60,6 +61,12 @@ class SetupTrayFilled(EventData):
 
 
 @rules.event
+class ScenarioUnitsAdded(EventData):
+    """Counters optional rules ON add to the order of battle (``hooks.scenario_added_units``)."""
+    units: list[dict]
+
+
+@rules.event
 class ObjectivesCounted(EventData):
     turn: int
     objectives: dict[str, float]  # power -> objectives controlled
@@ -86,6 +93,12 @@ def _tray(state, event):
     s = scenario_state(state)
     s.tray[d["power"]] = list(d["units"])
     s.occasion[d["power"]] = d["occasion"]
+
+
+@rules.reducer("ScenarioUnitsAdded")
+def _added(state, event):
+    for d in event.data["units"]:
+        scenario_state(state).added[d["id"]] = dict(d)
 
 
 @rules.reducer("ObjectivesCounted")

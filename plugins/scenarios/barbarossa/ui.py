@@ -30,7 +30,7 @@ def setup_areas(state, power):
         return None
     data = oob.scenario_data()
     members: dict[str, list[str]] = {}
-    for u in data.units:
+    for u in oob.all_units(state):
         if u.power == power:
             members.setdefault(u.area, []).append(u.id)
     return [{"id": area_id, "name": area.name, "units": members.get(area_id, []),
