@@ -10,6 +10,7 @@ import pygame
 from . import mapstyle
 from .detailed import font
 from .globalmap import draw_legend
+from .wording import in_words, step_title, step_trail
 from .windowstyle import (
     ACCENT,
     BACKGROUND,
@@ -78,39 +79,60 @@ class PanelDrawing:
         pygame.draw.rect(s, (0, 0, 0), (rect.x, rect.y, rect.w, panel.geometry.h), 1)
 
     def _draw_main(self, panel: Panel) -> None:
+        """The top bar: where the game is (the step's title, never its id), who is to decide,
+        the hovered hex, then the latest messages wrapped to the bar's width so a refusal's
+        reason can be read whole (issue 11 item 5)."""
         s, b = self.screen, panel.body
         s.fill(FORM, b)
         y = b.y + 3
+        lines = []
         if self.game is not None:
             k = self.game.state.kernel
             seq = k.sequence
-            lines = [(f"{k.scenario}  turn {k.turn} impulse {k.impulse}  step: {seq.current or '-'}"
+            lines = [(f"{k.scenario}  turn {k.turn} impulse {k.impulse}   {step_title(self.game, seq.current)}"
                       f"{'  (game over)' if seq.finished else ''}", TEXT),
-                     (f"waiting for: {', '.join(seq.pending) or 'nobody'}   Enter: finish step   Esc: quit", DIM)]
-        else:
-            lines = []
+                     (f"waiting for: {', '.join(seq.pending) or 'nobody'}   Enter: end phase   "
+                      "Esc: cancel / close / quit", DIM)]
         if self.hover_hex is not None:
             lines.append(("  ".join(self.model.info(self.hover_hex).lines()), TEXT))
-        for text, colour in lines + self.messages[-2:]:
-            s.blit(font(17).render(text[:160], True, colour), (b.x + 6, y))
+        f = font(17)
+        for text, colour in lines:
+            s.blit(f.render(fit_text(text, f, b.w - 12), True, colour), (b.x + 6, y))
+            y += 16
+        room = max(0, (b.bottom - y) // 16)
+        messages: list = []
+        for n, (text, colour) in enumerate(reversed(self.messages)):
+            wrapped = [(w, colour) for w in wrap_text(in_words(self.game, text) if self.game else text, f, b.w - 12)]
+            if n == 0 and len(wrapped) > room:
+                messages = wrapped[:room]  # the newest message's beginning rather than none of it
+                break
+            messages = wrapped + messages
+            if len(messages) >= room:
+                messages = messages[len(messages) - room:]
+                break
+        for text, colour in messages:
+            s.blit(f.render(text, True, colour), (b.x + 6, y))
             y += 16
 
     def _draw_sequence(self, panel: Panel) -> None:
+        """Seeds, "Sequence of Play": stage, phase and step by their titles, the step in
+        bold, with the flag of the major power to decide."""
         s, b = self.screen, panel.body
         s.fill(FORM, b)
         if self.game is None:
             return
-        step = self.game.state.kernel.sequence.current or "-"
         decider = self.power() if self.game.state.kernel.sequence.pending else None
-        if decider:  # seeds, "Sequence of Play": the flag of the major power to decide
+        if decider:
             from .playforms import flag_surface
 
             s.blit(flag_surface(decider), (b.right - 40, b.y + 4))
-        parts = step.split(".")
+        trail = step_trail(self.game, self.game.state.kernel.sequence.current) or ["-"]
         y = b.y + 4
-        for depth, part in enumerate(parts):
-            s.blit(font(17).render("  " * depth + part, True, TEXT if depth == len(parts) - 1 else DIM), (b.x + 6, y))
-            y += 16
+        for depth, title in enumerate(trail):
+            last = depth == len(trail) - 1
+            f = font(17, bold=last)
+            s.blit(f.render(fit_text("  " * depth + title, f, b.w - 52), True, TEXT if last else DIM), (b.x + 6, y))
+            y += 17
 
     def _draw_layouts(self, panel: Panel) -> None:
         s, b = self.screen, panel.body
@@ -230,3 +252,26 @@ class PanelDrawing:
             s.blit(art.surface(unit, size), (x + 4 + (i % 3) * (size + 4), y + 20 + (i // 3) * (size + 4)))
 
 
+
+
+def fit_text(text: str, f, width: int) -> str:
+    """``text`` cut to ``width`` pixels with "..." (never drawn past its panel)."""
+    if f.size(text)[0] <= width:
+        return text
+    while text and f.size(text + "...")[0] > width:
+        text = text[:-1]
+    return text + "..."
+
+
+def wrap_text(text: str, f, width: int) -> list[str]:
+    """``text`` in lines no wider than ``width`` pixels (a word longer than that is cut)."""
+    lines, line = [], ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if f.size(candidate)[0] <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = fit_text(word, f, width)
+    return lines + ([line] if line else [])

@@ -59,6 +59,9 @@ from .windowstyle import (  # noqa: F401 - the window's colours and sizes are im
 )
 
 
+FRONT_DISTANCE = 3  # hexes from an enemy unit within which a unit is on the front
+
+
 def new_save_path(scenario: str) -> Path:
     return REPO_ROOT / "saves" / f"{scenario}-{time.strftime('%Y%m%d-%H%M%S')}.wif"
 
@@ -180,10 +183,40 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
         self._flush_notes()
 
     def _default_centre(self):
+        """Where a detailed map opens: the deciding power's front (issue 11 item 6), else its
+        first map view."""
+        front = self.front_centre() if self.game is not None else None
+        if front is not None:
+            return front
         views = self.views.views(self.power()) if self.game is not None else []
         if views:
             return (views[0].col, views[0].row)
         return (205, 52)
+
+    def front_centre(self) -> tuple[int, int] | None:
+        """The middle of the deciding power's front: its land units within FRONT_DISTANCE
+        hexes of an enemy unit; else the middle of all its units on the map; else (before
+        they are set up) of its set-up areas (the Setup Tray's hook); None when it has none."""
+        from .render import centre_of
+        from .uihooks import ask_game
+
+        power, k = self.power(), self.game.state.kernel
+        side = k.side_of(power)
+        units = self.model.units()
+        placed = [u for u in units.units.values() if u.hex is not None] if units is not None else []
+        ours = [tuple(u.hex) for u in placed if u.power == power and u.branch == "land"]
+        enemies = {tuple(u.hex) for u in placed if k.side_of(u.power) not in (None, side)}
+        grid = self.model.grid
+        front = [h for h in ours if any(grid.distance(h, e) <= FRONT_DISTANCE for e in enemies
+                                        if abs(e[1] - h[1]) <= FRONT_DISTANCE)]
+        if front or ours:
+            return centre_of(front or ours, grid.cols)
+        areas = ask_game(self.game, "setup_areas", state=self.game.state, power=power) if self.game.host else None
+        # each area's middle, counted once per unit set up there (a big, nearly empty reserve
+        # area does not pull the view away from the border)
+        middles = [centre_of([tuple(h) for h in area["hexes"]], grid.cols) for area in areas or [] if area.get("hexes")
+                   for _ in area.get("units") or [None]]
+        return centre_of(middles, grid.cols) if middles else None
 
     def current_layout(self, name: str | None = None) -> ScreenLayout:
         """The screen as it is now, as a layout (for Save / Redefine)."""
@@ -358,10 +391,15 @@ def main(args) -> int:
     stack = SceneStack()
     try:
         if args.save:
-            stack.push(GameScene(Game.open(args.save), args.dev))
+            game = Game.open(args.save, read_only=getattr(args, "read_only", False))
+            for problem in game.problems:  # why it opened read-only
+                print(f"read-only: {problem}")
+            stack.push(GameScene(game, args.dev))
         elif getattr(args, "scenario", None):
+            from .newgame import quick_start
+
             path = new_save_path(args.scenario)
-            game = Game.new(args.scenario, path)
+            game = quick_start(args.scenario, path)  # with the optional-rule framework, as Start New Game
             print(f"new game of {args.scenario}: {path}")
             stack.push(GameScene(game, args.dev))
         else:
