@@ -135,10 +135,11 @@ def cmd_verify(args) -> int:
 
     report = verify(args.path)
     if report.ok:
-        print(f"{args.path}: OK ({report.events} events, {report.snapshots_checked} snapshots checked)")
+        lab = ", lab game: its situations were built by the rig" if report.lab else ""
+        print(f"{args.path}: OK ({report.events} events, {report.snapshots_checked} snapshots checked{lab})")
         return 0
     where = f" (first bad seq {report.first_bad_seq})" if report.first_bad_seq else ""
-    print(f"{args.path}: FAILED{where}", file=sys.stderr)
+    print(f"{args.path}: FAILED{where}{' (lab game)' if report.lab else ''}", file=sys.stderr)
     for problem in report.problems:
         print(f"  {problem}", file=sys.stderr)
     return 1

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import Field
 
+from . import lab
 from .errors import Rejected
 from .events import Command, EventData
 from .hookspecs import hookimpl
@@ -24,6 +25,7 @@ class GameStarted(EventData):
     controllers: dict[str, str]
     sequence: str
     options: dict[str, Any] = Field(default_factory=dict)
+    lab: bool = False  # a lab game: rig commands and playback dice are allowed (kernel/lab.py)
 
 
 class DiceRolled(EventData):
@@ -79,11 +81,15 @@ def _game_started(state, event):
     k.scenario, k.seed, k.sides, k.controllers = d["scenario"], d["seed"], d["sides"], d["controllers"]
     k.sequence.tree = d["sequence"]
     k.options = d.get("options", {})
+    k.lab = bool(d.get("lab"))
 
 
 def _dice_rolled(state, event):
-    state.kernel.dice_rolled += len(event.data["results"])
-    state.kernel.last_roll = event.data
+    k = state.kernel
+    k.dice_rolled += len(event.data["results"])
+    k.last_roll = event.data
+    if k.dice_playback:  # a lab game playing dice back: these results are used
+        del k.dice_playback[:len(event.data["results"])]
 
 
 def _step_started(state, event):
@@ -181,6 +187,7 @@ def register_events(register):
         DigressionEnded,
         ActiveSideSet,
         SequenceFinished,
+        *lab.EVENTS,
     ):
         register(model)
 
@@ -196,12 +203,17 @@ def register_reducers(register):
     register("DigressionEnded", _digression_ended)
     register("ActiveSideSet", _active_side_set)
     register("SequenceFinished", _sequence_finished)
+    for event_type, fn in lab.REDUCERS.items():
+        register(event_type, fn)
 
 
 @hookimpl
 def register_commands(register):
     # Legal in any step that waits for decisions; the engine checks the done set.
     register(FinishStep, finish_step, anytime=True)
+    # The lab's rig: any step, lab games only (kernel/lab.py)
+    for model, handler, choices, preview in lab.COMMANDS:
+        register(model, handler, anytime=True, choices=choices, preview=preview)
 
 
 @hookimpl
@@ -217,9 +229,11 @@ def describe_event(event, state):
         return f"{d.get('title') or d['step']} skipped: {d['reason']}"
     if t == "DecisionFinished":
         return f"{d['who']} finished {d['step']}"
+    if t == "GameStarted" and d.get("lab"):
+        return f"New lab game of {d['scenario']} (seed {d['seed']})"
     if t == "GameStarted":
         return f"New game of {d['scenario']} (seed {d['seed']})"
     if t == "SequenceFinished":
         return f"The game is over{': ' + d['reason'] if d['reason'] else ''}"
-    return None
+    return lab.describe(event)
 

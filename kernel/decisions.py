@@ -51,6 +51,8 @@ class Decisions:
         out = Choices(player, finished=seq.finished)
         spec = self.sequence_index.specs.get(seq.current) if (self.sequence_index and seq.current) else None
         if seq.finished or not seq.waiting or spec is None or self.replay_error is not None:
+            if k.lab and self.replay_error is None and seq.current:
+                self._anytime_choices(out, player, seq.current)  # a lab game may be rigged anywhere
             return out
         for who in seq.pending:
             powers = k.sides[who] if who in k.sides else [who]

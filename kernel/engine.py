@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from . import builtin
 from .errors import EventDataError, ReducerError, Rejected, WifError
 from .events import EventData, EventRecord, canonical_json, chain_hash
+from .lab import DiceSource, SeededDice, playback_source
 from .sequence import StepSpec
 
 if TYPE_CHECKING:
@@ -142,6 +143,7 @@ class Context:
         # The only dice of the game: seeded per game and per position in the log, so the
         # same command at the same point rolls the same; replay never gets here.
         self.rng = random.Random(f"{self.state.kernel.seed}:{self.first_seq}")
+        self.dice: DiceSource = SeededDice(self.rng)  # the game's ordinary dice source
         self._in_rule: list[str] = []  # automatic steps whose rule is running now
 
     # ------------------------------------------------------------ emitting
@@ -166,8 +168,12 @@ class Context:
         return rec
 
     def roll(self, purpose: str, faces: int = 10, count: int = 1) -> list[int]:
-        """Roll ``count`` dice of ``faces`` sides; recorded as one DiceRolled event."""
-        results = [self.rng.randint(1, faces) for _ in range(count)]
+        """Roll ``count`` dice of ``faces`` sides; recorded as one DiceRolled event.
+
+        The seam every die goes through: the ordinary source (``self.dice``), or in a lab
+        game whose rig gave a list, that list played back (kernel/lab.py)."""
+        source = playback_source(self.state) or self.dice
+        results = source.draw(purpose, faces, count)
         self.emit(builtin.DiceRolled(purpose=purpose, faces=faces, results=results))
         return results
 

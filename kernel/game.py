@@ -281,7 +281,7 @@ class Game(Decisions):
             if not allowed:
                 raise Rejected(f"player {player!r} does not control {actor} (it is played by {owner or 'another player'})")
         seq = k.sequence
-        if seq.finished:
+        if seq.finished and not (k.lab and entry.anytime):  # a lab game's rig may reopen it
             raise Rejected("the game is over")
         name = type(cmd).__name__
         spec = self.sequence_index.specs.get(seq.current) if (self.sequence_index and seq.current) else None

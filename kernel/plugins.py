@@ -93,7 +93,7 @@ def kernel_hash() -> str:
     """The kernel's own built-in events and reducers are part of every game's rules."""
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for name in ("builtin.py", "engine.py", "state.py"):
+    for name in ("builtin.py", "engine.py", "lab.py", "state.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()[:16]
 

@@ -49,6 +49,8 @@ class KernelState(BaseModel):
     sequence: SequenceState = Field(default_factory=SequenceState)
     dice_rolled: int = 0
     last_roll: dict[str, Any] | None = None
+    lab: bool = False  # a lab game (GameStarted.lab): the rig may build any situation (kernel/lab.py)
+    dice_playback: list[int] | None = None  # lab: the dice results still to be played back (RigDice)
 
     def side_of(self, power: str) -> str | None:
         for side, powers in self.sides.items():

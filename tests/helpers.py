@@ -6,6 +6,7 @@ must be accepted or refused, and playing on by the choices the game offers.
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Callable, Iterable
 
 from kernel.game import SOLO
@@ -28,6 +29,73 @@ def air_unit(uid: str, power: str = "germany", type_: str = "ftr", hex_=(204, 52
     factors = {"air": air, "tactical": tactical, "range": range_, **extra.pop("factors", {})}
     return {"id": uid, "power": power, "branch": "air", "type": type_, "name": extra.pop("name", uid),
             "factors": factors, "hex": list(hex_) if hex_ is not None else None, **extra}
+
+
+# ---------------------------------------------------------------- the rig (lab games; docs/MODDING.md)
+@cache
+def _available():
+    from kernel.plugins import discover
+
+    return discover().plugins
+
+
+def rig_plugins(scenario: str, extra_plugins: Iterable[str] = ()) -> list[str]:
+    """The rig plugins a lab game of ``scenario`` with ``extra_plugins`` loads: ``rig``, and
+    ``rig-turn`` when the turn plugin is in play (it would bring turn's rules otherwise)."""
+    from kernel.plugins import resolve
+
+    ids = {i.id for i in resolve([scenario, *extra_plugins], _available())}
+    return ["rig", "rig-turn"] if "turn" in ids else ["rig"]
+
+
+def lab_game(path, scenario: str = "lab", seed: int = 1, options: dict | None = None,
+             extra_plugins: Iterable[str] = (), **kw):
+    """A new lab game (``Game.new(..., lab=True)``) of any scenario with the rig loaded."""
+    from kernel.game import Game
+
+    extra = list(extra_plugins)
+    return Game.new(scenario, path, seed=seed, options=options, lab=True,
+                    extra_plugins=extra + [p for p in rig_plugins(scenario, extra) if p not in extra], **kw)
+
+
+def rig(game, type_: str, /, **fields) -> list:
+    """Submit the rig command ``type_`` (``"RigUnit"``, ``"RigWeather"``…) with ``fields``, as the
+    game's first power unless ``actor`` is given; it must be accepted.  Its events."""
+    fields.setdefault("actor", game.state.kernel.powers()[0])
+    return ok(game, {"type": type_, **fields})
+
+
+def place(game, *counters: dict) -> list:
+    """Put counters (``unit(...)``/``air_unit(...)`` dicts; any factors, halves included) in play,
+    or move, re-face and re-factor those already in play."""
+    return [e for c in counters for e in rig(game, "RigUnit", unit=c)]
+
+
+def dice(game, *results: int) -> list:
+    """The next dice of the game are ``results``, in order (an error naming the roll when they
+    run out); ``dice(game, None)`` goes back to the game's ordinary dice."""
+    return rig(game, "RigDice", results=None if results == (None,) else list(results))
+
+
+def go_to(game, step: str, **fields) -> list:
+    """Go to ``step`` (``turn``, ``impulse``, ``active_side`` too when given) and run from there."""
+    return rig(game, "RigStep", step=step, **fields)
+
+
+def control(game, hex_, power: str | None) -> list:
+    return rig(game, "RigHexControl", hex=list(hex_), power=power)
+
+
+def weather(game, zone, weather_: str) -> list:
+    return rig(game, "RigWeather", zone=str(zone), weather=weather_)
+
+
+def initiative(game, side: str | None = None, track: int | None = None) -> list:
+    return rig(game, "RigInitiative", side=side, track=track)
+
+
+def calendar(game, year: int, bimonth: str) -> list:
+    return rig(game, "RigCalendar", year=year, bimonth=bimonth)
 
 
 # ---------------------------------------------------------------- submitting
@@ -97,7 +165,7 @@ def play_by_choices(game, rng: random.Random | int = 0, max_commands: int = 300,
         if until is not None and until(game):
             break
         choices = game.choices(None)
-        commands = [c for c in choices.commands() if c.source == "rules"]
+        commands = [c for c in choices.commands() if c.source == "rules" and not c.type.startswith("Rig")]
         if choices.finished or not commands:
             break
         finishing = [c for c in commands if c.type == "FinishStep"]

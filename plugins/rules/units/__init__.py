@@ -30,7 +30,9 @@ class Unit(BaseModel):
     # Factor keys the rules read.  Land: "combat", "move".  Air: "air" (air-to-air),
     # "tactical", "strategic", "naval", "range".  Naval: "attack", "aa", "defense", "speed",
     # "range".  A scenario's counter data may add more; rules ignore keys they do not know.
-    factors: dict[str, int] = Field(default_factory=dict)
+    # Whole numbers, or halves and other fractions where the seeds give them ("any division
+    # = 0.5", halved factors) and where a lab game's rig sets them.
+    factors: dict[str, int | float] = Field(default_factory=dict)
     size: str = ""  # land: "army" (corps/army counter), "division"; air/naval: class
     year: int = 0  # the year printed on the counter
     flags: list[str] = Field(default_factory=list)  # e.g. "elite", "mountain", "ski", "engineer"
@@ -83,7 +85,7 @@ class UnitFlipped(EventData):
 @rules.event
 class UnitFactorsChanged(EventData):
     unit: str
-    factors: dict[str, int]
+    factors: dict[str, int | float]
 
 
 def _place(u: Units, unit_id: str) -> None:

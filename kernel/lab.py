@@ -1,0 +1,254 @@
+"""The lab: a game started with ``Game.new(..., lab=True)`` may be rigged.
+
+A lab game says so in its first event (``GameStarted.lab``, so the hash chain covers it and
+``wif verify`` reports it).  In a lab game the *rig commands* build any situation: they are
+ordinary commands (in the log, with events and reducers, offered by ``Game.choices`` and
+previewed), allowed in any step, and refused in a normal game by ``lab_refusal``.  The
+kernel's own rig commands are generic: ``RigDice`` (play back a list of dice results) and
+``RigStep`` (go to any step of the sequence, optionally setting the turn, impulse and
+active side).  Game-specific rig commands live in plugins (plugins/rules/rig).
+
+The dice seam: every die of the game is drawn by ``Context.roll`` from a *dice source*.
+``SeededDice`` is the ordinary source; ``PlaybackDice`` plays back the list a lab game's
+``RigDice`` gave, in order, and is an error when the list runs out.  A later source (dice
+from a key no player holds) is one more class with the same ``draw``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from pydantic import Field
+
+from .errors import Rejected, WifError
+from .events import Command, EventData
+
+
+class PlaybackDiceError(WifError):
+    """A lab game's played-back dice cannot give the roll asked for."""
+
+
+def lab_refusal(state, command: str) -> str | None:
+    """Why ``command`` (a rig command) is refused now: only a lab game may be rigged."""
+    if state.kernel.lab:
+        return None
+    return (f"{command}: the rig builds situations in lab games only, and this game of "
+            f"{state.kernel.scenario or 'this scenario'} is a normal game (start a lab game with "
+            "Game.new(..., lab=True))")
+
+
+# ---------------------------------------------------------------- dice sources
+class DiceSource(Protocol):
+    def draw(self, purpose: str, faces: int, count: int) -> list[int]:
+        """``count`` results of dice of ``faces`` sides for ``purpose``."""
+
+
+class SeededDice:
+    """The ordinary dice: a generator seeded per game and per position in the log, so the
+    same command at the same point rolls the same (``--seed`` games; see DESIGN "Dice")."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def draw(self, purpose: str, faces: int, count: int) -> list[int]:
+        return [self.rng.randint(1, faces) for _ in range(count)]
+
+
+class PlaybackDice:
+    """A lab game's dice: the results ``RigDice`` gave, in order.  Reads the list from the
+    state; the ``DiceRolled`` reducer takes the used results off it, so replay agrees."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def draw(self, purpose: str, faces: int, count: int) -> list[int]:
+        left = self.state.kernel.dice_playback or []
+        if len(left) < count:
+            raise PlaybackDiceError(
+                f"Playback dice (RigDice) ran out: the roll for {purpose!r} needs {count} d{faces}, "
+                f"{len(left)} result{'' if len(left) == 1 else 's'} left ({left}); give more with RigDice")
+        results = list(left[:count])
+        for r in results:
+            if not 1 <= r <= faces:
+                raise PlaybackDiceError(f"Playback dice (RigDice): the next result, {r}, cannot be rolled on "
+                                        f"a d{faces} (the roll for {purpose!r})")
+        return results
+
+
+def playback_source(state) -> PlaybackDice | None:
+    """The playback source when this is a lab game whose rig gave dice, else None."""
+    k = state.kernel
+    return PlaybackDice(state) if k.lab and k.dice_playback is not None else None
+
+
+# ---------------------------------------------------------------- events
+class DicePlaybackSet(EventData):
+    """From now on the dice are these results in order (None: the game's ordinary dice)."""
+
+    results: list[int] | None
+
+
+class StepRigged(EventData):
+    """The rig moved the game to ``step`` (any open digression is dropped)."""
+
+    step: str
+    turn: int | None = None
+    impulse: int | None = None
+
+
+def _dice_playback_set(state, event):
+    results = event.data["results"]
+    state.kernel.dice_playback = list(results) if results is not None else None
+
+
+def _step_rigged(state, event):
+    d = event.data
+    k = state.kernel
+    seq = k.sequence
+    seq.stack.clear()
+    seq.finished, seq.waiting, seq.pending, seq.done = False, False, [], []
+    if d.get("turn") is not None:
+        k.turn = d["turn"]
+    if d.get("impulse") is not None:
+        k.impulse = d["impulse"]
+
+
+# ---------------------------------------------------------------- commands
+class RigDice(Command):
+    """Lab: the next dice are ``results`` in order (an error names the roll when they run
+    out); ``results`` null goes back to the game's ordinary dice."""
+
+    results: list[int] | None = Field(default_factory=list)
+
+
+class RigStep(Command):
+    """Lab: go to ``step`` (full id, or without the sequence's root) and run from there;
+    ``turn``, ``impulse`` and ``active_side`` are set first when given."""
+
+    step: str
+    turn: int | None = None
+    impulse: int | None = None
+    active_side: str | None = None
+
+
+def why_not_rig_dice(state, results) -> str | None:
+    refusal = lab_refusal(state, "RigDice")
+    if refusal:
+        return refusal
+    bad = [r for r in results or [] if r < 1]
+    return f"RigDice: dice results are 1 or more, not {bad[0]}" if bad else None
+
+
+def rig_dice(ctx, cmd: RigDice) -> None:
+    refusal = why_not_rig_dice(ctx.state, cmd.results)
+    if refusal:
+        raise Rejected(refusal)
+    ctx.emit(DicePlaybackSet(results=cmd.results))
+
+
+def rig_dice_choices(state, actor, step_id):
+    from .choices import Field as ChoiceField, Option
+
+    if lab_refusal(state, "RigDice"):
+        return None
+    # The list itself is typed in by whoever rigs (tests, a modder's script); what can be
+    # offered is an empty playback list (every roll is then an error until more are given)
+    # or the game's ordinary dice.
+    return [ChoiceField("results", "option", [Option([], "play back: no results yet (any roll is an error)"),
+                                              Option(None, "the game's ordinary dice")])]
+
+
+def rig_dice_preview(state, cmd: RigDice):
+    refusal = why_not_rig_dice(state, cmd.results)
+    if refusal:
+        raise Rejected(refusal)
+    if cmd.results is None:
+        return {"dice": "the game's ordinary dice"}
+    return {"dice": list(cmd.results), "left_before": state.kernel.dice_playback}
+
+
+def why_not_rig_step(state, index, cmd: RigStep) -> str | None:
+    refusal = lab_refusal(state, "RigStep")
+    if refusal:
+        return refusal
+    if index is None:
+        return "RigStep: this game has no sequence of play"
+    try:
+        index.resolve(cmd.step)
+    except WifError as exc:
+        return f"RigStep: {exc}"
+    for name in ("turn", "impulse"):
+        value = getattr(cmd, name)
+        if value is not None and value < 0:
+            return f"RigStep: {name} {value} is below 0"
+    if cmd.active_side is not None and cmd.active_side not in state.kernel.sides:
+        return f"RigStep: no side {cmd.active_side!r} in this game ({', '.join(state.kernel.sides)})"
+    return None
+
+
+def rig_step(ctx, cmd: RigStep) -> None:
+    refusal = why_not_rig_step(ctx.state, ctx.index, cmd)
+    if refusal:
+        raise Rejected(refusal)
+    full = ctx.index.resolve(cmd.step)
+    if cmd.active_side is not None:
+        ctx.set_active_side(cmd.active_side)
+    ctx.emit(StepRigged(step=full, turn=cmd.turn, impulse=cmd.impulse))
+    ctx.enter(full)
+
+
+def _index(state, host):
+    from .engine import SequenceIndex
+
+    tree = host.sequences.get(state.kernel.sequence.tree)
+    return SequenceIndex(tree[0]) if tree else None
+
+
+def rig_step_choices(state, actor, step_id, host):
+    from .choices import one_of
+
+    if lab_refusal(state, "RigStep"):
+        return None
+    index = _index(state, host)
+    if index is None:
+        return None
+    # the steps of the flow (not the inside of called procedures, which are pushed by rules)
+    flow = [s for s in index.leaves() if _in_flow(index, s)]
+    return [one_of("step", "option", flow, label=lambda s: index.specs[s].title or s)]
+
+
+def _in_flow(index, step: str) -> bool:
+    while step is not None:
+        parent = index.parent.get(step)
+        if parent is not None and step not in index.flow_children[parent]:
+            return False
+        step = parent
+    return True
+
+
+def rig_step_preview(state, cmd: RigStep, host):
+    index = _index(state, host)
+    refusal = why_not_rig_step(state, index, cmd)
+    if refusal:
+        raise Rejected(refusal)
+    full = index.resolve(cmd.step)
+    return {"step": full, "title": index.specs[full].title, "turn": cmd.turn, "impulse": cmd.impulse}
+
+
+EVENTS = (DicePlaybackSet, StepRigged)
+REDUCERS = {"DicePlaybackSet": _dice_playback_set, "StepRigged": _step_rigged}
+COMMANDS = ((RigDice, rig_dice, rig_dice_choices, rig_dice_preview),
+            (RigStep, rig_step, rig_step_choices, rig_step_preview))
+
+
+def describe(event) -> str | None:
+    d = event.data
+    if event.type == "DicePlaybackSet":
+        if d["results"] is None:
+            return "Lab: the dice are the game's ordinary dice again"
+        return f"Lab: the next dice are {d['results']}"
+    if event.type == "StepRigged":
+        when = "".join(f", {k} {d[k]}" for k in ("turn", "impulse") if d.get(k) is not None)
+        return f"Lab: the game goes to {d['step']}{when}"
+    return None
