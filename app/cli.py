@@ -293,6 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scenario", help=f"start a new game of this scenario at once (e.g. {DEFAULT_SCENARIO}); "
                    "without it and without a save, the Start New Game form opens")
     p.add_argument("--dev", action="store_true", help="hot reload plugins when their files change")
+    p.add_argument("--read-only", action="store_true",
+                   help="open a save whose plugins differ, to look at it (no command is accepted)")
     p.add_argument("--frames", type=int, help="quit after this many frames (tests, screenshots)")
     p.add_argument("--screenshot", help="save the last frame to this PNG")
     p.set_defaults(func=cmd_play)

@@ -61,6 +61,14 @@ def presets() -> list[str]:
         return ["none"]
 
 
+def quick_start(scenario: str, path, seed: int | None = None):
+    """A new game of ``scenario`` at once (``wif play --scenario``, ``tools/dev.py play``), made
+    as the form's Start makes one: by the optional-rule framework, no rule ON, so the
+    framework is in the game and Ctrl+O lists its rules (seeds, "Optional Rules")."""
+    return ask_optional_rules("new_game_with_rules", scenario=scenario, path=path, preset="none", rules_on=[],
+                              rules_off=[], options={"mode": "solitaire"}, players=None, seed=seed)
+
+
 class NewGameForm:
     def __init__(self, gui: Gui, default_scenario: str, save_path, saves_folder: Path | None = None):
         self.gui = gui

@@ -1,0 +1,69 @@
+"""`wif play` options of issue 11: ``--read-only`` opens a save whose plugins differ (item 11),
+and the quick start (``--scenario``) has the optional-rule framework, so Ctrl+O lists the rules
+(item 12).  Real pygame events on the real window (SDL_VIDEODRIVER=dummy)."""
+
+from types import SimpleNamespace
+
+import pygame
+import pytest
+
+from app import play
+from app.cli import build_parser
+from app.newgame import quick_start
+from kernel.game import Game
+from kernel.store import EventStore
+
+
+def args(**given):
+    base = dict(save=None, scenario=None, dev=False, read_only=False, frames=2, screenshot=None)
+    return SimpleNamespace(**(base | given))
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+
+
+def played_with_other_plugins(path):
+    """A save whose recorded 'units' plugin is not the one installed."""
+    Game.new("barbarossa", path, seed=1).close()
+    store = EventStore.open(path)
+    plugins = store.meta("plugins")
+    plugins["units"] = plugins["units"] | {"hash": "0000000000000000"}
+    store.set_meta("plugins", plugins)
+    store.close()
+
+
+def test_read_only_opens_a_save_whose_plugins_differ(tmp_path, config, capsys):
+    save = tmp_path / "other.wif"
+    played_with_other_plugins(save)
+    assert play.main(args(save=str(save))) == 1
+    assert "--read-only" in capsys.readouterr().out  # the refusal says how to look at it
+    assert build_parser().parse_args(["play", "--read-only", str(save)]).read_only
+    shot = tmp_path / "shot.png"
+    assert play.main(args(save=str(save), read_only=True, screenshot=str(shot))) == 0
+    out = capsys.readouterr().out
+    assert "read-only: plugin 'units'" in out and "has changed" in out
+    assert pygame.image.load(str(shot)).get_size() == (1024, 768)
+
+
+def test_ctrl_o_in_a_quick_start_game_lists_the_rules(tmp_path, config):
+    pygame.display.init()
+    pygame.font.init()
+    game = quick_start("barbarossa", tmp_path / "quick.wif", seed=1)
+    try:
+        window = play.GameWindow(game, forms=True)
+        window.draw()
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_o, mod=pygame.KMOD_CTRL, unicode="o",
+                                             scancode=18))
+        for event in pygame.event.get():
+            window.handle(event)
+        window.draw()
+        form = window.rules_form
+        assert form is not None and form.in_play
+        shown = form.rows()
+        assert len(shown) >= 75 and not any(r["on"] for r in shown)
+        assert all(r["description"] for r in shown)
+    finally:
+        pygame.quit()
+        game.close()
