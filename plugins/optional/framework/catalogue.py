@@ -6,7 +6,7 @@ to files) and toggling during play for some rules only.
 
 Where a rule's metadata comes from:
 
-- ``data/catalogue.toml`` lists all 81 rules (name, group, description, prerequisites,
+- ``data/catalogue.toml`` lists the 75 of the 81 rules our sources name (name, group, description, prerequisites,
   exclusions, when it may be toggled).  A rule listed only there is "not implemented yet":
   it is shown and described but cannot be switched on.
 - A plugin of kind ``optional-rule`` implements one rule.  Its folder holds ``rule.toml``
@@ -49,6 +49,9 @@ GROUP_TITLES = {
 # rules (7), supply rules (5), production rules (5), and other optional rules (13)".
 SEED_GROUP_COUNTS = {"additional-units": 27, "land": 8, "air": 16, "naval": 7, "supply": 5,
                      "production": 5, "other": 13}
+# The catalogue lists only rules a source names: 6 of the 13 "other" rules have no name in the
+# seeds (nor in any digest), so a player is never shown a placeholder as a rule.
+UNNAMED_IN_SOURCES = {"other": 6}
 BUILTIN_PRESETS = ("none", "all", "novice", "standard", "advanced", "personal")
 RULE_ID = r"^[a-z0-9][a-z0-9-]*$"
 
@@ -184,7 +187,7 @@ class Catalogue:
 
 
 def build_catalogue(discovery=None, plugin_dirs: list[Path] | None = None) -> Catalogue:
-    """The 81 rules of the seeds, with what the installed optional-rule plugins implement."""
+    """The rules of the seeds that our sources name, with what the installed optional-rule plugins implement."""
     from kernel.plugins import discover
 
     if discovery is None:

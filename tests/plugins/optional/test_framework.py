@@ -13,6 +13,7 @@ from kernel.state import DigressionFrame, GameState, KernelState
 from plugins.optional.framework import is_on, rules_on, rules_view, toggle_window_refusal
 from plugins.optional.framework.catalogue import (
     SEED_GROUP_COUNTS,
+    UNNAMED_IN_SOURCES,
     RulesError,
     build_catalogue,
     choose_rules,
@@ -24,13 +25,19 @@ from plugins.optional.framework.catalogue import (
 
 
 # ---------------------------------------------------------------- the catalogue
-def test_optional_rules_catalogue_has_81_rules_in_the_seeds_7_groups():
+def test_optional_rules_catalogue_lists_the_named_rules_in_the_seeds_7_groups():
     catalogue = build_catalogue()
-    assert len(catalogue.rules) == 81
+    assert len(catalogue.rules) == 75
     counts = {g: len(rules) for g, rules in catalogue.by_group().items()}
-    assert counts == SEED_GROUP_COUNTS == {"additional-units": 27, "land": 8, "air": 16, "naval": 7,
-                                           "supply": 5, "production": 5, "other": 13}
+    assert SEED_GROUP_COUNTS == {"additional-units": 27, "land": 8, "air": 16, "naval": 7,
+                                 "supply": 5, "production": 5, "other": 13}
+    assert counts == {g: n - UNNAMED_IN_SOURCES.get(g, 0) for g, n in SEED_GROUP_COUNTS.items()}
     assert catalogue.errors == []
+
+
+def test_optional_rules_a_rule_our_sources_do_not_name_is_not_listed():
+    names = [r.name for r in build_catalogue().rules.values()]
+    assert not [n for n in names if n.lower().startswith("other optional rule")]
 
 
 def test_rule_ids_are_rule_names_in_kebab_case():
