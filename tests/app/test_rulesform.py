@@ -28,10 +28,20 @@ def pump(g, screen, events=()):
         g.draw(screen)
 
 
-def right_click(form, text):
-    item = next(i for i in form.list.item_list if i["text"].startswith(text))
-    pos = item["button_element"].rect.center
+def row(form, name):
+    return next(r for r in form.shown if r.text.split("  ", 1)[1].startswith(name))
+
+
+def right_click(form, name):
+    pos = row(form, name).elements[1].get_abs_rect().center  # on the rule's name
     return pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=3, pos=pos)
+
+
+def left_click(element):
+    pos = element.get_abs_rect().center
+    return [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos),
+            pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos)]
 
 
 def test_in_play_right_click_toggles_a_rule_and_the_log_records_it(gui, tmp_path):
@@ -42,14 +52,14 @@ def test_in_play_right_click_toggles_a_rule_and_the_log_records_it(gui, tmp_path
     form.show("land")
     pump(g, screen)
     labels = [t for t, _ in form.items]
-    assert "HQ support (ON)" in labels
+    assert "ON  HQ support" in labels
     assert any(t.endswith(NOT_IMPLEMENTED) for t in labels)
     event = right_click(form, "HQ support")
     assert form.handle(event)
     assert "HQ support is now OFF" in form.message.html_text
     toggled = [e for e in game.history() if e.type == "OptionalRuleToggled"]
     assert toggled and toggled[-1].data == {"rule": "hq-support", "on": False}
-    assert "HQ support" in [t for t, _ in form.items]  # relabelled without (ON)
+    assert "OFF  HQ support" in [t for t, _ in form.items]  # relabelled OFF
     # a rule that may not be toggled now: refused, the reason shown, nothing logged
     form.show("additional-units")
     pump(g, screen)
@@ -73,7 +83,7 @@ def test_before_a_game_the_tabs_edit_the_chosen_rules_with_prerequisites(gui):
     form.toggle("artillery")
     assert chosen == ["divisions", "artillery"] and changes
     form.show("additional-units")
-    assert "Artillery (ON)" in [t for t, _ in form.items]
+    assert "ON  Artillery" in [t for t, _ in form.items]
 
 
 def test_ctrl_o_in_the_game_window_opens_the_rules_and_a_right_click_toggles(tmp_path, monkeypatch):
@@ -94,7 +104,7 @@ def test_ctrl_o_in_the_game_window_opens_the_rules_and_a_right_click_toggles(tmp
         assert form is not None and form.in_play
         form.show("land")
         window.draw()
-        pygame.event.post(right_click(form, "HQ support (ON)"))
+        pygame.event.post(right_click(form, "HQ support"))
         for event in pygame.event.get():
             window.handle(event)
         assert [e.data for e in game.history() if e.type == "OptionalRuleToggled"] == [{"rule": "hq-support", "on": False}], form.message.html_text
@@ -146,3 +156,27 @@ def test_before_a_game_the_chosen_rules_save_as_the_personal_set_and_a_named_set
     dialog.entry.set_text("eastern-front")
     pump(g, screen, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=40)])
     assert "eastern-front" in list_rule_sets() and load_rule_set("eastern-front") == ["divisions"]
+
+
+def test_the_rules_list_shows_on_or_off_and_the_description_of_every_rule(gui):
+    """Issue 11, item 12: each rule listed with ON/OFF and its description visible; the
+    ON/OFF button, clicked with real mouse events, switches it; a click on the name shows
+    the whole description."""
+    g, screen = gui
+    chosen = ["divisions"]
+    form = new_game_rules_form(g, chosen, lambda c: None)
+    form.show("additional-units")
+    pump(g, screen)
+    divisions, artillery = row(form, "Divisions"), row(form, "Artillery")
+    assert divisions.switch.text == "ON" and artillery.switch.text == "OFF"
+    described = {r["id"]: r["description"] for r in form.rows()}
+    for shown in form.shown:  # the description's first words under every rule's name
+        first = shown.elements[2].text.removesuffix(" ...")
+        assert first and described[shown.id].startswith(first), shown.text
+    pump(g, screen, left_click(artillery.switch))
+    assert chosen == ["divisions", "artillery"]
+    assert row(form, "Artillery").switch.text == "ON"
+    assert "Artillery ON" in form.message.html_text
+    pump(g, screen, left_click(row(form, "Divisions").elements[1]))
+    assert "Divisions (ON): Adds division-sized land units" in form.message.html_text
+    assert "Prerequisite of Artillery" in form.message.html_text  # the whole description
