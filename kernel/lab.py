@@ -4,9 +4,10 @@ A lab game says so in its first event (``GameStarted.lab``, so the hash chain co
 ``wif verify`` reports it).  In a lab game the *rig commands* build any situation: they are
 ordinary commands (in the log, with events and reducers, offered by ``Game.choices`` and
 previewed), allowed in any step, and refused in a normal game by ``lab_refusal``.  The
-kernel's own rig commands are generic: ``RigDice`` (play back a list of dice results) and
+kernel's own rig commands are generic: ``RigDice`` (play back a list of dice results),
 ``RigStep`` (go to any step of the sequence, optionally setting the turn, impulse and
-active side).  Game-specific rig commands live in plugins (plugins/rules/rig).
+active side) and ``RigEvent`` (record any plugin's event as given, for a situation no other
+rig command builds).  Game-specific rig commands live in plugins (plugins/rules/rig).
 
 The dice seam: every die of the game is drawn by ``Context.roll`` from a *dice source*.
 ``SeededDice`` is the ordinary source; ``PlaybackDice`` plays back the list a lab game's
@@ -17,9 +18,9 @@ from a key no player holds) is one more class with the same ``draw``.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from .errors import Rejected, WifError
 from .events import Command, EventData
@@ -236,10 +237,63 @@ def rig_step_preview(state, cmd: RigStep, host):
     return {"step": full, "title": index.specs[full].title, "turn": cmd.turn, "impulse": cmd.impulse}
 
 
+class RigEvent(Command):
+    """Lab: record ``event`` (an event type a plugin of the game registers) with ``data``, as
+    it is: its reducer folds it like any other.  For situations no other rig command builds
+    (an air mission's ground support, a grant of supply); the kernel's own events (the
+    sequence of play, the dice) are rigged with RigStep and RigDice instead."""
+
+    event: str
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+def why_not_rig_event(state, host, cmd: RigEvent) -> str | None:
+    refusal = lab_refusal(state, "RigEvent")
+    if refusal:
+        return refusal
+    entry = host.events.get(cmd.event)
+    if entry is None:
+        return f"RigEvent: no plugin of this game registers an event {cmd.event!r}"
+    if entry.plugin == "kernel":
+        return f"RigEvent: {cmd.event} is the kernel's own event (the sequence of play, the dice): use RigStep or RigDice"
+    try:
+        entry.model.model_validate(cmd.data)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'data'}: {e['msg']}" for e in exc.errors())
+        return f"RigEvent: {cmd.event} data does not fit its model: {problems}"
+    return None
+
+
+def rig_event(ctx, cmd: RigEvent) -> None:
+    refusal = why_not_rig_event(ctx.state, ctx.host, cmd)
+    if refusal:
+        raise Rejected(refusal)
+    ctx.emit(ctx.host.events[cmd.event].model.model_validate(cmd.data))
+
+
+def rig_event_choices(state, actor, step_id, host):
+    from .choices import one_of
+
+    if lab_refusal(state, "RigEvent"):
+        return None
+    # what can be offered without typing data in: the plugins' events that need none
+    bare = sorted(t for t, e in host.events.items()
+                  if e.plugin != "kernel" and why_not_rig_event(state, host, RigEvent(actor=actor, event=t)) is None)
+    return [one_of("event", "option", bare)] if bare else None
+
+
+def rig_event_preview(state, cmd: RigEvent, host):
+    refusal = why_not_rig_event(state, host, cmd)
+    if refusal:
+        raise Rejected(refusal)
+    return {"event": cmd.event, "plugin": host.events[cmd.event].plugin, "data": cmd.data}
+
+
 EVENTS = (DicePlaybackSet, StepRigged)
 REDUCERS = {"DicePlaybackSet": _dice_playback_set, "StepRigged": _step_rigged}
 COMMANDS = ((RigDice, rig_dice, rig_dice_choices, rig_dice_preview),
-            (RigStep, rig_step, rig_step_choices, rig_step_preview))
+            (RigStep, rig_step, rig_step_choices, rig_step_preview),
+            (RigEvent, rig_event, rig_event_choices, rig_event_preview))
 
 
 def describe(event) -> str | None:

@@ -94,8 +94,15 @@ def initiative(game, side: str | None = None, track: int | None = None) -> list:
     return rig(game, "RigInitiative", side=side, track=track)
 
 
-def calendar(game, year: int, bimonth: str) -> list:
-    return rig(game, "RigCalendar", year=year, bimonth=bimonth)
+def calendar(game, year: int | None = None, bimonth: str | None = None, last_turn: int | None = None) -> list:
+    """RigCalendar: the current turn's date, and/or the scenario's last turn."""
+    return rig(game, "RigCalendar", year=year, bimonth=bimonth, last_turn=last_turn)
+
+
+def event(game, type_: str, /, **data) -> list:
+    """RigEvent: record a plugin's event ``type_`` with ``data`` as it is (a situation no other
+    rig command builds)."""
+    return rig(game, "RigEvent", event=type_, data=data)
 
 
 # ---------------------------------------------------------------- submitting

@@ -73,16 +73,24 @@ def rig_initiative(ctx, cmd: RigInitiative) -> None:
 # ---------------------------------------------------------------- the calendar
 class RigCalendar(Command):
     """Lab: the current turn is ``bimonth`` of ``year`` (the turn number stays; the date of
-    turn 1 is set so that this turn has this date)."""
+    turn 1 is set so that this turn has this date); ``last_turn``: the scenario's final turn
+    (0: open-ended).  Each left out (None) stays as it is."""
 
-    year: int
-    bimonth: str
+    year: int | None = None
+    bimonth: str | None = None
+    last_turn: int | None = None
 
 
-def why_not_rig_calendar(state, year, bimonth) -> str | None:
+def why_not_rig_calendar(state, year, bimonth, last_turn=None) -> str | None:
     refusal = lab_refusal(state, "RigCalendar")
     if refusal:
         return refusal
+    if last_turn is not None and last_turn < 0:
+        return f"RigCalendar: last turn {last_turn} is below 0"
+    if year is None and bimonth is None:
+        return None
+    if year is None or bimonth is None:
+        return "RigCalendar: give both the year and the bimonth (or neither)"
     if bimonth not in BIMONTHS:
         return f"RigCalendar: {bimonth!r} is no turn of the year ({', '.join(BIMONTHS)})"
     if not 1900 <= year <= 2100:
@@ -100,21 +108,31 @@ def rig_calendar_choices(state, actor, step_id):
     if lab_refusal(state, "RigCalendar"):
         return None
     year, _ = current_date(state)
+    turn = max(state.kernel.turn, 1)
+    last = [Option(None, "the last turn stays")] + [Option(t, f"turn {t}") for t in range(turn, turn + 8)] + [
+        Option(0, "open-ended")]
     return [one_of("year", "option", list(range(year - 2, year + 6)),
-                   then=lambda y: [one_of("bimonth", "option", BIMONTHS)])]
+                   then=lambda y: [one_of("bimonth", "option", BIMONTHS)]),
+            Field("last_turn", "option", last)]
 
 
 def rig_calendar_preview(state, cmd: RigCalendar):
-    _refuse(why_not_rig_calendar(state, cmd.year, cmd.bimonth))
-    return {"turn": state.kernel.turn, "date": f"{cmd.bimonth} {cmd.year}",
-            "first_turn": "{1} {0}".format(*first_turn_date(state, cmd.year, cmd.bimonth))}
+    _refuse(why_not_rig_calendar(state, cmd.year, cmd.bimonth, cmd.last_turn))
+    out = {"turn": state.kernel.turn, "last_turn": cmd.last_turn}
+    if cmd.year is not None:
+        out |= {"date": f"{cmd.bimonth} {cmd.year}",
+                "first_turn": "{1} {0}".format(*first_turn_date(state, cmd.year, cmd.bimonth))}
+    return out
 
 
 @rules.command(RigCalendar, anytime=True, choices=rig_calendar_choices, preview=rig_calendar_preview)
 def rig_calendar(ctx, cmd: RigCalendar) -> None:
-    _refuse(why_not_rig_calendar(ctx.state, cmd.year, cmd.bimonth))
-    year, bimonth = first_turn_date(ctx.state, cmd.year, cmd.bimonth)
-    ctx.emit(CalendarSet(year=year, bimonth=bimonth))
+    _refuse(why_not_rig_calendar(ctx.state, cmd.year, cmd.bimonth, cmd.last_turn))
+    if cmd.year is not None:
+        year, bimonth = first_turn_date(ctx.state, cmd.year, cmd.bimonth)
+        ctx.emit(CalendarSet(year=year, bimonth=bimonth))
+    if cmd.last_turn is not None:
+        ctx.emit(core.LastTurnSet(turn=cmd.last_turn))
 
 
 # ---------------------------------------------------------------- activities

@@ -189,3 +189,19 @@ def test_every_offered_rig_command_is_accepted_in_a_lab_game(save):
             assert out.accepted, (cmd, out.reason)
             assert game.preview(cmd)["legal"], cmd
     game.close()
+
+
+# ---------------------------------------------------------------- RigEvent (kernel) and the last turn
+def test_rig_event_records_any_plugins_event_as_given(save):
+    game = lab(save)
+    events = helpers.event(game, "LastTurnSet", turn=4)
+    assert types(events) == ["LastTurnSet"] and core.world(game.state).last_turn == 4
+    refused(game, {"type": "RigEvent", "actor": "germany", "event": "Exploded"}, "no plugin", "'Exploded'")
+    refused(game, {"type": "RigEvent", "actor": "germany", "event": "LastTurnSet", "data": {"turn": "soon"}},
+            "LastTurnSet data does not fit", "turn")
+    refused(game, {"type": "RigEvent", "actor": "germany", "event": "StepStarted", "data": {"step": "x"}},
+            "kernel's own event", "RigStep")
+    helpers.calendar(game, last_turn=2)
+    assert core.world(game.state).last_turn == 2
+    refused(game, {"type": "RigCalendar", "actor": "germany", "year": 1942}, "both the year and the bimonth")
+    game.close()
