@@ -1,5 +1,6 @@
 """Core WiF state: control of countries and hexes, war, weather, actions — built in the lab."""
 
+from helpers import control, lab_game
 from kernel.game import Game
 from plugins.rules import core
 
@@ -29,15 +30,9 @@ def test_lab_builds_a_situation_from_options_and_replays_it(save):
 
 
 def test_hex_control_marker_disappears_when_the_owner_takes_it_back(save):
-    game = Game.new("lab", save, seed=1, options={"hex_control": {"200,40": "germany"}})
-    from plugins.rules.core import HexControlChanged
-
+    game = lab_game(save, options={"hex_control": {"200,40": "germany"}})
     owner = core.country_controller(game.state, core.world_map().country_code((200, 40)))
-
-    def retake(ctx):
-        ctx.emit(HexControlChanged(hex=(200, 40), power=owner))
-
-    game._run(retake, actor="system")
+    control(game, (200, 40), owner)  # RigHexControl: HexControlChanged to the country's owner
     assert "200,40" not in core.world(game.state).hex_control
     game.close()
 
