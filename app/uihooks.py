@@ -46,6 +46,21 @@ def activities_left(state, power):
     more (None: any)}}`` for ``power`` this impulse, or None before it has chosen."""
 
 
+@hookspec(firstresult=True)
+def supply_status(state, power):
+    """Seeds, "Supply Sources and Paths": ``power``'s supply now, or None: ``{"out_of_supply":
+    [ids of its units on the map out of supply], "sources": [{"hex": [col, row], "kind":
+    "primary" | "secondary" | "tertiary", "label"}]}``."""
+
+
+@hookspec(firstresult=True)
+def supply_path(state, unit_id):
+    """Seeds, "Supply Sources and Paths": the path a unit on the map traces, or None:
+    ``{"unit", "in_supply", "path": [[col, row], ...] from the unit to its source (then on
+    from a secondary or tertiary source to a primary one), "source": {"hex", "kind", "label"}
+    or None, "why": why it is out of supply, in words, or None}``."""
+
+
 # ---------------------------------------------------------------- the optional-rule framework
 @hookspec(firstresult=True)
 def optional_rules_catalogue():
