@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import helpers
+from helpers import lab_game
 from kernel.errors import Rejected
 from kernel.game import Game
 from plugins.rules import core
@@ -12,18 +14,20 @@ from plugins.rules.turn import (
     CODES,
     END_CHECK,
     MOVE_FIRST,
-    InitiativeTrackMoved,
     track,
     turn_tables,
     weather_chart,
 )
 from plugins.rules.turn import activities
-from plugins.rules.turn.activities import check_action, rail_moves_for, remaining, use_activity
+from plugins.rules.turn.activities import activity_problem, charged, check_action, rail_moves_for, remaining
 
 TURN_START = {"start_at": "turn", "active_side": None}
 
 
-def new(save, seed=3, **options):
+def new(save, seed=3, lab=False, **options):
+    """A lab-scenario game with the turn plugin from a new turn; ``lab``: a lab game (the rig)."""
+    if lab:
+        return lab_game(save, seed=seed, options={**TURN_START, **options}, extra_plugins=["turn"])
     return Game.new("lab", save, seed=seed, options={**TURN_START, **options}, extra_plugins=["turn"])
 
 
@@ -118,10 +122,9 @@ def test_initiative_reroll_moves_the_track_toward_the_other_side_and_stands(save
 
 
 def test_initiative_no_reroll_when_the_track_is_at_plus_two_for_the_winner(save):
-    game = new(save)
+    game = new(save, lab=True)
     winner = core.world(game.state).initiative
-    game._run(lambda ctx: ctx.emit(InitiativeTrackMoved(position=2 if winner == "axis" else -2, reason="test")),
-              actor="system")
+    helpers.initiative(game, track=2 if winner == "axis" else -2)
     loser_power = "ussr" if winner == "axis" else "germany"
     rejected(game, {"type": "DemandInitiativeReroll", "actor": loser_power}, "Initiative", "+2")
     game.close()
@@ -246,29 +249,27 @@ def test_start_new_game_form_steps_are_skipped_as_decided_before_the_game(save):
 
 # ---------------------------------------------------------------- Activity Limits
 def test_activity_limits_count_and_refuse_when_exceeded(save):
-    game = Game.new("lab", save, seed=1, extra_plugins=["turn"],
+    game = lab_game(save, extra_plugins=["turn"],
                     options={"actions": {"germany": "combined"}, "start_at": "turn.impulse.new-impulse.choose-action"})
     st = game.state
     assert remaining(st, "germany") == {"naval-move": 2, "air-mission": 4, "land-move": 10, "land-attack": 3,
                                         "rail-move": 3, "air-rebase": 7}
     # "All land attacks ... count as a land attack": 3 under Germany's Combined action
     for _ in range(3):
-        game._run(lambda ctx: use_activity(ctx, "germany", "attack"), actor="germany")
-    assert core.used(st, "germany", "land-attack") == 3
-    before = st.kernel.seq
-    with pytest.raises(Rejected, match=r"Activity Limits \(see RAC 10.2\).*3 land attacks"):
-        game._run(lambda ctx: use_activity(ctx, "germany", "land-attack"), actor="germany")
-    assert game.state.kernel.seq == before  # nothing appended
+        assert activity_problem(game.state, "germany", "attack") is None
+        helpers.rig(game, "RigActivity", power="germany", kind="attack")  # counted as use_activity counts
+    assert core.used(game.state, "germany", "land-attack") == 3
+    assert activity_problem(game.state, "germany", "land-attack").startswith(
+        "Activity Limits (see RAC 10.2): germany's Combined action allows 3 land attacks")
     # "Every aircraft or land unit that moves 60 hexes, or portion thereof, by rail counts
     # as a rail move; moving a factory costs 2 rail moves for the first 60 hexes"
     assert [rail_moves_for(h) for h in (1, 60, 61, 120, 121)] == [1, 1, 2, 2, 3]
     assert rail_moves_for(60, factory=True) == 2 and rail_moves_for(61, factory=True) == 3
-    game._run(lambda ctx: use_activity(ctx, "germany", "rail-move", count=rail_moves_for(61)), actor="germany")
-    with pytest.raises(Rejected, match="rail moves"):
-        game._run(lambda ctx: use_activity(ctx, "germany", "rail-move", count=2), actor="germany")
+    helpers.rig(game, "RigActivity", power="germany", kind="rail-move", count=rail_moves_for(61))
+    assert "rail moves" in activity_problem(game.state, "germany", "rail-move", count=2)
     # ground support, CAP, escort and interception do not count against air missions
-    assert game._run(lambda ctx: use_activity(ctx, "germany", "air-mission", mission="ground-support"),
-                     actor="germany") == []
+    assert not charged("air-mission", mission="ground-support")
+    assert activity_problem(game.state, "germany", "air-mission", mission="ground-support") is None
     assert remaining(game.state, "germany")["air-mission"] == 4
     # the non-phasing side chose no action and may not act in phasing phases
     with pytest.raises(Rejected, match="phasing side"):
@@ -285,11 +286,13 @@ def test_action_choice_pass_allows_no_activity_and_land_allows_unlimited_moves(s
     with pytest.raises(Rejected, match="does not allow Land Movement"):
         check_action(game.state, "germany", "wif.turn.impulse.land.movement.land-movement")
     game.close()
-    game = Game.new("lab", save.with_name("l.wif"), seed=1, extra_plugins=["turn"],
+    game = lab_game(save.with_name("l.wif"), extra_plugins=["turn"],
                     options={"actions": {"germany": "land"}, "start_at": "turn.impulse.new-impulse.choose-action"})
     check_action(game.state, "germany", "land-movement")
-    game._run(lambda ctx: use_activity(ctx, "germany", "land-move", count=40), actor="germany")
+    assert activity_problem(game.state, "germany", "land-move", count=40) is None
+    helpers.rig(game, "RigActivity", power="germany", kind="land-move", count=40)
     assert remaining(game.state, "germany")["land-move"] is None
+    assert activity_problem(game.state, "germany", "land-move") is None
     with pytest.raises(Rejected, match="Naval Movement"):
         check_action(game.state, "germany", "naval-movement")
     game.close()
@@ -349,8 +352,8 @@ def test_end_of_turn_check_rolls_advances_the_impulse_and_alternates_sides(save)
 
 # ---------------------------------------------------------------- Victory Check / Game End
 def test_game_end_the_sequence_finishes_when_the_last_turn_ends(save):
-    game = new(save, seed=3)
-    game._run(lambda ctx: ctx.emit(core.LastTurnSet(turn=2)), actor="system")
+    game = new(save, seed=3, lab=True)
+    helpers.calendar(game, last_turn=2)
     play_until(game, lambda g: g.state.kernel.sequence.finished, first="axis", action="pass")
     k = game.state.kernel
     assert k.sequence.finished and k.turn == 2
