@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import time
-from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -25,9 +24,12 @@ import pygame
 from kernel.hexgrid import Hex
 
 from . import mapstyle
-from .counters import CounterArt, stack_order
+from .chunklayers import draw_hexsides, draw_labels
+from .counters import CounterArt
 from .dirty import MapChanges
+from .fonts import font  # noqa: F401  (app modules import the map's font from here)
 from .mapmodel import MapModel
+from .stackdraw import UnitLayer
 from .stamps import Stamps, hex_corners
 
 STATIC_LAYERS = ("terrain", "hexsides", "rail", "labels", "weather_zones", "weather", "control")
@@ -36,20 +38,6 @@ DEFAULT_LAYERS = {"terrain": True, "hexsides": True, "rail": True, "labels": Tru
                   "weather": False, "control": False, "units": True}
 CHUNK_CACHE_SIZE = 400
 PREFETCH_WAIT_CAP = 0.008  # seconds; see DetailedMap.prefetch
-_FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
-
-
-def font(size: int, bold: bool = False) -> pygame.font.Font:
-    key = (size, bold)
-    if key not in _FONTS:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        if not _FONTS:  # fonts die with pygame.quit(); forget them then, so a new init makes new ones
-            pygame.register_quit(_FONTS.clear)
-        f = pygame.font.Font(None, size)
-        f.set_bold(bold)
-        _FONTS[key] = f
-    return _FONTS[key]
 
 
 @dataclass
@@ -80,11 +68,7 @@ class DetailedMap:
         self.hover: Hex | None = None
         self.selection = Selection()
         self._controller_grid: list[list[str]] | None = None
-        self._stack_seq = -1
-        self._stacks: list[tuple[Hex, list]] = []
-        self._sprites: list = []
-        self._sprites_x: list[int] = []
-        self._sprites_key: tuple | None = None
+        self.units_layer = UnitLayer(self)
         self._static_side_data()
 
     # ------------------------------------------------------------------ geometry
@@ -192,9 +176,10 @@ class DetailedMap:
         return tuple(self.layers[name] for name in STATIC_LAYERS)
 
     def invalidate(self) -> None:
-        """Forget every chunk (weather changed, a reload, a new map)."""
+        """Forget every chunk and the stacks (weather changed, a reload, a new map)."""
         self._chunks.clear()
         self._controller_grid = None
+        self.units_layer.forget()
 
     def invalidate_hexes(self, hexes, layer: str | None = None) -> int:
         """Forget the cached chunks a change at these hexes shows on; returns how many.
@@ -239,7 +224,7 @@ class DetailedMap:
             if hexes:
                 dropped += self.invalidate_hexes(hexes, None if layer == "any" else layer)
         if changes.units:
-            self._stack_seq = -1
+            self.units_layer.forget()
         return dropped
 
     def chunk(self, zoom: int, ci: int, cj: int) -> pygame.Surface:
@@ -318,7 +303,7 @@ class DetailedMap:
                     blits.append((stamp, (sx - ox, sy - oy)))
         surface.blits(blits, doreturn=False)
         if layers["hexsides"] or layers["weather_zones"]:
-            self._draw_hexsides(surface, g, hexes, zoom)
+            draw_hexsides(self, surface, g, hexes, zoom)
         if layers["rail"] and zoom >= 2:
             width = 1 if zoom < 5 else 2
             for _, col, row, sx, sy in hexes:
@@ -329,91 +314,8 @@ class DetailedMap:
                     ty = sy + (other[1] - row) * g.h
                     pygame.draw.line(surface, mapstyle.RAIL, (sx, sy), ((sx + tx) / 2, (sy + ty) / 2), width)
         if layers["labels"]:
-            self._draw_labels(surface, g, zoom, x0, y0)
+            draw_labels(self, surface, g, zoom, x0, y0)
         return surface
-
-    def _draw_hexsides(self, surface, g, hexes, zoom) -> None:
-        m = self.model
-        grid = self.grid
-        features = self._side_features
-        forts = self._forts
-        fort_sides = []  # drawn last, over rivers and borders
-        width = 1 if zoom <= 2 else 2 if zoom <= 5 else 3
-        for _, col, row, sx, sy in hexes:
-            corners = hex_corners(g, sx, sy)
-            # the three sides this hex owns: E (corners 1-2), SE (2-3), SW (3-4)
-            for k, (a, b) in enumerate(((1, 2), (2, 3), (3, 4))):
-                other = grid.neighbour((col, row), k)
-                if other is None:
-                    continue
-                p, q = corners[a], corners[b]
-                if self.layers["hexsides"]:
-                    fort = forts.get((row * grid.cols + col) * 3 + k)
-                    if fort is not None:
-                        fort_sides.append((fort, col, row, sx, sy, p, q))
-                    feature = features.get((row * grid.cols + col) * 3 + k)
-                    if feature is not None:
-                        colour = {"river": mapstyle.RIVER, "canal": mapstyle.CANAL, "strait": mapstyle.STRAIT,
-                                  "lake": mapstyle.LAKE_SIDE}.get(feature.kind, mapstyle.RIVER)
-                        pygame.draw.line(surface, colour, p, q, width + (1 if feature.kind == "lake" else 0))
-                        continue
-                    ca, cb = m.country_grid[row][col], m.country_grid[other[1]][other[0]]
-                    if ca != cb and ca and cb:
-                        pygame.draw.line(surface, mapstyle.COUNTRY_BORDER, p, q, max(1, width - 1))
-                if self.layers["weather_zones"]:
-                    if m.zone_grid[row][col] != m.zone_grid[other[1]][other[0]]:
-                        pygame.draw.line(surface, mapstyle.WEATHER_ZONE_BORDER, p, q, width + 1)
-        for fort, col, row, sx, sy, p, q in fort_sides:
-            # a dark band with teeth pointing out of the fortified hex, toward the attacker
-            pygame.draw.line(surface, mapstyle.FORT, p, q, width + 2)
-            mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
-            out = 1 if fort.hex == (col, row) else -1
-            tx, ty = (mx - sx) * out * 0.25, (my - sy) * out * 0.25
-            for f in (0.25, 0.5, 0.75):
-                bx, by = p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f
-                pygame.draw.line(surface, mapstyle.FORT, (bx, by), (bx + tx, by + ty), max(1, width))
-
-    def _draw_labels(self, surface, g, zoom, x0, y0) -> None:
-        cols = self.grid.cols
-        ww = cols * g.w
-        cw, chh = surface.get_size()
-        margin_x, margin_y = 160, 24
-        size = max(10, min(20, int(g.h * 0.5)))
-        f = font(size)
-        for city in self._cities:
-            major = city.is_capital or city.objective
-            if zoom == 1 and not major:
-                continue
-            x, y = city.col * g.w + g.half_w * (city.row & 1), city.row * g.h + g.top
-            sx = (x - x0 + margin_x) % ww - margin_x
-            sy = y - y0
-            if not (-margin_x <= sx <= cw + margin_x and -margin_y <= sy <= chh + margin_y):
-                continue
-            colour = mapstyle.OBJECTIVE if city.objective else mapstyle.LABEL
-            r = max(2, g.w // 7)
-            if city.is_capital:
-                pygame.draw.rect(surface, colour, (sx - r, sy - r, 2 * r + 1, 2 * r + 1))
-                pygame.draw.rect(surface, (255, 255, 255), (sx - r, sy - r, 2 * r + 1, 2 * r + 1), 1)
-            else:
-                pygame.draw.circle(surface, colour, (sx, sy), r)
-            if city.port and zoom >= 3:
-                pygame.draw.circle(surface, (20, 40, 160), (sx + r + 2, sy - r - 1), max(2, r // 2 + 1), 1)
-            if zoom >= 4 or (zoom >= 2 and major):
-                text = f.render(city.name, True, colour)
-                surface.blit(text, (sx - text.get_width() // 2, sy + r + 1))
-        sea_font = font(max(12, min(26, int(g.h * 0.7))), bold=True)
-        if zoom <= 6:
-            for code, (col, row) in self.model.sea_label_hex.items():
-                area = self.model.world.sea_areas.get(code)
-                if area is None:
-                    continue
-                x, y = col * g.w + g.half_w * (row & 1), row * g.h + g.top
-                sx = (x - x0 + 300) % ww - 300
-                sy = y - y0
-                if not (-300 <= sx <= cw + 300 and -30 <= sy <= chh + 30):
-                    continue
-                text = sea_font.render(area.name, True, mapstyle.SEA_LABEL)
-                surface.blit(text, (sx - text.get_width() // 2, sy - text.get_height() // 2))
 
     # ------------------------------------------------------------------ drawing
     def draw(self, target: pygame.Surface, pos: tuple[int, int] = (0, 0)) -> None:
@@ -437,7 +339,7 @@ class DetailedMap:
                 blits.append((surf, (pos[0] + i * cw - ox_i, pos[1] + cj * ch - oy_i)))
         target.fblits(blits)
         if self.layers["units"]:
-            self._draw_units(target, pos, ox_i, oy_i)
+            self.units_layer.draw(target, pos, ox_i, oy_i)
         for hex_, colour, width in ((self.hover, mapstyle.HOVER, 1), (self.selection.hex, mapstyle.SELECTION, 3)):
             if hex_ is not None:
                 sx, sy = self.hex_to_screen(hex_)
@@ -479,71 +381,5 @@ class DetailedMap:
         return self._build_seconds.get(zoom, 0.015)
 
     def stacks(self) -> list[tuple[Hex, list]]:
-        """Units on the map by hex, rebuilt only when the game has new events."""
-        units = self.model.units()
-        state = self.model.state
-        seq = state.kernel.seq if state is not None else 0
-        if units is None:
-            return []
-        if seq != self._stack_seq or self._stack_seq < 0:
-            stacks = []
-            for key, ids in units.at_hex.items():
-                c, r = key.split(",")
-                members = [units.units[i] for i in ids if i in units.units]
-                if members:
-                    stacks.append(((int(c), int(r)), stack_order(members)))
-            self._stacks = stacks
-            self._stack_seq = seq
-        return self._stacks
-
-    def _unit_sprites(self) -> list[tuple[int, int, list]]:
-        """Per stack: its centre in world pixels and its blits relative to that centre
-        (counters underneath first, the top counter, the count badge).  Built once per
-        (game event, zoom, resolution), so a panning frame only shifts positions."""
-        stacks = self.stacks()
-        key = (self._stack_seq, id(stacks), self.zoom, self.unit_resolution)
-        if key == self._sprites_key:
-            return self._sprites
-        g = self.geometry
-        size = g.counter
-        half = size // 2
-        shift = max(1, size // 12)
-        art = self.counters
-        sprites = []
-        for (col, row), members in stacks:
-            parts = []
-            for k in range(min(len(members) - 1, 2), 0, -1):  # the counters underneath peek out
-                parts.append((art.surface(members[k], size, self.unit_resolution), k * shift - half, k * shift - half))
-            parts.append((art.surface(members[0], size, self.unit_resolution), -half, -half))
-            if len(members) > 1 and size >= 16:
-                parts.append((art.badge(len(members), size), half - size // 3, -half - 4))
-            sprites.append((col * g.w + g.half_w * (row & 1), row * g.h + g.top, parts))
-        sprites.sort(key=lambda item: item[0])  # by x, so a view's columns are one slice
-        self._sprites, self._sprites_x = sprites, [item[0] for item in sprites]
-        self._sprites_key = key
-        return sprites
-
-    def _draw_units(self, target, pos, ox, oy) -> None:
-        sprites = self._unit_sprites()
-        if not sprites:
-            return
-        size = self.geometry.counter
-        ww = self.world_size()[0]
-        w, h = self.size
-        xs = self._sprites_x
-        blits = []
-        add = blits.append
-        px, py = pos
-        # the columns in view, at most two slices where the view straddles the date line
-        left, right = (ox - size) % ww, (ox - size) % ww + w + 2 * size
-        spans = [(left, min(right, ww), 0)] + ([(0, right - ww, ww)] if right > ww else [])
-        y_lo, y_hi = oy - size, oy + h + size
-        for lo, hi, wrap in spans:
-            for i in range(bisect_left(xs, lo), bisect_left(xs, hi)):
-                x, y, parts = sprites[i]
-                if y_lo <= y <= y_hi:
-                    sx, sy = px + x + wrap - left - size, py + y - oy  # x - left: from the view's left edge
-                    for surface, dx, dy in parts:
-                        add((surface, (sx + dx, sy + dy)))
-        if blits:
-            target.fblits(blits)
+        """Units on the map by hex (top of each stack first), rebuilt on new game events."""
+        return self.units_layer.stacks()

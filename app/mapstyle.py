@@ -125,6 +125,12 @@ POWER_COLOURS: dict[str, Colour] = {
     "france": (80, 120, 210),
     "china": (110, 190, 220),
     "neutral": (255, 255, 255),       # seeds, Global Map: white is used for neutral countries
+    # minor countries whose units fight beside a major power (a unit's nationality)
+    "romania": (196, 168, 84),
+    "hungary": (122, 150, 112),
+    "finland": (190, 206, 230),
+    "slovakia": (150, 160, 196),
+    "bulgaria": (176, 130, 150),
 }
 UNKNOWN_POWER: Colour = (200, 120, 200)
 

@@ -1,0 +1,229 @@
+"""Counters and stacks on the detailed map (seeds, "Detailed Map"; "Flyouts" for the order
+of a stack), drawn every frame on top of the baked chunks.
+
+Everything stays inside its hex, so a stack never hides a neighbour: the top counter is the
+largest square that fits (``ZoomGeometry.counter``), the counters underneath show as
+narrowing edges above it, in the hex's top corner, and the stack's count sits on the top
+counter's top-right corner.  A city name a counter would cover is drawn again on top, on a
+plate, under the counters of its own hex, so no counter hides a city label.
+
+Per stack the blits are built once per (game event, zoom, resolution) and sorted by x, so a
+panning frame slices the columns in view (bisect) and issues one ``fblits``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pygame
+
+from kernel.hexgrid import Hex
+
+from . import mapstyle
+from .chunklayers import city_label
+from .counters import name_band, stack_order
+
+EDGE_HEIGHT = 3  # pixels of each edge of a counter underneath (its top 2 rows show)
+LABEL_PLATE = (244, 240, 222)
+LABEL_MARGIN = 200  # pixels: the widest label, for slicing the view
+
+
+@dataclass(frozen=True)
+class CounterLayout:
+    """Where a stack's parts go, as offsets from the hex centre (the top-left corner of the
+    centre pixel), at one zoom level."""
+
+    side: int
+    edges: tuple[tuple[int, int, int, int], ...]  # (left, top, width, height) per counter underneath
+
+    @property
+    def corner(self) -> int:
+        """Offset of the top counter's left and top sides."""
+        return -(self.side // 2)
+
+    def badge_at(self, badge: pygame.Surface) -> tuple[int, int]:
+        return (self.corner + self.side - badge.get_width(), self.corner + name_band(self.side))
+
+
+@lru_cache(maxsize=None)
+def counter_layout(zoom: int) -> CounterLayout:
+    g = mapstyle.ZOOMS[zoom]
+    side = g.counter
+    edges = []
+    if side >= 14:
+        for k in (1, 2):
+            top = -(side // 2) - 2 * k
+            width = side - 4 * k
+            while width >= 6 and not mapstyle.rect_fits(g, -(width // 2), top, width, EDGE_HEIGHT):
+                width -= 2
+            if width < 6:
+                break
+            edges.append((-(width // 2), top, width, EDGE_HEIGHT))
+    return CounterLayout(side, tuple(edges))
+
+
+class UnitLayer:
+    """The units layer of one DetailedMap."""
+
+    def __init__(self, dmap):
+        self.dmap = dmap
+        self.seq = -1
+        self._stacks: list[tuple[Hex, list]] = []
+        self._sprites: list = []
+        self._sprites_x: list[int] = []
+        self._labels: list = []
+        self._labels_x: list[int] = []
+        self._key: tuple | None = None
+        self._edge_cache: dict[tuple, pygame.Surface] = {}
+
+    def forget(self) -> None:
+        """Units changed: rebuild the stacks on the next frame."""
+        self.seq = -1
+
+    def stacks(self) -> list[tuple[Hex, list]]:
+        """Units on the map by hex, rebuilt only when the game has new events."""
+        model = self.dmap.model
+        units = model.units()
+        state = model.state
+        seq = state.kernel.seq if state is not None else 0
+        if units is None:
+            return []
+        if seq != self.seq or self.seq < 0:
+            stacks = []
+            for key, ids in units.at_hex.items():
+                c, r = key.split(",")
+                members = [units.units[i] for i in ids if i in units.units]
+                if members:
+                    stacks.append(((int(c), int(r)), stack_order(members)))
+            self._stacks = stacks
+            self.seq = seq
+        return self._stacks
+
+    def _edge(self, unit, width: int) -> pygame.Surface:
+        colour = mapstyle.power_colour(unit.nationality or unit.power)
+        if not unit.face_up:
+            colour = tuple(min(255, c + 60) for c in colour)
+        key = (colour, width)
+        found = self._edge_cache.get(key)
+        if found is None:
+            found = self._edge_cache[key] = pygame.Surface((width, EDGE_HEIGHT))
+            found.fill(colour)
+            pygame.draw.rect(found, (0, 0, 0), found.get_rect(), 1)
+        return found
+
+    def sprites(self) -> list[tuple[int, int, list]]:
+        """Per stack: its centre in world pixels and its blits relative to that centre (the
+        edges of the counters underneath, the top counter, the count badge).  City labels
+        the counters would cover come in ``self._labels``, drawn after all counters."""
+        dmap = self.dmap
+        stacks = self.stacks()
+        key = (self.seq, id(stacks), dmap.zoom, dmap.unit_resolution)
+        if key == self._key:
+            return self._sprites
+        g = dmap.geometry
+        layout = counter_layout(dmap.zoom)
+        size, corner = layout.side, layout.corner
+        art = dmap.counters
+        sprites = []
+        occupied: dict[Hex, pygame.Rect] = {}
+        parts_at: dict[Hex, list] = {}
+        for (col, row), members in stacks:
+            parts = []
+            underneath = members[1:1 + len(layout.edges)]
+            for (left, top, width, height), unit in reversed(list(zip(layout.edges, underneath))):
+                parts.append((self._edge(unit, width), left, top))
+            parts.append((art.surface(members[0], size, dmap.unit_resolution), corner, corner))
+            if len(members) > 1 and size >= 18:
+                badge = art.badge(len(members), size)
+                parts.append((badge, *layout.badge_at(badge)))
+            x, y = col * g.w + g.half_w * (row & 1), row * g.h + g.top
+            sprites.append((x, y, parts))
+            parts_at[(col, row)] = parts
+            top = min(p[2] for p in parts)
+            occupied[(col, row)] = pygame.Rect(x + corner, y + top, size, corner + size - top)
+        sprites.sort(key=lambda item: item[0])  # by x, so a view's columns are one slice
+        self._sprites, self._sprites_x = sprites, [item[0] for item in sprites]
+        self._labels = self._covered_labels(g, occupied, parts_at, size)
+        self._labels_x = [item[0] for item in self._labels]
+        self._key = key
+        return sprites
+
+    def _covered_labels(self, g, occupied: dict[Hex, pygame.Rect], parts_at: dict[Hex, list], size: int) -> list:
+        """City names a counter covers, as sprites drawn over the counters: under the
+        counter of the city's own hex, else where the map prints them; on a plate.  Where
+        the name moves, a blank plate under the counter hides what shows of the printed one."""
+        if not self.dmap.layers.get("labels") or not occupied:
+            return []
+        ww = self.dmap.world_size()[0]
+        labels = []
+        for city in self.dmap._cities:
+            label = city_label(city, g, self.dmap.zoom)
+            if label is None:
+                continue
+            text, dx, dy = label
+            x, y = city.col * g.w + g.half_w * (city.row & 1), city.row * g.h + g.top
+            own_hex_taken = (city.col, city.row) in occupied
+            if own_hex_taken:
+                parts_at[(city.col, city.row)].insert(0, (self._blank(text), dx - 1, dy))
+                dy = size - size // 2 + 1
+            rect = pygame.Rect(x + dx - 1, y + dy, text.get_width() + 2, text.get_height())
+            if not own_hex_taken and not any(_hits(rect, other, ww) for other in occupied.values()):
+                continue
+            labels.append((x, y, [(self._plate(text), dx - 1, dy)]))
+        labels.sort(key=lambda item: item[0])
+        return labels
+
+    def _blank(self, text: pygame.Surface) -> pygame.Surface:
+        key = ("blank", text.get_size())
+        found = self._edge_cache.get(key)
+        if found is None:
+            found = self._edge_cache[key] = pygame.Surface((text.get_width() + 2, text.get_height()))
+            found.fill(LABEL_PLATE)
+        return found
+
+    def _plate(self, text: pygame.Surface) -> pygame.Surface:
+        key = ("plate", id(text))
+        found = self._edge_cache.get(key)
+        if found is None:
+            found = self._edge_cache[key] = pygame.Surface((text.get_width() + 2, text.get_height()))
+            found.fill(LABEL_PLATE)
+            found.blit(text, (1, 0))
+        return found
+
+    def draw(self, target, pos, ox, oy) -> None:
+        """Blit the stacks, then the covered labels, in view; (ox, oy) is the world pixel at
+        the view's top-left."""
+        sprites = self.sprites()
+        if not sprites:
+            return
+        size = self.dmap.geometry.counter
+        blits = []
+        self._slice(blits, sprites, self._sprites_x, size, pos, ox, oy)
+        if self._labels:
+            self._slice(blits, self._labels, self._labels_x, LABEL_MARGIN, pos, ox, oy)
+        if blits:
+            target.fblits(blits)
+
+    def _slice(self, blits, sprites, xs, margin, pos, ox, oy) -> None:
+        ww = self.dmap.world_size()[0]
+        w, h = self.dmap.size
+        add = blits.append
+        px, py = pos
+        # the columns in view, at most two slices where the view straddles the date line
+        left, right = (ox - margin) % ww, (ox - margin) % ww + w + 2 * margin
+        spans = [(left, min(right, ww), 0)] + ([(0, right - ww, ww)] if right > ww else [])
+        y_lo, y_hi = oy - margin, oy + h + margin
+        for lo, hi, wrap in spans:
+            for i in range(bisect_left(xs, lo), bisect_left(xs, hi)):
+                x, y, parts = sprites[i]
+                if y_lo <= y <= y_hi:
+                    sx, sy = px + x + wrap - left - margin, py + y - oy  # x - left: from the view's left edge
+                    for surface, dx, dy in parts:
+                        add((surface, (sx + dx, sy + dy)))
+
+
+def _hits(rect: pygame.Rect, other: pygame.Rect, world_width: int) -> bool:
+    """Do two world rectangles meet, counting the world's wrap east-west?"""
+    return any(rect.colliderect(other.move(shift, 0)) for shift in (-world_width, 0, world_width))
