@@ -34,6 +34,11 @@ def lab(save, units, **options):
     return Game.new("lab", save, seed=3, options={"units": units, **options}, extra_plugins=["supply"])
 
 
+def rigged(save, units, **options):
+    """The same situation in a lab game, which the rig may change (docs/MODDING.md)."""
+    return helpers.lab_game(save, seed=3, options={"units": units, **options}, extra_plugins=["supply"])
+
+
 def west_to_germany():
     """Barbarossa country: Poland and the USSR west of Smolensk under German control."""
     wm = core.world_map()
@@ -226,11 +231,9 @@ def test_end_of_turn_reorganization(save):
 
 def test_supply_is_recomputed_after_every_event(save):
     """The cache is per state and event: a move that cuts a path shows at once."""
-    game = lab(save, [unit("s3", "ussr", (236, 57)), unit("g1", "germany", (200, 52))])
+    game = rigged(save, [unit("s3", "ussr", (236, 57)), unit("g1", "germany", (200, 52))])
     assert in_supply(game.state, "s3")
-    from plugins.rules.units import UnitMoved
-
-    game._run(lambda ctx: ctx.emit(UnitMoved(unit="g1", to_hex=(235, 56))), actor="system")
+    assert helpers.types(helpers.place(game, unit("g1", "germany", (235, 56)))) == ["UnitMoved"]
     assert not in_supply(game.state, "s3")
     trace.clear_cache()
     assert not in_supply(game.state, "s3")
@@ -245,46 +248,34 @@ def test_supply_sources_and_paths_city_controlled_by_the_other_side_this_turn(sa
     """"A city can only be a supply source for a unit if it has not been controlled by the
     other side at any time in the turn": Orenburg taken and retaken this turn supplies nobody
     until the next turn."""
-    game = lab(save, [unit("s3", "ussr", (236, 57))], weather=every_zone("fine"))
+    game = rigged(save, [unit("s3", "ussr", (236, 57))], weather=every_zone("fine"))
     assert in_supply(game.state, "s3")
-
-    def taken_and_retaken(ctx):
-        ctx.emit(core.HexControlChanged(hex=ORENBURG, power="germany"))
-        ctx.emit(core.HexControlChanged(hex=ORENBURG, power=None))
-
-    game._run(taken_and_retaken, actor="system")
+    helpers.control(game, ORENBURG, "germany")
+    helpers.control(game, ORENBURG, None)
     state = game.state
     assert core.hex_controller(state, ORENBURG) == "ussr"
     assert core.controllers_this_turn(state, ORENBURG) == ["germany", "ussr"]
     assert not in_supply(state, "s3")
-    # a new turn: only this turn's changes count (a scratch turn counter, not the game's)
-    state.kernel.turn += 1
-    trace.clear_cache()
-    assert core.controllers_this_turn(state, ORENBURG) == []
-    assert in_supply(state, "s3")
+    # a new turn: only this turn's changes count
+    helpers.go_to(game, "turn.impulse.land.movement.land-movement", turn=2)
+    assert game.state.kernel.turn == 2
+    assert core.controllers_this_turn(game.state, ORENBURG) == []
+    assert in_supply(game.state, "s3")
     game.close()
 
 
 def test_supply_sources_and_paths_unconquered_home_country(save):
     """Primary sources are friendly cities in an *unconquered* home country; the capital of a
     country conquered by the unit's side is a secondary source instead."""
-    game = lab(save, [unit("s3", "ussr", (236, 57))], weather=every_zone("fine"))
+    game = rigged(save, [unit("s3", "ussr", (236, 57))], weather=every_zone("fine"))
 
     moscow = core.world_map().city(core.world_map().countries["SU"].capital).hex
-
-    def conquer(ctx):
-        ctx.emit(core.HexControlChanged(hex=moscow, power="germany"))
-        ctx.emit(core.CountryConquered(country="SU", conqueror="germany"))
-
-    game._run(conquer, actor="system")
+    helpers.control(game, moscow, "germany")
+    helpers.rig(game, "RigConquest", country="SU", conqueror="germany")
     assert core.conquered_by(game.state, "SU") == "germany"
     assert not in_supply(game.state, "s3")
     assert trace.Tracer(game.state, "germany").secondary_candidates().get(moscow) == "capital of conquered SU"
-
-    def liberate(ctx):
-        ctx.emit(core.CountryConquered(country="SU", conqueror=None))
-
-    game._run(liberate, actor="system")
+    helpers.rig(game, "RigConquest", country="SU", conqueror=None)  # liberated
     assert in_supply(game.state, "s3")
     game.close()
 
@@ -341,19 +332,17 @@ def test_supply_sources_and_paths_checked_immediately_before_an_overrun(save):
     """Supply: the program checks supply "immediately before resolving an overrun"; an
     out-of-supply unit may not overrun (authored effect, land's data/overrun.json).  Land asks
     through its overrun_refusal hook; supply answers it."""
-    from plugins.rules.supply import ImpulseSupplyGranted
-
     target = (207, 52)
     weak = unit("r1", "ussr", target, size="division", factors={"combat": 1, "move": 3})
     tank = unit("g1", "germany", (205, 52), type="arm", size="army", factors={"combat": 24, "move": 6})
-    game = Game.new("lab", save, seed=7, extra_plugins=["land", "supply", "combat"], options={
+    game = helpers.lab_game(save, seed=7, extra_plugins=["land", "supply", "combat"], options={
         "units": [tank, weak], "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
         "actions": {"germany": "land"}, "start_at": "turn.impulse.land.movement.land-movement"})
     assert not in_supply(game.state, "g1")  # no German home-country city within reach
     move = {"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)}
     out = game.submit(move)
     assert not out.accepted and "Overrun" in out.reason and "out of supply" in out.reason
-    game._run(lambda ctx: ctx.emit(ImpulseSupplyGranted(units=["g1"], source="test", rule="test")), actor="system")
+    helpers.event(game, "ImpulseSupplyGranted", units=["g1"], source="test", rule="test")  # as Emergency HQ supply grants it
     out = game.submit(move)
     assert out.accepted, out.reason
     assert game.state["units"].units["r1"].where == "eliminated"
