@@ -8,6 +8,7 @@ named after the seed sections they implement:
 - ``air_to_air``: air-to-air combat (RAC 14.3): strengths, rounds, dice and results;
   ``air_combat_decisions``: Select Location, Arrange Units (secret until both are ready),
   the affected unit, abort or stay;
+- ``anti_aircraft``: Plot Anti-aircraft Fire and its results (AA divisions; the AA table);
 - ``performed``: Air Mission Performed (ground strike, ground support);
 - ``return_to_base``: after a mission, the Return to Base Digression, the end of turn;
 - ``rebase``: Air Rebase; ``aircraft``: ranges, bases, fighters, tactical factors;
@@ -25,7 +26,9 @@ How it runs:
   ``ArrangeAirLine``, ``ChooseAirCasualty``, ``AirCombatAbortOrStay``: each mandatory, so
   FinishStep is refused until it is made); dice and results are decided in its automatic
   steps;
-- the mission is performed when the last air-to-air combat is over (``performed.perform``);
+- anti-aircraft fire: each side's AA units plot shots (``PlotAAFire``), the dice are rolled
+  when the plotting step ends and the bombers' owners apply the damage (``ApplyAADamage``);
+- the mission is performed in the Air Mission Performed subphase (``performed.perform``);
 - a unit aborted in air-to-air combat returns to base at once: when the result step (or
   the abort-or-stay step) ends, ``step_ended`` pushes ``digressions.return-to-base`` for its
   owner (Return to Base Digression; no friendly hex in range destroys it);
@@ -44,6 +47,7 @@ from __future__ import annotations
 from kernel.hookspecs import hookimpl
 
 from . import air_combat_decisions as decisions
+from . import anti_aircraft as aa
 from . import describe, mission_choices, rebase, return_to_base  # noqa: F401  (describe's describers join ``rules``)
 from .air_to_air import (
     a2a_result,
@@ -72,11 +76,13 @@ from .aircraft import (
 )
 from .commands import (
     AirCombatAbortOrStay,
+    ApplyAADamage,
     ArrangeAirLine,
     ChooseAirCasualty,
     FlyCAP,
     FlyIntercept,
     FlyMission,
+    PlotAAFire,
     RebaseAir,
     ReturnAirToBase,
     SelectAirCombat,
@@ -134,10 +140,13 @@ rules.command(ChooseAirCasualty, choices=d.casualty_choices, preview=d.casualty_
 rules.command(AirCombatAbortOrStay, choices=d.abort_choices, preview=d.abort_preview)(d.abort_or_stay)
 rules.command(ReturnAirToBase, choices=r.return_choices, preview=r.return_preview)(r.return_air_to_base)
 rules.command(RebaseAir, choices=rebase.rebase_choices, preview=rebase.rebase_preview)(rebase.rebase_air)
+rules.command(PlotAAFire, choices=aa.plot_choices, preview=aa.plot_preview)(aa.plot_aa_fire)
+rules.command(ApplyAADamage, choices=aa.damage_choices, preview=aa.damage_preview)(aa.apply_aa_damage)
 del m, d, r
 
 rules.step_rule(GROUND_STRIKE, GROUND_SUPPORT)(start_mission)
 rules.step_rule(f"{AM}.air-to-air-combat")(air_to_air_step)
+rules.step_rule(f"{AM}.air-mission-performed")(perform)
 rules.step_rule(f"{ROUND}.attacking-unit-result")(result_step("attacker"))
 rules.step_rule(f"{ROUND}.attacker-fires")(attacker_fires)
 rules.step_rule(f"{ROUND}.defending-unit-result")(result_step("defender"))
@@ -148,6 +157,8 @@ rules.step_rule(f"{ROUND}.both-staying")(both_staying)
 def skip_step(state, step_id, spec):
     if step_id in MISSION_KIND:
         return mission_phase_skip(state, step_id)
+    if step_id in aa.RESULT_STEPS and not aa.pending_hexes(state):
+        return "no anti-aircraft fire was plotted, or it did no damage"
     if step_id.startswith(AM + "."):
         return subphase_skip(state, step_id)
     if step_id.startswith(ROUND + "."):
@@ -180,13 +191,16 @@ def player_view(state, player, view):
 
 @hookimpl
 def finish_step_refusal(state, step_id, power):
-    return return_to_base.finish_refusal(state, step_id, power) or decisions.finish_refusal(state, step_id or "", power)
+    return (return_to_base.finish_refusal(state, step_id, power) or decisions.finish_refusal(state, step_id or "", power)
+            or aa.damage_refusal(state, step_id or "", power))
 
 
 @hookimpl
 def step_ended(ctx, step_id, spec):
     if step_id == ARRANGE_UNITS:
         decisions.reveal_lines(ctx)  # both sides are ready
+    if step_id in aa.PLOT_STEPS:
+        aa.roll_aa_fire(ctx, step_id)  # Anti-aircraft Fire Results (Die Rolls)
     # Air-to-air Combat: Attacking / Defending Unit's Result: "if a unit is aborted, a
     # digression is necessary for the owner to perform a return to base for the air unit";
     # so too for a voluntary abort (an "A" result to every unit of the side).
@@ -201,6 +215,8 @@ RTB_DECIDER_KINDS = ("rule:returning-power", "rule:last-phasing-powers", "rule:l
 def resolve_deciders(state, step_id, spec, kind):
     if kind in RTB_DECIDER_KINDS:
         return return_to_base.deciders(state, step_id, kind)
+    if kind == "rule:aa-damage-recipients":
+        return aa.recipients(state)
     return decisions.deciders(state, step_id, kind)
 
 

@@ -23,7 +23,6 @@ from .events import (
     AirCombatSelected,
     AirCombatsFound,
 )
-from .performed import perform
 from .state import MISSION_NAME, Combat, Flight, air
 
 EFFECT = {"X": "destroyed", "A": "aborted", "C": "cleared"}  # the result code's second letter
@@ -138,7 +137,6 @@ def air_to_air_step(ctx, step: str) -> None:
     # Air-to-air Combat subphase: run the air-to-air sub-machine for each combat hex
     hexes = combat_hexes(ctx.state)
     if not hexes:
-        perform(ctx)
         return
     ctx.emit(AirCombatsFound(hexes=hexes))
     next_combat(ctx)
@@ -251,8 +249,6 @@ def both_staying(ctx, step: str) -> None:
             return  # the round repeats (repeat_step)
     if air(state).mission.combats_left:
         next_combat(ctx)
-    else:
-        perform(ctx)
 
 
 def round_skip(state, step_id: str) -> str | None:

@@ -75,15 +75,22 @@ def is_carrier(unit) -> bool:
     return unit.type in rules_data()["carrier_types"]
 
 
-def tactical_factor(state, unit, hex_) -> int:
-    """``unit``'s tactical factor attacking ``hex_``: halved in rain or snow (Weather Report,
+def tactical_factor(state, unit, hex_, loss: int = 0) -> int:
+    """``unit``'s tactical factor attacking ``hex_``, ``loss`` factors taken off by anti-aircraft fire."""
+    return bombing_factor(state, unit, hex_, "tactical", loss)
+
+
+def bombing_factor(state, unit, hex_, factor: str = "tactical", loss: int = 0) -> int:
+    """``unit``'s ``factor`` (tactical or strategic) attacking ``hex_``: less the ``loss`` that
+    anti-aircraft fire took off, then halved in rain or snow (Weather Report: "If the aircraft
+    is suffering anti-aircraft fire, apply this halving after the AA results are applied",
     after the desert shift) and by the hex's terrain (authored RAC 14.5 values), see data/air.json."""
     d = rules_data()
     terrain = world_map().terrain(tuple(hex_))
     weather = effective_weather(weather_in(state, hex_), terrain)
     multiplier = (d["tactical_weather_multiplier"].get(weather, 1.0)
                   * d["tactical_terrain_multiplier"].get(effective_terrain(terrain, weather), 1.0))
-    return math.floor(unit.factors.get("tactical", 0) * multiplier)
+    return math.floor(max(0, unit.factors.get(factor, 0) - loss) * multiplier)
 
 
 def check_mission_weather(state, hex_, rule: str) -> None:

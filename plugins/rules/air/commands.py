@@ -52,3 +52,14 @@ class ReturnAirToBase(Command):
 class RebaseAir(Command):
     unit: str
     hex: tuple[int, int]
+
+
+class PlotAAFire(Command):
+    unit: str
+    hex: tuple[int, int]
+    shots: int = 4  # "Each AA unit can fire up to 4 times"
+
+
+class ApplyAADamage(Command):
+    hex: tuple[int, int]
+    unit: str  # the bomber the next result (destroy, abort, reduce) falls on

@@ -119,3 +119,27 @@ def _destroyed(event, state):
 def _rebased(event, state):
     d = event.data
     return f"{name(state, d['unit'])} rebases from {tuple(d['from_hex'])} to {tuple(d['to_hex'])}"
+
+
+@rules.describe("AAFirePlotted")
+def _aa_plotted(event, state):
+    d = event.data
+    return f"{name(state, d['unit'])} plots {d['shots']} anti-aircraft shots at {tuple(d['hex'])} ({d['factors']} factors)"
+
+
+@rules.describe("AAFireRolled")
+def _aa_rolled(event, state):
+    d = event.data
+    kept, rolled = d["cell"].split("/")
+    how = f"{'highest' if int(kept) > 0 else 'lowest'} {abs(int(kept))} of {rolled}"
+    return (f"Anti-aircraft fire at {tuple(d['hex'])}: {d['factors']} factors on {len(d['bombers'])} bombers, "
+            f"{how} dice {d['dice']} = {d['points']} points: destroy {d['destroy']}, abort {d['abort']}, "
+            f"{d['reduce']} factors do not press the attack")
+
+
+@rules.describe("AADamageApplied")
+def _aa_applied(event, state):
+    d = event.data
+    what = {"destroy": "is destroyed", "abort": "aborts",
+            "reduce": f"loses {d['amount']} attack factors"}[d["effect"]]
+    return f"Anti-aircraft fire: {name(state, d['unit'])} {what}"

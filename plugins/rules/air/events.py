@@ -143,6 +143,37 @@ class AirUnitRebased(EventData):
     to_hex: tuple[int, int]
 
 
+@rules.event
+class AAFirePlotted(EventData):
+    unit: str
+    power: str
+    hex: tuple[int, int]
+    shots: int
+    factors: int
+
+
+@rules.event
+class AAFireRolled(EventData):
+    hex: tuple[int, int]
+    side: str  # the firing side
+    factors: int
+    bombers: list[str]
+    cell: str  # the anti-aircraft table's cell, "-1/6"
+    dice: list[int]
+    points: int
+    destroy: int
+    abort: int
+    reduce: int
+
+
+@rules.event
+class AADamageApplied(EventData):
+    hex: tuple[int, int]
+    unit: str
+    effect: Literal["destroy", "abort", "reduce"]
+    amount: int = 1
+
+
 # ---------------------------------------------------------------- reducers
 @rules.reducer("AirMissionBegan")
 def _began(state, event):
@@ -274,3 +305,34 @@ def _destroyed(state, event):
         m.returning.remove(event.data["unit"])
     if m.flights.pop(event.data["unit"], None) is not None:
         m.destroyed.append(event.data["unit"])
+
+
+@rules.reducer("AAFirePlotted")
+def _aa_plotted(state, event):
+    d = event.data
+    m = air(state).mission
+    m.aa_shots[d["unit"]] = m.aa_shots.get(d["unit"], 0) + d["shots"]
+    key = hex_key(d["hex"])
+    m.aa_plot[key] = m.aa_plot.get(key, 0) + d["factors"]
+
+
+@rules.reducer("AAFireRolled")
+def _aa_rolled(state, event):
+    d = event.data
+    m = air(state).mission
+    key = hex_key(d["hex"])
+    m.aa_plot.pop(key, None)
+    target = next(s for s in state.kernel.sides if s != d["side"])
+    m.aa_damage[key] = {"destroy": d["destroy"], "abort": d["abort"], "reduce": d["reduce"], "target": target}
+
+
+@rules.reducer("AADamageApplied")
+def _aa_applied(state, event):
+    d = event.data
+    m = air(state).mission
+    damage = m.aa_damage[hex_key(d["hex"])]
+    damage[d["effect"]] -= d["amount"]
+    if d["effect"] == "abort":
+        m.aborted.append(d["unit"])
+    elif d["effect"] == "reduce":
+        m.flights[d["unit"]].aa_loss += d["amount"]

@@ -32,6 +32,7 @@ from .aircraft import (
     side,
     units_of,
 )
+from .anti_aircraft import why_no_aa
 from .events import AirMissionBegan, AirUnitFlew
 from .state import AM, MISSION_KIND, MISSION_NAME, air, flights_of
 
@@ -284,12 +285,25 @@ def _skip_air_to_air(state, m, ps, nps):
     return None if any(m.bombers_flown.values()) else "no bombers flew"
 
 
-def _skip_aa(state, m, ps, nps):
-    return "no anti-aircraft units fire (AA units are an optional rule not in play)"
+def _skip_aa(container: str):
+    def skip(state, m, ps, nps):
+        return why_no_aa(state, f"{AM}.{container}")
+    return skip
 
 
 def _skip_performed(state, m, ps, nps):
-    return "performed at the end of the Air-to-air Combat subphase" if m.performed else None
+    if m.performed:
+        return "the mission has been performed"
+    if not any(m.bombers_flown.values()):
+        return "no bomber or air transport flew this mission"
+    return None
+
+
+def _skip_surprise(state, m, ps, nps):
+    # Surprise Points Used: "This subphase is skipped except during the port attack phase.
+    # Surprise never happens during the other 7 air mission phases."
+    return (f"Surprise Points Used: skipped except in the Port Attack phase; surprise never happens in "
+            f"{MISSION_NAME.get(m.kind, m.kind)}")
 
 
 def _skip_rtb(side_attr: str, who: str):
@@ -305,11 +319,10 @@ SUBPHASE_SKIPS = {
     "non-phasing-side-flies-bombers": _skip_non_phasing_bombers,
     "non-phasing-side-flies-interceptors": _skip_non_phasing_interceptors,
     "phasing-side-flies-interceptors": _skip_phasing_interceptors,
-    # Surprise Points Used: "skipped except during the port attack phase"
-    "surprise-points-used": lambda state, m, ps, nps: "surprise happens only in Port Attack",
+    "surprise-points-used": _skip_surprise,
     "air-to-air-combat": _skip_air_to_air,
-    "aa-by-non-phasing-side": _skip_aa,
-    "aa-by-phasing-side": _skip_aa,
+    "aa-by-non-phasing-side": _skip_aa("aa-by-non-phasing-side"),
+    "aa-by-phasing-side": _skip_aa("aa-by-phasing-side"),
     "air-mission-performed": _skip_performed,
     "return-to-base-phasing": _skip_rtb("ps", "phasing"),
     "return-to-base-non-phasing": _skip_rtb("nps", "non-phasing"),
@@ -317,8 +330,13 @@ SUBPHASE_SKIPS = {
 
 
 def subphase_skip(state, step_id: str) -> str | None:
+    """Why an Air Mission subphase (its first level only: a step inside a subphase that runs
+    is not skipped here) is skipped now, or None."""
     ps = state.kernel.active_side
-    skip = SUBPHASE_SKIPS.get(step_id[len(AM) + 1:].split(".")[0])
+    rest = step_id[len(AM) + 1:]
+    if "." in rest:
+        return None
+    skip = SUBPHASE_SKIPS.get(rest)
     if ps is None or skip is None:
         return None
     return skip(state, air(state).mission, ps, other_side(state, ps))

@@ -10,18 +10,16 @@ from plugins.rules.combat import GroundSupportAdded
 from plugins.rules.core import hex_key
 from plugins.rules.units import UnitFlipped
 
+from .anti_aircraft import disorganize_fired
 from .aircraft import destroy, has_base_in_reach, tactical_factor, units_of
 from .events import AirGroundSupportFlown, AirMissionPerformed, GroundStrikeRolled
 from .missions import strike_targets
 from .state import air
 
 
-def perform(ctx) -> None:
-    """Air Mission Performed for the bombers that survived air-to-air combat.
-
-    Run at the end of the Air-to-air Combat subphase: anti-aircraft fire needs the
-    optional AA units (no rule here), and the sequence's "Air Mission Performed" step
-    names only the naval and reorganization commands."""
+def perform(ctx, step_id: str | None = None) -> None:
+    """Air Mission Performed for the bombers that survived air-to-air combat and
+    anti-aircraft fire; anti-aircraft units that fired become disorganized."""
     state = ctx.state
     m = air(state).mission
     if m.performed:
@@ -29,6 +27,7 @@ def perform(ctx) -> None:
     bombers = [f for f in m.flights.values() if f.role == "bomber" and f.unit not in m.aborted]
     PERFORM[m.kind](ctx, bombers)
     ctx.emit(AirMissionPerformed(kind=m.kind))
+    disorganize_fired(ctx)
     # Return to Base: "some air units will be destroyed because they are unable to return"
     units = units_of(state)
     for f in list(m.flights.values()):
@@ -42,7 +41,7 @@ def ground_strike(ctx, bombers) -> None:
     state = ctx.state
     units = units_of(state)
     for f in sorted(bombers, key=lambda f: f.unit):
-        tactical = tactical_factor(state, units[f.unit], f.hex)  # weather and terrain (Air Attacks)
+        tactical = tactical_factor(state, units[f.unit], f.hex, f.aa_loss)  # AA, weather and terrain (Air Attacks)
         for target in strike_targets(state, f.power, f.hex):
             extra = sum(n or 0 for n in ctx.host.pm.hook.ground_strike_extra_dice(
                 state=state, bomber=units[f.unit], target=target))
@@ -63,16 +62,16 @@ def ground_support_flown(ctx, bombers) -> None:
     hook = ctx.host.pm.hook
     groups: dict[tuple, list[str]] = {}
     for f in bombers:
-        groups.setdefault((f.hex, f.side), []).append(f.unit)
-    for (hex_, side), ids in sorted(groups.items()):
+        groups.setdefault((f.hex, f.side), []).append(f)
+    for (hex_, side), flights in sorted(groups.items(), key=lambda item: item[0]):
         factors = 0
-        for u in ids:
+        for f in flights:
             # "An aircraft's tactical factors may be reduced by the weather ... and terrain
-            # ... in the target hex" (Air Attacks, Ground support)
-            base = tactical_factor(state, units[u], hex_)
-            changed = hook.ground_support_factor(state=state, unit=units[u], hex_=hex_, side=side, factor=base)
+            # ... in the target hex" (Air Attacks, Ground support), after anti-aircraft fire
+            base = tactical_factor(state, units[f.unit], hex_, f.aa_loss)
+            changed = hook.ground_support_factor(state=state, unit=units[f.unit], hex_=hex_, side=side, factor=base)
             factors += base if changed is None else changed
-        ctx.emit(AirGroundSupportFlown(hex=hex_, side=side, factors=factors, units=sorted(ids)))
+        ctx.emit(AirGroundSupportFlown(hex=hex_, side=side, factors=factors, units=sorted(f.unit for f in flights)))
         role = "attacker" if side == state.kernel.active_side else "defender"
         ctx.emit(GroundSupportAdded(combat=hex_key(hex_), side=role, factors=factors))
 

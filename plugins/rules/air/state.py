@@ -39,6 +39,8 @@ class Flight(BaseModel):
     role: Literal["bomber", "escort", "cap", "interceptor"]
     hex: tuple[int, int]
     base: tuple[int, int]
+    # Anti-aircraft Fire Effects: attack factors that "do not press the attack"
+    aa_loss: int = 0
 
 
 class Combat(BaseModel):
@@ -70,6 +72,13 @@ class Mission(BaseModel):
     returning: list[str] = Field(default_factory=list)  # aborted, to return through the digression
     combats_left: list[tuple[int, int]] = Field(default_factory=list)
     combat: Combat | None = None
+    # Anti-aircraft fire: shots each AA unit has fired this mission (at most 4), the AA
+    # factors the firing side has plotted at each hex ("col,row"), and the damage each hex's
+    # roll left for the bombers' owners to apply: {"destroy": n, "abort": n, "reduce": n,
+    # "target": the side whose bombers take it}
+    aa_shots: dict[str, int] = Field(default_factory=dict)
+    aa_plot: dict[str, int] = Field(default_factory=dict)
+    aa_damage: dict[str, dict[str, int | str]] = Field(default_factory=dict)
     performed: bool = False
 
 

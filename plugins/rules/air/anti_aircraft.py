@@ -1,0 +1,335 @@
+"""Anti-aircraft fire (PM 7.8.7-7.8.8): Plot Anti-aircraft Fire, Anti-aircraft Fire Results.
+
+Seeds: "Anti-Air Fire" / "Plot Anti-aircraft Fire", "Anti-aircraft Combat Results Table",
+"Anti-aircraft Fire Results (Die Rolls)", "Anti-aircraft Fire Effects", "Anti-aircraft
+Attacks by Non-Phasing Side", "Anti-aircraft Attacks by Phasing Side", "Weather Report".
+
+Who fires: "Naval units have an intrinsic anti-air strength ... Additionally, anti-aircraft
+divisions can fire on aircraft attacking the hex they occupy and any adjacent hexes.  No
+other units have the ability to use anti-aircraft fire."  So a city, or any other land unit,
+has no AA; a land unit with an ``aa`` factor (the AA divisions an optional rule brings) fires
+if organized and in supply; ships fire only in Port Attack and naval air combat, which these
+rules do not run.
+
+How: each AA unit has 4 shots a mission; n shots at one hex add n times its AA factor there
+(``PlotAAFire``).  When the plotting step ends, each hex's total picks a column of the
+anti-aircraft table (data/anti_aircraft_table.json), the number of bombers there its row; the
+cell says how many dice to roll and how many of the highest or lowest to sum.  Every 10
+points destroys a bomber, 5 left over abort one, each point left reduces one attack factor
+(tactical or strategic, as the mission uses): the bombers' owner applies them one by one
+(``ApplyAADamage``).  Weather: "Halve the ... tactical and strategic bombardment factors of
+aircraft ... attacking a hex, in rain or snow.  If the aircraft is suffering anti-aircraft
+fire, apply this halving after the AA results are applied" (``aircraft.bombing_factor``).
+An AA unit that fired is disorganized when the mission is performed.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from kernel.choices import Field, Option
+from kernel.errors import Rejected
+from plugins.rules.core import hex_key, key_hex
+from plugins.rules.supply import in_supply
+from plugins.rules.units import UnitFlipped
+
+from .aircraft import DATA, destroy, distance, hex_label, name, other_side, side, units_of
+from .events import AADamageApplied, AAFirePlotted, AAFireRolled
+from .state import AM, air
+
+SHOTS = 4  # "Each AA unit can fire up to 4 times"
+NON_PHASING, PHASING = f"{AM}.aa-by-non-phasing-side", f"{AM}.aa-by-phasing-side"
+PLOT_STEPS = {f"{NON_PHASING}.plot-aa-fire": "nps", f"{PHASING}.plot-aa-fire": "ps"}
+RESULT_STEPS = {f"{NON_PHASING}.aa-fire-results": "nps", f"{PHASING}.aa-fire-results": "ps"}
+# the attack factor anti-aircraft damage reduces in each mission ("tactical, strategic or
+# air-to-sea factors as appropriate"); a transport has none to reduce
+MISSION_FACTOR = {"ground-strike": "tactical", "ground-support": "tactical", "strategic-bombardment": "strategic",
+                  "carpet-bombing": "strategic"}
+RULE = "Anti-aircraft Fire"
+
+
+@cache
+def table() -> dict:
+    return json.loads((DATA / "anti_aircraft_table.json").read_text())
+
+
+def _band(bands, value: int) -> int:
+    return next(i for i, (low, high) in enumerate(bands) if low <= value <= high)
+
+
+def table_cell(factors: int, bombers: int) -> str:
+    """The anti-aircraft table's cell for ``factors`` AA factors at ``bombers`` bombers: "-1/6"."""
+    t = table()
+    ladder = t["ladder"]
+    return ladder[min(_band(t["columns"], factors) + _band(t["rows"], bombers), len(ladder) - 1)]
+
+
+def cell_dice(cell: str) -> tuple[int, int]:
+    """"-2/4" -> (-2, 4): sum the 2 lowest of 4 dice; "+3/5": the 3 highest of 5."""
+    kept, rolled = cell.split("/")
+    return int(kept), int(rolled)
+
+
+def points_of(cell: str, dice: list[int]) -> int:
+    kept, _ = cell_dice(cell)
+    ordered = sorted(dice, reverse=kept > 0)
+    return sum(ordered[:abs(kept)])
+
+
+def damage_of(points: int) -> dict[str, int]:
+    """Anti-aircraft Fire Effects: every 10 points destroy a bomber, 5 left abort one, each
+    point left reduces one attack factor."""
+    destroyed, rest = divmod(points, 10)
+    aborted = 1 if rest >= 5 else 0
+    return {"destroy": destroyed, "abort": aborted, "reduce": rest - 5 * aborted}
+
+
+# ---------------------------------------------------------------- who fires at what
+def firing_side(state, step_id: str) -> str | None:
+    ps = state.kernel.active_side
+    which = PLOT_STEPS.get(step_id) or RESULT_STEPS.get(step_id) or {NON_PHASING: "nps", PHASING: "ps"}.get(step_id)
+    if ps is None or which is None:
+        return None
+    return ps if which == "ps" else other_side(state, ps)
+
+
+def bombers_at(state, target_side: str) -> dict[tuple[int, int], list]:
+    """The flights of ``target_side`` that AA may hit, by hex: bombers (and air transports)
+    that were cleared through (not destroyed, not aborted)."""
+    m = air(state).mission
+    out: dict[tuple[int, int], list] = {}
+    for f in sorted(m.flights.values(), key=lambda f: f.unit):
+        if f.side == target_side and f.role == "bomber" and f.unit not in m.aborted:
+            out.setdefault(tuple(f.hex), []).append(f)
+    return out
+
+
+def shots_left(state, unit_id: str) -> int:
+    return SHOTS - air(state).mission.aa_shots.get(unit_id, 0)
+
+
+def aa_factor(unit) -> int:
+    return int(unit.factors.get("aa", 0)) if unit.branch == "land" else 0
+
+
+def target_hexes(state, unit, firing: str) -> list[tuple[int, int]]:
+    """Hexes with enemy bombers in or next to ``unit``'s hex."""
+    return sorted(h for h in bombers_at(state, other_side(state, firing)) if distance(unit.hex, h) <= 1)
+
+
+def aa_units(state, firing: str) -> list:
+    """``firing``'s land units that can fire AA now: an AA factor, organized, in supply, on the
+    map, shots left and an enemy bomber in or next to their hex."""
+    powers = set(state.kernel.sides.get(firing, []))
+    return [u for u in sorted(units_of(state).values(), key=lambda u: u.id)
+            if u.power in powers and aa_factor(u) > 0 and u.on_map and u.face_up
+            and shots_left(state, u.id) > 0 and target_hexes(state, u, firing) and in_supply(state, u.id)]
+
+
+def why_no_aa(state, step_id: str) -> str | None:
+    """Why an anti-aircraft subphase is skipped now, or None (seeds "Anti-aircraft Attacks by
+    Non-Phasing Side" / "by Phasing Side")."""
+    m = air(state).mission
+    firing = firing_side(state, step_id)
+    if firing is None:
+        return None
+    if step_id == PHASING and m.kind != "ground-support":
+        return "skipped for all air mission phases except ground support"
+    who = "non-phasing" if firing == state.kernel.active_side else "phasing"
+    if not bombers_at(state, other_side(state, firing)):
+        return f"no bomber or air transport of the {who} side survived air-to-air combat"
+    if not aa_units(state, firing):
+        return ("no anti-aircraft unit can fire: only anti-aircraft divisions (an optional rule's units) fire on "
+                "aircraft over land, organized, in supply, at their own or an adjacent hex (no other unit, and no "
+                "city, has anti-aircraft fire; ships fire only in Port Attack)")
+    return None
+
+
+# ---------------------------------------------------------------- Plot Anti-aircraft Fire
+def check_aa_unit(state, actor: str, unit_id: str, step_id: str):
+    firing = firing_side(state, step_id)
+    if firing is None or step_id not in PLOT_STEPS:
+        raise Rejected(f"{RULE}: anti-aircraft fire is plotted only in Plot Anti-aircraft Fire")
+    unit = units_of(state).get(unit_id)
+    if unit is None:
+        raise Rejected(f"{RULE}: there is no unit {unit_id!r}")
+    if unit.power != actor:
+        raise Rejected(f"{RULE}: {name(state, unit_id)} belongs to {unit.power}, not {actor}")
+    if aa_factor(unit) <= 0:
+        raise Rejected(f"{RULE}: {name(state, unit_id)} has no anti-aircraft factor (only AA divisions fire)")
+    if not unit.on_map or not unit.face_up:
+        raise Rejected(f"{RULE}: {name(state, unit_id)} is not organized on the map")
+    if shots_left(state, unit_id) <= 0:
+        raise Rejected(f"{RULE}: {name(state, unit_id)} has fired its {SHOTS} shots")
+    if not in_supply(state, unit_id):
+        raise Rejected(f"{RULE}: {name(state, unit_id)} is out of supply (only in-supply AA units fire)")
+    return unit
+
+
+def check_aa_target(state, unit, hex_, shots: int, step_id: str) -> None:
+    firing = firing_side(state, step_id)
+    if tuple(hex_) not in target_hexes(state, unit, firing):
+        raise Rejected(f"{RULE}: no enemy bomber at hex {tuple(hex_)} in or next to {name(state, unit.id)}'s hex")
+    left = shots_left(state, unit.id)
+    if not 1 <= shots <= left:
+        raise Rejected(f"{RULE}: {name(state, unit.id)} may fire 1 to {left} shots, not {shots}")
+
+
+def plot_aa_fire(ctx, cmd) -> None:
+    state, step = ctx.state, state_step(ctx.state)
+    unit = check_aa_unit(state, cmd.actor, cmd.unit, step)
+    check_aa_target(state, unit, cmd.hex, cmd.shots, step)
+    ctx.emit(AAFirePlotted(unit=unit.id, power=unit.power, hex=tuple(cmd.hex), shots=cmd.shots,
+                           factors=aa_factor(unit) * cmd.shots))
+
+
+def state_step(state) -> str:
+    return state.kernel.sequence.current or ""
+
+
+def plot_choices(state, actor, step_id):
+    if step_id not in PLOT_STEPS:
+        return None
+    firing = firing_side(state, step_id)
+
+    def units():
+        out = []
+        for u in aa_units(state, firing):
+            if u.power != actor:
+                continue
+            left = shots_left(state, u.id)
+            hexes = [Option(h, hex_label(h), [Field("shots", "number", min=1, max=left, label="shots")])
+                     for h in target_hexes(state, u, firing)]
+            out.append(Option(u.id, f"{name(state, u.id)}, AA {aa_factor(u)}, {left} shots left",
+                              [Field("hex", "hex", hexes, label="hex to fire at")]))
+        return out
+    return [Field("unit", "unit", units, label="anti-aircraft unit")]
+
+
+def plot_preview(state, cmd) -> dict:
+    step = state_step(state)
+    unit = check_aa_unit(state, cmd.actor, cmd.unit, step)
+    check_aa_target(state, unit, cmd.hex, cmd.shots, step)
+    total = air(state).mission.aa_plot.get(hex_key(cmd.hex), 0) + aa_factor(unit) * cmd.shots
+    bombers = len(bombers_at(state, other_side(state, firing_side(state, step))).get(tuple(cmd.hex), []))
+    return {"unit": unit.id, "hex": list(cmd.hex), "shots": cmd.shots, "factors": aa_factor(unit) * cmd.shots,
+            "hex_total": total, "bombers": bombers, "cell": table_cell(total, bombers)}
+
+
+# ---------------------------------------------------------------- Anti-aircraft Fire Results
+def roll_aa_fire(ctx, step_id: str) -> None:
+    """When a Plot Anti-aircraft Fire step ends: roll each hex's fire (Anti-aircraft Fire Results)."""
+    state = ctx.state
+    firing = firing_side(state, step_id)
+    targets = bombers_at(state, other_side(state, firing))
+    for key, factors in sorted(air(state).mission.aa_plot.items()):
+        hex_ = key_hex(key)
+        flights = targets.get(hex_, [])
+        if factors <= 0 or not flights:
+            continue
+        cell = table_cell(factors, len(flights))
+        _, count = cell_dice(cell)
+        dice = ctx.roll(f"anti-aircraft fire at {hex_}: {factors} factors, {len(flights)} bombers, {cell}",
+                        faces=10, count=count)
+        points = points_of(cell, dice)
+        ctx.emit(AAFireRolled(hex=hex_, side=firing, factors=factors, bombers=[f.unit for f in flights], cell=cell,
+                              dice=list(dice), points=points, **damage_of(points)))
+
+
+def next_effect(state, hex_) -> tuple[str | None, list]:
+    """The next anti-aircraft result to apply at ``hex_`` and the bombers it may fall on."""
+    m = air(state).mission
+    damage = m.aa_damage.get(hex_key(hex_))
+    if not damage:
+        return None, []
+    flights = [f for f in m.flights.values() if tuple(f.hex) == tuple(hex_) and f.role == "bomber"
+               and f.unit not in m.aborted and f.side == damage["target"]]
+    if damage["destroy"] and flights:
+        return "destroy", flights
+    if damage["abort"] and flights:
+        return "abort", flights
+    factor = MISSION_FACTOR.get(m.kind)
+    units = units_of(state)
+    reducible = [f for f in flights if factor and units[f.unit].factors.get(factor, 0) - f.aa_loss > 0]
+    if damage["reduce"] and reducible:
+        return "reduce", reducible
+    return None, []
+
+
+def pending_hexes(state, power: str | None = None) -> list[tuple[int, int]]:
+    """Hexes whose anti-aircraft damage is not all applied (to ``power``'s bombers, if given)."""
+    out = []
+    for key in sorted(air(state).mission.aa_damage):
+        effect, flights = next_effect(state, key_hex(key))
+        if effect and (power is None or any(f.power == power for f in flights)):
+            out.append(key_hex(key))
+    return out
+
+
+def recipients(state) -> list[str]:
+    """The powers that must apply anti-aircraft damage now ("rule:aa-damage-recipients")."""
+    powers = set()
+    for h in pending_hexes(state):
+        powers |= {f.power for f in next_effect(state, h)[1]}
+    return sorted(powers)
+
+
+def check_damage(state, actor: str, hex_, unit_id: str) -> str:
+    effect, flights = next_effect(state, hex_)
+    if effect is None:
+        raise Rejected(f"{RULE}: no anti-aircraft damage is left to apply at hex {tuple(hex_)}")
+    mine = [f.unit for f in flights if f.power == actor]
+    if unit_id not in mine:
+        raise Rejected(f"{RULE}: the next result at hex {tuple(hex_)} ({effect}) falls on one of "
+                       f"{', '.join(mine) or 'nobody of ' + actor}; {unit_id!r} is not one of them")
+    return effect
+
+
+def apply_aa_damage(ctx, cmd) -> None:
+    state = ctx.state
+    effect = check_damage(state, cmd.actor, cmd.hex, cmd.unit)
+    m = air(state).mission
+    amount = 1
+    if effect == "reduce":
+        f = m.flights[cmd.unit]
+        left = units_of(state)[cmd.unit].factors.get(MISSION_FACTOR[m.kind], 0) - f.aa_loss
+        amount = min(m.aa_damage[hex_key(cmd.hex)]["reduce"], left)
+    ctx.emit(AADamageApplied(hex=tuple(cmd.hex), unit=cmd.unit, effect=effect, amount=amount))
+    if effect == "destroy":
+        destroy(ctx, cmd.unit, "destroyed by anti-aircraft fire")
+
+
+def damage_choices(state, actor, step_id):
+    if step_id not in RESULT_STEPS:
+        return None
+    hexes = pending_hexes(state, actor)
+    if not hexes:
+        return None
+
+    def units_at(h):
+        effect, flights = next_effect(state, h)
+        return [Option(f.unit, f"{name(state, f.unit)}: {effect}") for f in flights if f.power == actor]
+    return [Field("hex", "hex", [Option(h, hex_label(h), [Field("unit", "unit", lambda h=h: units_at(h))])
+                                 for h in hexes], label="hex")]
+
+
+def damage_preview(state, cmd) -> dict:
+    effect = check_damage(state, cmd.actor, cmd.hex, cmd.unit)
+    return {"unit": cmd.unit, "hex": list(cmd.hex), "effect": effect,
+            "damage_left": {k: v for k, v in air(state).mission.aa_damage[hex_key(cmd.hex)].items() if k != "target"}}
+
+
+def damage_refusal(state, step_id: str, power: str) -> str | None:
+    if step_id in RESULT_STEPS and pending_hexes(state, power):
+        h = pending_hexes(state, power)[0]
+        return f"{RULE}: apply the anti-aircraft damage at hex {h} first ({next_effect(state, h)[0]})"
+    return None
+
+
+def disorganize_fired(ctx) -> None:
+    """"If an AA unit uses anti-aircraft fire, it becomes disorganized at the end of the phase"."""
+    units = units_of(ctx.state)
+    for uid in sorted(air(ctx.state).mission.aa_shots):
+        if uid in units and units[uid].face_up:
+            ctx.emit(UnitFlipped(unit=uid, face_up=False))
