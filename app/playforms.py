@@ -90,14 +90,17 @@ class PlayForms:
         if not outcome.accepted:
             self.say(in_words(self.game, outcome.reason), RED)
             return False
-        done = f"{title_of(command['type'])}: done"
+        done, told = f"{title_of(command['type'])}: done", 0
         for record in outcome.events:
             if record.type.startswith(("Step", "Digression", "Decision")):
                 continue  # the Sequence of Play header already says where the game is
             text = in_words(self.game, self.game.describe(record))
             if text:
                 self.log.append(gui_text(text))
+                told += 1
                 done = text  # the status says what happened, in words (issue 11 item 5)
+        if told > 1:
+            done = f"{title_of(command['type'])}: {done} (and {told - 1} more: see the log)"
         self.status = (done, GREEN)
         self.log = self.log[-40:]
         self._built_for = None
@@ -247,11 +250,13 @@ class PlayForms:
         if self.hidden():
             player = self.decisions.deciding_player()
             form.label((4, y, width, 24), f"Pass the screen to {player}.")
-            form.button((4, y + 28, width, 32), f"I am {player}: show my decisions", lambda: self.take_screen(player))
+            form.button((4, y + 28, width, 32), f"I am {player}: show my decisions",
+                        lambda: self.take_screen(player)).takes_screen = player
             return
         y = self.build_decisions(form, y, width)
         if self.decisions.decision() is not None:
             button = form.button((4, y, width, 32), FINISH, self.finish_step, tip=self.finish_refusal())
+            button.finishes = True
             if self.decisions.finish() is None:
                 button.disable()  # a mandatory decision is left: the tip says which
             y += 36
@@ -292,6 +297,7 @@ class PlayForms:
                     else title_of(choice.type)
                 button = form.button((4, y, width, 28), ("> " if active else "") + label,
                                      lambda c=choice: self.fill_in(c))
+                button.fills = (choice.type, choice.actor)
                 if active:
                     button.disable()
                 y += 30

@@ -82,4 +82,4 @@ def test_restore_setup_places_every_unit_left_in_the_tray(tray_window):
     restore = next(b for b in tray.form.owned if getattr(b, "text", "") == "Restore Setup")
     pump(window, *click(restore.rect.center))
     assert tray_units(window.game.state, "ussr") == []
-    assert "RestoreSetup" in window.play.status[0]
+    assert "Restore setup" in window.play.status[0]  # in words (issue 11 item 5)
