@@ -16,7 +16,6 @@ from helpers import types, unit
 from kernel.game import Game
 from plugins.rules import core
 from plugins.rules.land import (
-    check_overstacking,
     path_cost,
     reachable,
     stacking_problems,
@@ -257,20 +256,17 @@ def test_over_stacked_hex_limits_and_the_third_division(save):
 
 def test_over_stacked_hex_owner_destroys_organized_units_first(save):
     here = (205, 52)
-    game = new_game(save, [unit("g1", hex_=here), unit("g2", hex_=here), unit("g3", hex_=here)])
+    game = new_game(save, [unit("g1", hex_=here), unit("g2", hex_=here), unit("g3", hex_=here, face_up=False)])
     assert stacking_problems(game.state, here)
-    game._run(lambda ctx: check_overstacking(ctx), actor="system")
+    helpers.finish(game, "germany")  # the phase ends: "Stacking applies at the end of every phase"
     seq = game.state.kernel.sequence
     assert seq.current.endswith("correct-overstacking") and seq.pending == ["germany"]
-    from plugins.rules.units import UnitFlipped
-
-    game._run(lambda ctx: ctx.emit(UnitFlipped(unit="g3", face_up=False)), actor="system")
     refused(game, {"type": "ChooseOverstackLoss", "actor": "germany", "unit": "g3"}, "organized units before")
     out = game.submit({"type": "ChooseOverstackLoss", "actor": "germany", "unit": "g1"})
     assert out.accepted, out.reason
     assert types(out.events)[:3] == ["OverstackLossChosen", "UnitMoved", "DecisionFinished"]
     assert game.state["units"].units["g1"].where == "eliminated"
-    assert game.state.kernel.sequence.current.endswith("land-movement")  # back where it was
+    assert not game.state.kernel.sequence.stack  # the digression is over
     game.close()
 
 
@@ -444,7 +440,7 @@ def test_over_stacked_hex_aircraft_limits(save):
     air = [{"id": f"a{i}", "power": "germany", "branch": "air", "type": "ftr", "hex": list(here)} for i in (1, 2)]
     game = new_game(save, [unit("g1", hex_=here), *air])
     assert any("aircraft" in p for p in stacking_problems(game.state, here))
-    game._run(lambda ctx: check_overstacking(ctx), actor="system")
+    helpers.finish(game, "germany")  # the phase ends with the hex overstacked
     refused(game, {"type": "ChooseOverstackLoss", "actor": "germany", "unit": "g1"}, "within their limit")
     out = game.submit({"type": "ChooseOverstackLoss", "actor": "germany", "unit": "a2"})
     assert out.accepted, out.reason

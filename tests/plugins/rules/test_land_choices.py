@@ -18,7 +18,7 @@ from helpers import offered, unit
 from kernel.choices import CommandChoice
 from kernel.game import Game
 from plugins.rules import core
-from plugins.rules.land import check_overstacking, reachable, stacking_problems, zoc_hexes
+from plugins.rules.land import reachable, stacking_problems, zoc_hexes
 from plugins.rules.turn.activities import limit
 
 LAND_MOVEMENT = "turn.impulse.land.movement.land-movement"
@@ -327,7 +327,8 @@ def test_rail_movement_choices_avoid_enemy_zones_of_control_and_other_sides_hexe
 # ---------------------------------------------------------------- Over-Stacked Hex
 def _overstacked(save, units, **options):
     game = new_game(save, units, **options)
-    game._run(lambda ctx: check_overstacking(ctx), actor="system")
+    out = game.submit({"type": "FinishStep", "actor": "germany"})  # "Stacking applies at the end of every phase"
+    assert out.accepted, out.reason
     assert game.state.kernel.sequence.current.endswith("correct-overstacking")
     return game
 
@@ -345,7 +346,7 @@ def test_over_stacked_hex_choices_are_the_owners_organized_overstacked_units(sav
     preview = game.preview({"type": "ChooseOverstackLoss", "actor": "germany", "unit": "g1"})
     assert preview["legal"] and preview["hex"] == list(here) and not preview["still_overstacked"]
     assert game.submit({"type": "ChooseOverstackLoss", "actor": "germany", "unit": "g1"}).accepted
-    assert game.state.kernel.sequence.current.endswith("land-movement")  # the digression is over
+    assert not game.state.kernel.sequence.stack  # the digression is over
     assert the_offer(game, "ChooseOverstackLoss") is None
     game.close()
 
