@@ -227,3 +227,5 @@ def overrun_refusal(state, unit, hex_):
 
 
 rules.export(globals())
+
+from .ui import *  # noqa: E402,F401,F403 - the front end's hooks (app/uihooks.py), ui.__all__

@@ -194,11 +194,12 @@ class Tracer:
         return not lake_side or (self.raw_weather(a) in FROZEN and self.raw_weather(b) in FROZEN)
 
     # ------------------------------------------------------------ searches
-    def search(self, seeds, railway: bool, limit: int = MAX_RANGE) -> dict:
+    def search(self, seeds, railway: bool, limit: int = MAX_RANGE, parents: dict | None = None) -> dict:
         """Backwards from ``seeds`` (hexes at cost 0): the path cost from every hex to them.
 
         The cost of a path is the hexes it enters (the start hex is not entered): 1 each,
-        2 for desert and desert mountain; 0 along a railway on a railway path."""
+        2 for desert and desert mountain; 0 along a railway on a railway path.  ``parents``
+        (when given) gets each hex's next hex on its path towards the seeds (ui.py's paths)."""
         dist = {h: 0 for h in seeds}
         buckets: dict[int, list] = {0: list(dist)}
         d = 0
@@ -229,6 +230,8 @@ class Tracer:
                     old = dist.get(h)
                     if old is None or nd < old:
                         dist[h] = nd
+                        if parents is not None:
+                            parents[h] = n
                         if nd == d:
                             bucket.append(h)
                         else:

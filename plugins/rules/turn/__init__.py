@@ -212,3 +212,5 @@ def finish_step_refusal(state, step_id, power):
 
 
 rules.export(globals())
+
+from .ui import *  # noqa: E402,F401,F403 - the front end's hooks (app/uihooks.py), ui.__all__

@@ -1,0 +1,106 @@
+"""What the window asks the supply rules (the front end's hooks ``supply_status`` and
+``supply_path``, specified in app/uihooks.py; optional here, so a game without a window does
+not need them): the supply layer and Unit Review show what ``in_supply`` decides, the sources
+and the path a unit traces (seeds, "Supply Sources and Paths": "It shows the paths from each
+secondary supply source to the primary source from which the secondary draws supply.  The
+units that are supplied by each supply source are shown along with the paths they trace to
+their supply source").
+
+The paths are read off the same searches ``in_supply`` uses (trace.py): no second rule."""
+
+from __future__ import annotations
+
+from kernel.hookspecs import hookimpl
+from plugins.rules import core
+
+from . import trace
+
+__all__ = ["supply_path", "supply_status"]
+
+MAX_CHAIN = 8  # tertiary sources chain to secondaries; no real chain is longer
+
+
+def _city_label(hex_) -> str:
+    city = core.world_map().city_at(tuple(hex_))
+    return city.name if city else f"hex {hex_[0]},{hex_[1]}"
+
+
+def _sources(state, power: str, result) -> list[dict]:
+    labels = trace.Tracer(state, power).secondary_candidates() if result.active else {}
+    out = [{"hex": list(h), "kind": "primary", "label": _city_label(h)} for h in sorted(result.primaries)]
+    out += [{"hex": list(h), "kind": kind, "label": labels.get(h, _city_label(h))}
+            for h, kind in sorted(result.active.items())]
+    return out
+
+
+@hookimpl(optionalhook=True)
+def supply_status(state, power):
+    if power not in state.kernel.powers():
+        return None
+    from . import in_supply
+
+    result = trace.result_for(state, power)
+    out = sorted(u.id for u in state["units"].units.values()
+                 if u.power == power and u.on_map and not in_supply(state, u.id))
+    return {"out_of_supply": out, "sources": _sources(state, power, result)}
+
+
+def _follow(parents: dict, start, goal) -> list:
+    """The path the search found from ``start`` to a ``goal`` hex (its parents, followed)."""
+    path = [start]
+    while path[-1] not in goal and path[-1] in parents and len(path) < 1000:
+        path.append(parents[path[-1]])
+    return path
+
+
+def _leg(tracer, seeds, railway: bool, start) -> list:
+    parents: dict = {}
+    tracer.search(seeds, railway=railway, limit=trace.UNLIMITED, parents=parents)
+    return _follow(parents, start, seeds)
+
+
+@hookimpl(optionalhook=True)
+def supply_path(state, unit_id):
+    from . import AT_SEA, in_supply, supplied_this_impulse
+
+    unit = state["units"].units.get(unit_id)
+    if unit is None or not unit.on_map:
+        return None
+    hex_ = tuple(unit.hex)
+    supplied = in_supply(state, unit_id)
+    answer = {"unit": unit_id, "in_supply": supplied, "path": [list(hex_)], "source": None, "why": None}
+    if unit.where in AT_SEA or core.world_map().is_sea(hex_) or unit.type in trace.ALWAYS_SUPPLIED_TYPES:
+        return answer  # always in supply, no path to trace
+    if supplied_this_impulse(state, unit_id):
+        answer["why"] = "in supply this impulse by a rule (e.g. Emergency HQ supply)"
+        return answer
+    extra = trace.country_of_nationality(unit.nationality) if unit.nationality not in ("", unit.power) else None
+    result = trace.result_for(state, unit.power, extra)
+    tracer = trace.Tracer(state, unit.power)
+    if not supplied:
+        cost = result.dist.get(hex_)
+        answer["why"] = ("no supply path to any supply source" if cost is None else
+                         f"the nearest supply source is {cost} hexes of path away; the range here is "
+                         f"{tracer.range_at(hex_)}")
+        return answer
+    path = _leg(tracer, result.sources, False, hex_)  # the basic path in_supply found
+    end = path[-1]
+    kind = "primary" if end in result.primaries else result.active.get(end, "primary")
+    labels = tracer.secondary_candidates() if kind != "primary" else {}
+    answer["source"] = {"hex": list(end), "kind": kind, "label": labels.get(end, _city_label(end))}
+    # a secondary source draws on a primary by a railway path, a tertiary on a secondary
+    # or another tertiary by a basic path ("Supply Sources and Paths")
+    for _ in range(MAX_CHAIN):
+        if kind == "primary":
+            break
+        if kind == "secondary":
+            leg = _leg(tracer, result.primaries, True, end)
+        else:
+            leg = _leg(tracer, {h for h in result.active if h != end} | result.primaries, False, end)
+        if leg[-1] == end:
+            break
+        path += leg[1:]
+        end = leg[-1]
+        kind = "primary" if end in result.primaries else result.active.get(end, "primary")
+    answer["path"] = [list(h) for h in path]
+    return answer
