@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pytest
 
+import helpers
 from helpers import ok, refused, types, unit
 from kernel.game import Game
 from plugins.rules.combat import odds as O
-from plugins.rules.combat import GroundSupportAdded, declare_forced_attack, odds_preview
+from plugins.rules.combat import odds_preview
 
 DECL = "turn.impulse.land.combat.land-combat-declaration"
 T = (207, 52)  # clear, USSR
@@ -33,12 +34,24 @@ def supply_hq():
     return unit("g-supply-hq", "germany", SUPPLY_HQ, "hq-i", 1, factors={"reorg": 1})
 
 
-def new_game(save, units=None, seed=1, actions=None, start_at=DECL, **extra):
+def new_game(save, units=None, seed=1, actions=None, start_at=DECL, lab=False, **extra):
+    """The situation in the lab scenario; ``lab``: a lab game, which the rig may change."""
     units = units if units is not None else base_units()
     options = {"units": units + [supply_hq()],
                "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"},
                "actions": actions or {"germany": "land"}, "start_at": start_at, **extra}
+    if lab:
+        return helpers.lab_game(save, seed=seed, options=options, extra_plugins=["combat"])
     return Game.new("lab", save, seed=seed, options=options, extra_plugins=["combat"])
+
+
+def rig_paradrop(game, unit_id, hex_):
+    """A lab game's unit paradropped into ``hex_`` as the air rules leave it (Paradrop: it
+    "forces a land attack on the hex", combat's declare_forced_attack), built with the rig."""
+    dropped = game.state["units"].units[unit_id].model_dump(mode="json")
+    helpers.place(game, {**dropped, "hex": list(hex_)})
+    helpers.event(game, "AttackDeclared", combat=f"{hex_[0]},{hex_[1]}", hex=list(hex_), power=dropped["power"],
+                  units=[unit_id], forced="paradrop")
 
 
 def step(game):
@@ -333,14 +346,11 @@ def test_select_land_combat_order_chosen_by_the_attacker(save):
 
 
 def test_ground_support_added_by_the_air_plugin(save):
-    game = new_game(save)
+    game = new_game(save, lab=True)
     ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-inf"]})
-
-    def fly(ctx):
-        ctx.emit(GroundSupportAdded(combat="207,52", side="attacker", factors=3))
-        ctx.emit(GroundSupportAdded(combat="207,52", side="attacker", factors=2.5))
-
-    game._run(fly, actor="system")
+    # two ground support missions as the air plugin records them
+    helpers.event(game, "GroundSupportAdded", combat="207,52", side="attacker", factors=3)
+    helpers.event(game, "GroundSupportAdded", combat="207,52", side="attacker", factors=2.5)
     assert game.state["combat"].ground_support == {"207,52": {"attacker": 5.5}}
     prev = odds_preview(game.state, ["g-inf"], T)
     assert prev["attack"] == 8 and prev["odds"] == "2:1"  # 4 + min(5.5, 4) = 8
@@ -375,14 +385,8 @@ def test_hq_support_skipped_without_the_optional_rule(save):
 
 def test_include_notional_units(save):
     units = [unit("g-para", "germany", (206, 51), "para", 2, size="division")]
-    game = new_game(save, units=units)
-
-    def drop(ctx):
-        from plugins.rules.units import UnitMoved
-        ctx.emit(UnitMoved(unit="g-para", to_hex=T))
-        declare_forced_attack(ctx, "germany", T, ["g-para"], "paradrop")
-
-    game._run(drop, actor="system")
+    game = new_game(save, units=units, lab=True)
+    rig_paradrop(game, "g-para", T)
     ok(game, {"type": "FinishStep", "actor": "germany"})
     assert step(game).endswith("include-notional-units") and game.state.kernel.sequence.pending == ["ussr"]
     events = ok(game, {"type": "IncludeNotional", "actor": "ussr", "hex": list(T), "include": False})

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from helpers import offered, ok, refused, unit
-from test_combat import DECL, MINSK, T, base_units, new_game, step, strong, supply_hq
+from test_combat import DECL, MINSK, T, base_units, new_game, rig_paradrop, step, strong, supply_hq
 
 from plugins.rules.combat import odds as O
 
@@ -147,16 +147,8 @@ def test_land_combat_declaration_preview_has_the_weather_and_terrain_modifiers(s
 
 # ---------------------------------------------------------------- Ignore Notional
 def paradropped(save):
-    from plugins.rules.combat import declare_forced_attack
-    from plugins.rules.units import UnitMoved
-
-    game = new_game(save, units=[unit("g-para", "germany", (206, 51), "para", 2, size="division")])
-
-    def drop(ctx):
-        ctx.emit(UnitMoved(unit="g-para", to_hex=T))
-        declare_forced_attack(ctx, "germany", T, ["g-para"], "paradrop")
-
-    game._run(drop, actor="system")
+    game = new_game(save, units=[unit("g-para", "germany", (206, 51), "para", 2, size="division")], lab=True)
+    rig_paradrop(game, "g-para", T)
     ok(game, {"type": "FinishStep", "actor": "germany"})
     return game
 
