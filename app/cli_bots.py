@@ -21,6 +21,9 @@ def add_bots_commands(sub) -> None:
                    help="one side's policy, e.g. axis=greedy (overrides --policy)")
     p.add_argument("--save", help="path of the save (default: a temporary file, removed afterwards)")
     p.add_argument("--limit", type=int, default=200000, help="stop after this many decisions")
+    p.add_argument("--rules", default="none", help="optional rules preset or saved set (as `wif new --rules`)")
+    p.add_argument("--rules-on", action="append", metavar="ID,…", help="switch these optional rules ON too")
+    p.add_argument("--rules-off", action="append", metavar="ID,…", help="switch these optional rules OFF")
     p.set_defaults(func=cmd_autoplay)
 
     p = sub.add_parser("bot", help="a bot decides a player's pending decisions in a save")
@@ -46,11 +49,19 @@ def _policies(game, default: str, pairs: list[str]) -> dict[str, str]:
 
 
 def play_one(scenario: str, seed: int, default: str, pairs: list[str], save: Path, limit: int,
-             swap: bool = False) -> tuple[dict, dict | None, Tally, int]:
-    """One whole game; returns (policies, result, tally, events)."""
+             swap: bool = False, rules: dict | None = None) -> tuple[dict, dict | None, Tally, int]:
+    """One whole game; returns (policies, result, tally, events).  ``rules``: the optional
+    rules as ``wif new`` takes them ({"preset", "rules_on", "rules_off"}), chosen by the framework."""
     from kernel.game import Game
 
-    game = Game.new(scenario, save, seed=seed)
+    if rules and (rules.get("preset", "none") != "none" or rules.get("rules_on") or rules.get("rules_off")):
+        from app.uihooks import ask_optional_rules
+
+        game = ask_optional_rules("new_game_with_rules", None, scenario=scenario, path=save, seed=seed,
+                                  preset=rules.get("preset", "none"), rules_on=rules.get("rules_on", []),
+                                  rules_off=rules.get("rules_off", []), options={}, players=None)
+    else:
+        game = Game.new(scenario, save, seed=seed)
     try:
         policies = _policies(game, default, pairs)
         if swap:
@@ -78,12 +89,16 @@ def cmd_autoplay(args) -> int:
     scores: dict[tuple[str, str], list[float]] = {}  # (side, policy) -> the side's score each game
     games = 0
     refusals = 0
+    from .cli_rules import split_ids
+
+    rules = {"preset": args.rules, "rules_on": split_ids(args.rules_on), "rules_off": split_ids(args.rules_off)}
     with tempfile.TemporaryDirectory() as tmp:
         for i, seed in enumerate(seeds):
             save = Path(args.save) if (args.save and len(seeds) == 1) else Path(tmp) / f"{args.scenario}-{seed}.wif"
             # Over several seeds the sides swap policies every other game, so a tally is fair.
             policies, result, tally, events = play_one(args.scenario, seed, args.policy, args.side, save,
-                                                       args.limit, swap=bool(args.seeds) and i % 2 == 1)
+                                                       args.limit, swap=bool(args.seeds) and i % 2 == 1,
+                                                       rules=rules)
             report = verify(save)
             rate = tally.decisions / tally.seconds if tally.seconds else 0.0
             winner = (result or {}).get("winner")
