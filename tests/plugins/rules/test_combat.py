@@ -440,28 +440,36 @@ def test_land_combat_events_name_the_hexes_they_touched(tmp_path):
 
 
 # ---------------------------------------------------------------- Retreats: over-stacking and the production pool
-def _retreat_situation(save, soviets_south, blockers=()):
+def _retreat_situation(save, soviets_south, blockers=(), arm=6, division=False):
     """Germans attack T from 206,51/206,52, one more holds 208,52; ``soviets_south`` Soviet
     armies stand in 207,53, the only hex T's defenders can retreat into; ``blockers`` are
-    German units on the hexes beyond it."""
-    units = base_units() + [unit("s-2", "ussr", T, "inf", 3), unit("g-blk", "germany", (208, 52), "inf", 4)]
+    German units on the hexes beyond it.  ``division``: a Soviet division joins T's two armies.
+    A lab game: its dice are played back (helpers.dice)."""
+    units = [unit("g-arm", "germany", (206, 51), "arm", arm), unit("g-inf", "germany", (206, 52), "inf", 4),
+             unit("s-inf", "ussr", T, "inf", 3), unit("s-2", "ussr", T, "inf", 3),
+             unit("g-blk", "germany", (208, 52), "inf", 4)]
+    units += [unit("s-div", "ussr", T, "inf", 1, size="division")] if division else []
     units += [unit(f"s-south{i}", "ussr", (207, 53), "inf", 3) for i in range(soviets_south)]
     units += [unit(f"g-beyond{i}", "germany", h, "inf", 4) for i, h in enumerate(blockers)]
-    game = new_game(save, units=units)
+    game = new_game(save, units=units, lab=True)
     ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(T), "units": ["g-arm", "g-inf"]})
     return game
 
 
-def _retreat(game, retreating, excess_to_pool=False):
-    from plugins.rules import combat as C
-
-    def run(ctx):
-        ctx.emit(C.LandCombatOutcome(combat="207,52", retreating=retreating, shattered=[], destroyed=[],
-                                     disorganized=[], advance=True, breakthrough=False,
-                                     excess_to_pool=excess_to_pool))
-        C.auto_retreats(ctx, C.cs(ctx.state).combats["207,52"])
-
-    return game._run(run, actor="system")
+def _resolve(game, die, losses=(), convert=None):
+    """Resolve the combat on the Blitz table with the die ``die`` (played back); ``losses``:
+    (power, unit) each side chooses to lose; ``convert``: the attacker's answer to
+    Convert Shattered Results to Retreats."""
+    helpers.dice(game, die)
+    ok(game, {"type": "FinishStep", "actor": "germany"})
+    ok(game, {"type": "ChooseLandCombatType", "actor": "germany", "table": "blitz"})
+    resolved = next(e for e in ok(game, {"type": "ResolveCombat", "actor": "germany"})
+                    if e.type == "LandCombatResolved")
+    if convert is not None:
+        ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": convert})
+    for power, lost in losses:
+        ok(game, {"type": "AssignLandLosses", "actor": power, "units": [lost]})
+    return resolved.data["result"]
 
 
 def test_retreat_units_over_stacked_hex_continues_the_retreat(save):
@@ -470,7 +478,8 @@ def test_retreat_units_over_stacked_hex_continues_the_retreat(save):
     from plugins.rules.combat import retreat_options
 
     game = _retreat_situation(save, soviets_south=2)
-    _retreat(game, ["s-inf"])
+    # 10 against 6 is 3:2: a 5 gives 1/1R; the USSR loses s-2, Germany g-arm (g-inf's ZOC stays)
+    assert _resolve(game, 5, losses=[("ussr", "s-2"), ("germany", "g-arm")]) == "1/1R"
     s = game.state["units"].units["s-inf"]
     assert s.where == "map" and s.hex == (207, 53)  # priority 4, the only hex: it went in, over-stacked
     c = game.state["combat"].combats["207,52"]
@@ -485,16 +494,19 @@ def test_shatter_only_one_unit_could_retreat_the_rest_go_to_the_production_pool(
     retreat, then all the units will survive and the excess placed in the production pool"
     (the attacker converted the S/B to a retreat); without that, the excess is destroyed."""
     beyond = [(208, 53), (208, 54), (207, 54), (206, 53)]
-    game = _retreat_situation(save, soviets_south=1, blockers=beyond)
-    _retreat(game, ["s-inf", "s-2"], excess_to_pool=True)
+    # 44 against 7 is 6:1: an 8 gives */1B, converted to a retreat; the USSR loses its division
+    game = _retreat_situation(save, soviets_south=1, blockers=beyond, arm=40, division=True)
+    assert _resolve(game, 8, losses=[("ussr", "s-div")], convert=True) == "*/1B"
     units = game.state["units"].units
     assert units["s-inf"].hex == (207, 53)  # the one that could retreat
     assert units["s-2"].where == "production-pool"
     assert game.state["combat"].combats["207,52"].retreating == []
     game.close()
-    game = _retreat_situation(save.with_name("plain.wif"), soviets_south=1, blockers=beyond)
-    _retreat(game, ["s-inf", "s-2"])
-    assert game.state["units"].units["s-2"].where == "eliminated"  # an ordinary R result
+    # a 2 gives -/1R, an ordinary retreat: the excess is destroyed
+    game = _retreat_situation(save.with_name("plain.wif"), soviets_south=1, blockers=beyond, arm=40, division=True)
+    assert _resolve(game, 2, losses=[("ussr", "s-div")]) == "-/1R"
+    assert game.state["units"].units["s-inf"].hex == (207, 53)
+    assert game.state["units"].units["s-2"].where == "eliminated"
     game.close()
 
 
