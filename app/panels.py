@@ -24,6 +24,8 @@ from .windowstyle import (
     Panel,
 )
 
+MAIN_LINE_H = 15  # the top bar's line height: 5 lines in the 1024x768 layout's bar
+
 
 class PanelDrawing:
     def draw(self) -> None:
@@ -73,18 +75,28 @@ class PanelDrawing:
             self.detailed[panel.key].draw(s, body.topleft)
             if self.play is not None:
                 self.play.draw_overlay(s, self.detailed[panel.key], body.topleft)
+            for layer in self.ui.layers:  # the supply layer and plugins' layers (app/uiplugins.py)
+                layer.draw(self, self.detailed[panel.key], s, body.topleft)
         elif drawer is not None:
             drawer(panel)
         s.set_clip(old)
         pygame.draw.rect(s, (0, 0, 0), (rect.x, rect.y, rect.w, panel.geometry.h), 1)
 
     def _draw_main(self, panel: Panel) -> None:
-        """The top bar: where the game is (the step's title, never its id), who is to decide,
-        the hovered hex, then the latest messages wrapped to the bar's width so a refusal's
-        reason can be read whole (issue 11 item 5)."""
         s, b = self.screen, panel.body
         s.fill(FORM, b)
         y = b.y + 3
+        for text, colour in self.main_lines(panel):
+            s.blit(font(17).render(text, True, colour), (b.x + 6, y))
+            y += MAIN_LINE_H
+
+    def main_lines(self, panel: Panel | None = None) -> list[tuple[str, tuple]]:
+        """The top bar's lines: where the game is (the step's title, never its id), who is to
+        decide, the hovered hex, then the latest messages wrapped to the bar's width so a
+        refusal's reason can be read whole (issue 11 item 5)."""
+        panel = panel or self.panels.get("main")
+        width, height = (panel.body.w - 12, panel.body.h - 3) if panel is not None else (1000, 80)
+        f = font(17)
         lines = []
         if self.game is not None:
             k = self.game.state.kernel
@@ -93,16 +105,12 @@ class PanelDrawing:
                       f"{'  (game over)' if seq.finished else ''}", TEXT),
                      (f"waiting for: {', '.join(seq.pending) or 'nobody'}   Enter: end phase   "
                       "Esc: cancel / close / quit", DIM)]
-        if self.hover_hex is not None:
-            lines.append(("  ".join(self.model.info(self.hover_hex).lines()), TEXT))
-        f = font(17)
-        for text, colour in lines:
-            s.blit(f.render(fit_text(text, f, b.w - 12), True, colour), (b.x + 6, y))
-            y += 16
-        room = max(0, (b.bottom - y) // 16)
+        hover = [("  ".join(self.model.info(self.hover_hex).lines()), TEXT)] if self.hover_hex is not None else []
+        lines = [(fit_text(text, f, width), colour) for text, colour in lines]
+        room = max(0, height // MAIN_LINE_H - len(lines))
         messages: list = []
         for n, (text, colour) in enumerate(reversed(self.messages)):
-            wrapped = [(w, colour) for w in wrap_text(in_words(self.game, text) if self.game else text, f, b.w - 12)]
+            wrapped = [(w, colour) for w in wrap_text(in_words(self.game, text) if self.game else text, f, width)]
             if n == 0 and len(wrapped) > room:
                 messages = wrapped[:room]  # the newest message's beginning rather than none of it
                 break
@@ -110,9 +118,11 @@ class PanelDrawing:
             if len(messages) >= room:
                 messages = messages[len(messages) - room:]
                 break
-        for text, colour in messages:
-            s.blit(f.render(text, True, colour), (b.x + 6, y))
-            y += 16
+        newest = len(wrap_text(self.messages[-1][0], f, width)) if self.messages else 0
+        if hover and room - newest >= 1:  # the hovered hex, unless the newest message needs its line
+            messages = messages[len(messages) - (room - 1):] if room > 1 else []
+            return lines + [(fit_text(hover[0][0], f, width), TEXT)] + messages
+        return lines + messages
 
     def _draw_sequence(self, panel: Panel) -> None:
         """Seeds, "Sequence of Play": stage, phase and step by their titles, the step in
@@ -126,13 +136,17 @@ class PanelDrawing:
             from .playforms import flag_surface
 
             s.blit(flag_surface(decider), (b.right - 40, b.y + 4))
-        trail = step_trail(self.game, self.game.state.kernel.sequence.current) or ["-"]
+        trail = self.sequence_lines()
         y = b.y + 4
         for depth, title in enumerate(trail):
             last = depth == len(trail) - 1
             f = font(17, bold=last)
             s.blit(f.render(fit_text("  " * depth + title, f, b.w - 52), True, TEXT if last else DIM), (b.x + 6, y))
             y += 17
+
+    def sequence_lines(self) -> list[str]:
+        """Stage, phase ... step of the current step, by their titles."""
+        return step_trail(self.game, self.game.state.kernel.sequence.current) or ["-"]
 
     def _draw_layouts(self, panel: Panel) -> None:
         s, b = self.screen, panel.body

@@ -59,6 +59,7 @@ from .windowstyle import (  # noqa: F401 - the window's colours and sizes are im
 )
 
 
+DESKTOP_MARGIN = 60  # pixels of the desktop's height left to the window's title bar and a taskbar
 FRONT_DISTANCE = 3  # hexes from an enemy unit within which a unit is on the front
 
 
@@ -78,6 +79,8 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
         self.game = game
         self.gui = Gui(screen.get_size() if screen is not None else (1024, 768))
         self.rules_form = None  # the Optional Rules form (Ctrl+O), while open
+        self.running = True  # False once the player chose to quit
+        self.confirm_quit = None  # the "Quit?" form, while open
         self.list_scroll: dict[str, int] = {"mapviews": 0, "layouts": 0}
         self.next_game: str | None = None  # a save to open next (a replay's fork)
         self.scenes = None  # the program's scene stack (app/scenes.py), when the window is one of its scenes
@@ -126,13 +129,20 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
 
     # ------------------------------------------------------------------ layout
     def _starting_layout(self) -> str:
+        """The player's current layout; else the largest one-monitor layout that fits the
+        screen (issue 11 item 9: the window fits the screen it opens on), the scenario's "New
+        Game" layout when it is as large."""
         scenario = self.game.state.kernel.scenario if self.game is not None else None
         names = self.layouts.names()
         if self.layouts.current in names:
             return self.layouts.current
-        for name, layout in self.ui.layouts.items():
-            if layout.scenario == scenario and name in names:
-                return name
+        sw, sh = self.desktop_size()  # a layout of the desktop's size is then fitted to what is left
+        fitting = [(layout.screen[0] * layout.screen[1], layout.scenario == scenario, name)
+                   for name, layout in self.ui.layouts.items()
+                   if name in names and layout.screen[0] <= sw and layout.screen[1] <= sh
+                   and (layout.scenario is None or layout.scenario == scenario) and "detailed-2" not in layout.windows]
+        if fitting:
+            return max(fitting)[2]
         return "M1007" if "M1007" in names else (names[0] if names else "")
 
     def _fallback_layout(self, size) -> ScreenLayout:
@@ -141,6 +151,14 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
             "main": WindowGeometry(x=0, y=0, w=w, h=90), "detailed": WindowGeometry(x=0, y=90, w=w, h=h - 90)})
 
     def screen_limit(self) -> tuple[int, int]:
+        if not self._owns_display:
+            return self.screen.get_size()
+        w, h = self.desktop_size()
+        # a screen larger than the smallest layout leaves room for the title bar and a taskbar
+        return (w, h - DESKTOP_MARGIN) if h > 768 + DESKTOP_MARGIN else (w, h)
+
+    def desktop_size(self) -> tuple[int, int]:
+        """The size of the screen the window opens on (the surface's, drawing off screen)."""
         if not self._owns_display:
             return self.screen.get_size()
         sizes = pygame.display.get_desktop_sizes() if pygame.display.get_init() else []
@@ -337,6 +355,67 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
         """A save to open next, in place of this game (a replay's "Play on from here")."""
         self.next_game = str(path)
         self.say(f"opening the fork {path}", GOOD)
+
+    # ------------------------------------------------------------------ Esc and Enter (issue 11 item 4)
+    def escape(self) -> None:
+        """Esc: close the top form (the Quit question, Optional Rules, a result), else cancel
+        the command being filled in, else ask whether to quit."""
+        if self.confirm_quit is not None:
+            self._keep_playing()
+        elif self.rules_form is not None and not getattr(self.rules_form, "closed", False):
+            self.rules_form.close()
+            self.rules_form = None
+        elif self.play is not None and self.play.popups.close_top():
+            pass
+        elif self.play is not None and self.cancel_selection():
+            self.say("selection cancelled", DIM)
+        else:
+            self.ask_quit()
+
+    def cancel_selection(self) -> bool:
+        """Forget what was chosen of the command being filled in; False when nothing was."""
+        play = self.play
+        fill = play.fill
+        if fill is None or fill.values == type(fill)(fill.choice).values:
+            return False
+        play.fill_in(fill.choice)
+        self.set_selection(None, [])
+        return True
+
+    def ask_quit(self) -> None:
+        from .forms import FormWindow
+
+        sw, sh = self.gui.size
+        rect = pygame.Rect((sw - 380) // 2, (sh - 150) // 2, 380, 150)
+        form = FormWindow(self.gui, rect, "Quit World in Flames?", object_id="#confirm_quit")
+        saved = f"Every move is kept in {self.game.path.name}." if self.game is not None else ""
+        form.label((6, 4, rect.w - 44, 24), saved)
+        form.label((6, 26, rect.w - 44, 24), "Esc: keep playing")
+        form.button((6, 56, 150, 32), "Quit", self._quit)
+        form.button((166, 56, 170, 32), "Keep playing", self._keep_playing)
+        self.confirm_quit = form
+
+    def _quit(self) -> None:
+        self.running = False
+        self._keep_playing()
+
+    def _keep_playing(self) -> None:
+        if self.confirm_quit is not None:
+            self.gui.close(self.confirm_quit)
+            self.confirm_quit = None
+
+    def enter_ends_phase(self) -> None:
+        """Enter ends the phase only when the game offers FinishStep; otherwise it says what
+        is left (the rule's reason) and submits nothing."""
+        play = self.play
+        if play.hidden() or play.actor() is None:
+            self.say("Enter: nobody at this screen is to decide now", DIM)
+            return
+        if play.decisions.finish() is None:
+            reason = play.finish_refusal() or "a decision is left to make first"
+            play.say(f"Enter does not end this phase: {reason}")  # in the Play form and the top bar
+            return
+        play.finish_step()
 
     def finish_step(self) -> None:
         """Enter without the forms: FinishStep for the first pending decider, as its player."""

@@ -1,16 +1,24 @@
 """Forms that pop up to tell what happened: the results of a roll (every die, and what the
-rules made of it, e.g. seeds "Land Combat Chart", "Air-to-air Combat"), the "Weather Report"
-and the "Victory" form.  Each is a small window with an OK button."""
+rules made of it, e.g. "Air-to-air Combat"), a land combat with its chart (app/combatchart.py,
+seeds "Land Combat"), the "Weather Report" and the "Victory" form.
+
+They queue (issue 11 item 3): one result is shown at a time, over the map beside the Play
+form, its title saying how many more wait; OK (or Esc) shows the next.  Nothing is lost and
+no result hides another."""
 
 from __future__ import annotations
 
 import pygame
 from pygame_gui.elements import UIImage, UIScrollingContainer, UITextBox
 
+from .combatchart import chart_for, chart_surface, result_lines
 from .forms import FormWindow, Gui, gui_text
 from .victory import victory_report, victory_table_surface
+from .wording import in_words, step_title
 
 WEATHER_EVENTS = ("WeatherSet",)  # core's weather change, as app/dirty.py reads it
+LAND_COMBAT = "LandCombatResolved"  # combat's event with the table, odds, die and result
+PLAY_W = 330  # the Play form's width: results open over the map, left of it
 
 
 def dice_line(record) -> str:
@@ -23,28 +31,35 @@ class Popups:
         self.gui = gui
         self.game = game
         self.model = model
-        self.open: list[FormWindow] = []
+        self.open: list[FormWindow] = []  # on screen: the current result (and the Victory form)
+        self.waiting: list = []  # results still to show, as functions that build their form
         self.victory_shown = False
 
     # ------------------------------------------------------------ what events tell
     def on_events(self, records) -> None:
-        """Dice rolled: one popup for the batch of events, with each step's dice and every
-        event described after them in that step (what the rules made of the roll), under the
-        step's title.  Weather changed: the Weather Report."""
+        """Dice rolled: a result for the batch of events, with each step's dice and every event
+        described after them in that step (what the rules made of the roll), under the step's
+        title; a land combat's step gets its chart.  Weather changed: the Weather Report."""
         by_step: dict[str, list[str]] = {}
+        combats: dict[str, dict] = {}
         for record in records:
             if record.type == "DiceRolled":
                 by_step.setdefault(record.step, []).append(dice_line(record))
             elif record.step in by_step and not record.type.startswith(("Step", "Decision", "Digression")):
                 text = self.game.describe(record)
                 if text:
-                    by_step[record.step].append(text)
-        if by_step:
+                    by_step[record.step].append(in_words(self.game, text))
+            if record.type == LAND_COMBAT:
+                combats[record.step] = record.data
+        plain = {step: lines for step, lines in by_step.items() if step not in combats}
+        if plain:
             lines = []
-            for step, step_lines in by_step.items():
-                lines += [f"<b>{self.step_title(step)}</b>"] + step_lines
-            titles = [self.step_title(step) for step in by_step]
+            for step, step_lines in plain.items():
+                lines += [f"<b>{step_title(self.game, step)}</b>"] + step_lines
+            titles = [step_title(self.game, step) for step in plain]
             self.show(titles[0] if len(titles) == 1 else "Results", lines)
+        for step, data in combats.items():
+            self.land_combat(data, by_step.get(step, []))
         if any(r.type in WEATHER_EVENTS for r in records):
             self.weather_report()
         if self.game.state.kernel.sequence.finished and not self.victory_shown:
@@ -52,40 +67,110 @@ class Popups:
             self.victory()
 
     def step_title(self, step: str) -> str:
-        index = self.game.sequence_index
-        spec = index.specs.get(step) if index is not None and step else None
-        return spec.title if spec is not None and spec.title else "Results"
+        return step_title(self.game, step)
 
-    # ------------------------------------------------------------ the forms
-    def show(self, title: str, lines: list[str], width: int = 460) -> FormWindow:
-        sw, sh = self.gui.size
-        height = min(sh - 80, max(200, 100 + 46 * len(lines)))
-        win = FormWindow(self.gui, pygame.Rect((sw - width) // 2, 60 + 20 * len(self.open), width, height), title,
-                         object_id="#result_form")
-        UITextBox(gui_text("<br>".join(lines)) or "-", pygame.Rect(6, 6, width - 44, height - 90), self.gui.manager,
-                  container=win)
-        win.button((6, height - 78, 90, 30), "OK", lambda: self.close(win))
-        win.lines = lines
-        self.open.append(win)
-        return win
+    # ------------------------------------------------------------ the queue
+    def enqueue(self, build) -> None:
+        """Show ``build()`` now if no result is on screen, else after the ones waiting."""
+        self.waiting.append(build)
+        if not self.current():
+            self.show_next()
+        else:
+            self.retitle()
+
+    def current(self) -> FormWindow | None:
+        return next((w for w in self.open if not getattr(w, "report", None)), None)
+
+    def show_next(self) -> None:
+        if self.waiting:
+            win = self.waiting.pop(0)()
+            win.base_title = win.window_display_title
+            self.open.append(win)
+            self.retitle()
+
+    def retitle(self) -> None:
+        win = self.current()
+        if win is not None:
+            more = f"  ({len(self.waiting)} more waiting: OK for the next)" if self.waiting else ""
+            win.set_display_title(win.base_title + more)
 
     def close(self, win) -> None:
         if win in self.open:
             self.open.remove(win)
         self.gui.close(win)
+        if not self.current():
+            self.show_next()
 
-    def weather_report(self) -> FormWindow:
+    def close_top(self) -> bool:
+        """Esc: close the result (or Victory form) on top; False when none is open."""
+        if not self.open:
+            return False
+        self.close(self.open[-1])
+        return True
+
+    def results_rect(self, width: int, height: int) -> pygame.Rect:
+        """Over the map, left of the Play form, so neither hides the other."""
+        sw, sh = self.gui.size
+        width, height = min(width, sw - 10), min(height, sh - 70)
+        x = max(0, (sw - PLAY_W - width) // 2) if sw - PLAY_W >= width else (sw - width) // 2
+        return pygame.Rect(x, max(0, min(100, sh - height - 10)), width, height)
+
+    # ------------------------------------------------------------ the forms
+    def show(self, title: str, lines: list[str], width: int = 460) -> None:
+        self.enqueue(lambda: self._text_form(title, lines, width))
+
+    def _text_form(self, title: str, lines: list[str], width: int) -> FormWindow:
+        rect = self.results_rect(width, max(200, 100 + 46 * len(lines)))
+        win = FormWindow(self.gui, rect, title, object_id="#result_form")
+        UITextBox(gui_text("<br>".join(lines)) or "-", pygame.Rect(6, 6, rect.w - 44, rect.h - 90), self.gui.manager,
+                  container=win)
+        win.button((6, rect.h - 78, 90, 30), "OK", lambda: self.close(win))
+        win.lines = lines
+        return win
+
+    def land_combat(self, data: dict, dice: list[str]) -> None:
+        """Seeds, "Land Combat": the table used with its column, the die and modifiers, the
+        result, in one view (the table from the hook ``land_combat_chart``)."""
+        self.enqueue(lambda: self._land_combat_form(data, dice))
+
+    def _land_combat_form(self, data: dict, step_lines: list[str]) -> FormWindow:
+        chart = chart_for(self.game, data)
+        words = result_lines(data, chart)
+        rect = self.results_rect(640, 640 if chart else 300)
+        win = FormWindow(self.gui, rect, "Land Combat Resolution",
+                         object_id="#result_form")
+        text_h = 24 * len(words) + 12
+        UITextBox(gui_text("<br>".join(words)), pygame.Rect(6, 6, rect.w - 44, text_h), self.gui.manager,
+                  container=win)
+        if chart:
+            picture = chart_surface(chart, rect.w - 64)
+            box = UIScrollingContainer(pygame.Rect(6, text_h + 10, rect.w - 44, rect.h - text_h - 100),
+                                       self.gui.manager, container=win)
+            box.set_scrollable_area_dimensions(picture.get_size())
+            UIImage(pygame.Rect((0, 0), picture.get_size()), picture, self.gui.manager, container=box)
+            win.chart_surface = picture
+        win.button((6, rect.h - 78, 90, 30), "OK", lambda: self.close(win))
+        win.lines = words + step_lines
+        win.chart = chart
+        win.combat = data
+        return win
+
+    def weather_report(self) -> None:
         """Seeds, "Weather Report": the weather in every zone after the roll."""
         names = self.model.zone_names
         lines = [f"{name}: <b>{self.model.weather(zone)}</b>" for zone, name in sorted(names.items())]
-        return self.show("Weather Report", lines)
+        self.show("Weather Report", lines)
 
     def victory(self) -> FormWindow:
         """Seeds, "Victory": the result at the game's end, and the table of objectives with
-        who holds each and whom it counts for, totalled per major power and per side."""
+        who holds each and whom it counts for, totalled per major power and per side (shown at
+        once, over any result)."""
         report = victory_report(self.game)
         if not report["rows"]:
-            return self.show("Victory", report["lines"] or ["The game is over."], width=520)
+            win = self._text_form("Victory", report["lines"] or ["The game is over."], 520)
+            win.report = report
+            self.open.append(win)
+            return win
         sw, sh = self.gui.size
         width, height = min(600, sw - 20), min(sh - 60, 620)
         win = FormWindow(self.gui, pygame.Rect((sw - width) // 2, 30, width, height), "Victory", object_id="#victory")

@@ -147,6 +147,9 @@ class GameScene(Scene):
             self.stack.pop()
 
     def tick(self) -> None:
+        if not self.window.running:  # the player answered "Quit" to Esc's question
+            self.stack.pop()
+            return
         self.window.tick()
         if self.window.next_game:  # a replay's fork: play on in it instead
             self.stack.replace(GameScene(Game.open(self.window.next_game), self.dev))

@@ -47,6 +47,15 @@ def activities_left(state, power):
 
 
 @hookspec(firstresult=True)
+def land_combat_chart(table, odds, modified):
+    """Seeds, "Land Combat" (the chart): the land combat results ``table`` ("blitz" /
+    "assault") as ``{"title", "rows": [modified-roll labels], "columns": [odds names],
+    "cells": {row: {column: result code}}, "legend": [[code, meaning]], "source",
+    "approximations", "column": the column ``odds`` is read on, "row": the row of the
+    ``modified`` roll}`` (``column`` / ``row`` None when not asked), or None."""
+
+
+@hookspec(firstresult=True)
 def supply_status(state, power):
     """Seeds, "Supply Sources and Paths": ``power``'s supply now, or None: ``{"out_of_supply":
     [ids of its units on the map out of supply], "sources": [{"hex": [col, row], "kind":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 
+from . import toolforms
 from .detailed import DetailedMap, font
 from .globalmap import VIEWS as GLOBAL_VIEWS
 from .windowstyle import DIM, DRAG_THRESHOLD, LAYER_KEYS, ROLL_ICON, TEXT, TITLE_H, Panel
@@ -44,6 +45,8 @@ class WindowInput:
     def handle(self, event) -> bool:
         """One pygame event; False when the window should close."""
         if event.type == pygame.QUIT:
+            return False  # the system's close button: every move is already in the save
+        if not self.running:
             return False
         if self.rules_form is not None and self.rules_form.handle(event):
             return True  # a right-click on a rule of the Optional Rules form
@@ -69,11 +72,14 @@ class WindowInput:
     def _key(self, event) -> bool:
         key, mod = event.key, getattr(event, "mod", 0)
         ctrl = mod & pygame.KMOD_CTRL
+        if toolforms.key(self, key, bool(ctrl)):  # Ctrl+F Find, Ctrl+U Unit Review, Ctrl+S supply; Esc closes them
+            return True
         if key == pygame.K_ESCAPE:
-            return False
-        if key == pygame.K_RETURN:
+            self.escape()
+            return self.running
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             if self.play is not None:
-                self.play.finish_step()
+                self.enter_ends_phase()
             else:
                 self.finish_step()
             return True

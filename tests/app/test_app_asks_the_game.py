@@ -195,8 +195,8 @@ def test_a_unit_that_moved_is_selectable_again_next_impulse(window_of, tmp_path)
     else:
         pytest.fail("Germany never moved again")
     assert "g1" in listed()  # selectable again
-    for popup in list(play.popups.open):  # the rolls on the way (weather, initiative) told their results
-        press(window, popup, "OK")
+    while play.popups.open:  # the rolls on the way (weather, initiative) told their results, one at a time
+        press(window, play.popups.open[-1], "OK")
     at = tuple(game.state["units"].units["g1"].hex)
     window.primary.center_on(at)
     window.draw()

@@ -128,8 +128,16 @@ def test_f9_pushes_the_viewer_over_the_game_and_closing_it_comes_back(tmp_path, 
         assert stack.top.screen is game_scene.screen  # drawn on the game's display, no loop of its own
         frame(stack, esc())
         assert stack.scenes == [game_scene] and game_scene.game.state.kernel.seq > 0  # the game goes on
-        frame(stack, esc())
-        assert stack.scenes == []  # Esc in the game window ends the program
+        frame(stack, esc())  # Esc in the game window asks before it ends the program
+        confirm = game_scene.window.confirm_quit
+        assert confirm is not None and stack.scenes == [game_scene]
+        quit_button = next(b for b in confirm.owned if getattr(b, "text", "") == "Quit")
+        at = quit_button.rect.center
+        frame(stack, pygame.event.Event(pygame.MOUSEMOTION, pos=at, rel=(0, 0), buttons=(0, 0, 0)),
+              pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=at, button=1),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, pos=at, button=1))
+        frame(stack)
+        assert stack.scenes == []
     finally:
         stack.clear()
         pygame.quit()

@@ -1,0 +1,176 @@
+"""What a player meets in the game window (issue 11, "What a player met", items 3-6), with real
+posted pygame events (SDL_VIDEODRIVER=dummy) on the lab scenario: results queue one at a time
+and a land combat shows its chart; Esc cancels or closes, quitting asks; Enter ends a phase only
+when nothing mandatory is left; no internal ids on screen; the map follows the action."""
+
+from __future__ import annotations
+
+import re
+
+import pygame
+import pytest
+
+from app.play import GameWindow
+from app.playforms import FINISH
+from helpers import unit
+from test_playing import DECL, SUPPLY_HQ, TARGET, buttons, click, hex_pos, lab_game, motion, press, pump, seq
+
+SCREENSHOTS = None  # set to a folder to keep the pictures (docs/screenshots is written by hand)
+
+
+def key(k, mod=0):
+    return [pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""), pygame.event.Event(pygame.KEYUP, key=k,
+                                                                                                mod=mod)]
+
+
+@pytest.fixture
+def window_of(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    made = []
+
+    def make(game, size=(1024, 768), centre=(206, 52)):
+        win = GameWindow(game, screen=pygame.display.set_mode(size), forms=True)
+        if centre:
+            win.primary.center_on(centre)
+        win.draw()
+        made.append(game)
+        return win
+
+    yield make
+    pygame.quit()
+    for game in made:
+        game.close()
+
+
+def resolve_attack(window):
+    """Declare the lab attack by clicks and resolve it with the form's buttons."""
+    play, game = window.play, window.game
+    pump(window, *click(hex_pos(window, TARGET)), *click(hex_pos(window, (206, 51))), *click(hex_pos(window, (206, 52))))
+    press(window, play.form, "Declare attack")
+    press(window, play.form, FINISH)
+    for _ in range(8):
+        offered = {c.type for c in play.decisions.commands()}
+        if "ChooseLandCombatType" in offered:
+            press(window, play.form, next(t for t in buttons(play.form) if "blitz" in t.lower()))
+        elif "ResolveCombat" in offered:
+            press(window, play.form, "Resolve combat")
+            return [r for r in game.history(1) if r.type == "LandCombatResolved"]
+        elif "FinishStep" in offered:
+            press(window, play.form, FINISH)
+    pytest.fail("the attack was never resolved")
+
+
+# ---------------------------------------------------------------- item 3: results
+def test_land_combat_result_shows_the_table_used_its_column_the_die_and_the_result(window_of, tmp_path):
+    game = lab_game(tmp_path / "c.wif", start_at=DECL, extra_units=[SUPPLY_HQ])
+    window = window_of(game)
+    resolved = resolve_attack(window)
+    assert resolved
+    data = resolved[-1].data
+    popup = window.play.popups.current()
+    assert popup is not None and popup.combat == data
+    chart = popup.chart  # the combat plugin's table, asked through the land_combat_chart hook
+    assert chart["column"] in chart["columns"] and chart["cells"][chart["row"]][chart["column"]] == data["result"]
+    text = " ".join(popup.lines)
+    assert f"die <b>{data['roll']}</b>" in text and f"modified roll <b>{data['modified']}</b>" in text
+    assert f"result <b>{data['result']}</b>" in text and "dice" in text
+    # the cell read is drawn on red, in the column of the final odds
+    picture = popup.chart_surface
+    assert picture.get_height() > 19 * len(chart["rows"])
+    window.draw()
+    pygame.image.save(window.screen, str(tmp_path / "land-combat.png"))
+
+
+def test_results_wait_in_a_queue_and_ok_shows_the_next(window_of, tmp_path):
+    game = lab_game(tmp_path / "q.wif", start_at=DECL, extra_units=[SUPPLY_HQ])
+    window = window_of(game)
+    popups = window.play.popups
+    popups.show("First result", ["one"])
+    popups.show("Second result", ["two"])
+    popups.weather_report()
+    window.draw()
+    shown = [w for w in popups.open]
+    assert len(shown) == 1 and len(popups.waiting) == 2
+    assert "2 more waiting" in shown[0].window_display_title
+    press(window, shown[0], "OK")
+    assert popups.current().base_title == "Second result" and "1 more waiting" in popups.current().window_display_title
+    pump(window, *key(pygame.K_ESCAPE))  # Esc closes the result on top
+    assert popups.current().base_title == "Weather Report" and not popups.waiting
+    press(window, popups.current(), "OK")
+    assert not popups.open
+
+
+# ---------------------------------------------------------------- item 4: Esc, Enter, quitting
+def test_enter_with_a_mandatory_decision_left_says_what_is_left_and_does_not_end_the_phase(window_of, tmp_path):
+    game = lab_game(tmp_path / "e.wif", start_at=DECL, extra_units=[SUPPLY_HQ])
+    window = window_of(game)
+    play = window.play
+    pump(window, *click(hex_pos(window, TARGET)), *click(hex_pos(window, (206, 51))))
+    press(window, play.form, "Declare attack")
+    press(window, play.form, FINISH)
+    while play.decisions.finish() is not None:  # on to a step with a mandatory decision
+        if "ChooseLandCombatType" in {c.type for c in play.decisions.commands()}:
+            break
+        press(window, play.form, FINISH)
+    assert play.decisions.finish() is None
+    before = seq(game)
+    pump(window, *key(pygame.K_RETURN))
+    assert seq(game) == before
+    said = " ".join(text for text, _ in window.messages[-2:])
+    assert "Enter" in said and play.finish_refusal() in said
+
+
+def test_enter_ends_the_phase_when_nothing_mandatory_is_left(window_of, tmp_path):
+    game = lab_game(tmp_path / "n.wif")
+    window = window_of(game)
+    assert window.play.decisions.finish() is not None
+    step = game.state.kernel.sequence.current
+    pump(window, *key(pygame.K_RETURN))
+    assert game.state.kernel.sequence.current != step
+
+
+def test_esc_cancels_the_selection_then_asks_before_quitting(window_of, tmp_path):
+    game = lab_game(tmp_path / "x.wif")
+    window = window_of(game)
+    play = window.play
+    pump(window, *click(hex_pos(window, (206, 52))))
+    assert play.fill.values.get("unit") == "g-inf"
+    pump(window, *key(pygame.K_ESCAPE))
+    assert "unit" not in play.fill.values and window.running
+    pump(window, *key(pygame.K_ESCAPE))  # nothing selected: asks
+    confirm = window.confirm_quit
+    assert confirm is not None and window.running
+    press(window, confirm, "Keep playing")
+    assert window.running and window.confirm_quit is None
+    pump(window, *key(pygame.K_ESCAPE))
+    press(window, window.confirm_quit, "Quit")
+    assert not window.running
+
+
+# ---------------------------------------------------------------- item 5: no internal ids
+def test_the_top_bar_and_the_sequence_panel_show_step_titles_not_ids(window_of, tmp_path):
+    game = lab_game(tmp_path / "t.wif")
+    window = window_of(game, size=(1920, 1200))
+    step = game.state.kernel.sequence.current
+    title = game.sequence_index.specs[step].title
+    assert "sequence" in window.panels  # the 1920x1200 layout shows the Sequence of Play panel
+    shown = [text for text, _ in window.main_lines()] + window.sequence_lines() + [window.play.sequence_text()]
+    assert title in shown[0] and window.sequence_lines()[-1] == title
+    assert not [t for t in shown if re.search(r"\bwif\.[a-z]", t)]
+    pump(window, *click(hex_pos(window, (206, 52))), *click(hex_pos(window, (205, 53))))  # a move
+    assert not re.search(r"\bwif\.|[A-Z][a-z]+[A-Z][a-z]+: done", window.play.status[0]), window.play.status[0]
+    window.draw()
+    pygame.image.save(window.screen, str(tmp_path / "titles.png"))
+
+
+def test_a_refusal_is_in_words_and_whole_in_the_top_bar(window_of, tmp_path):
+    game = lab_game(tmp_path / "r.wif")
+    window = window_of(game)
+    play = window.play
+    pump(window, *click(hex_pos(window, (206, 52))), *click(hex_pos(window, (206, 58))))
+    reason = play.status[0]
+    assert reason and "wif." not in reason and ": done" not in reason
+    lines = window.main_lines()
+    assert " ".join(t for t, _ in lines).replace("  ", " ").endswith(" ".join(reason.split())[-30:])
