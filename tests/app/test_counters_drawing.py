@@ -89,3 +89,171 @@ def test_prefetch_builds_chunks_next_to_the_view_only_while_the_frame_has_time(w
     dmap.scroll_pixels(g.chunk_cols * g.w // 2, 0)
     window.draw()
     assert dmap.chunks_built == before
+
+
+# ---------------------------------------------------------------- counters as printed
+# Issue 11, item 7: type symbol, size mark, factors readable at zoom 5 (digits >= 9 px), the
+# unit's name at high zoom; a counter and its badge stay inside their hex at every zoom and
+# never hide a neighbour or a city label; power codes as the game writes them.
+from app.chunklayers import city_label  # noqa: E402
+from app.counters import counter_picture, size_mark  # noqa: E402
+from app.detailed import DetailedMap  # noqa: E402
+from app.mapmodel import MapModel  # noqa: E402
+from app.stackdraw import LABEL_PLATE, counter_layout  # noqa: E402
+
+GORKY, KAZAN = (223, 47), (229, 48)  # cities with no other city within three hexes
+QUIET = (226, 40)  # a land hex far from both
+VIEW = (480, 360)
+
+
+@pytest.fixture
+def screen():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.quit()
+
+
+def lab_map(tmp_path, units, zoom, centre):
+    game = Game.new("lab", tmp_path / f"c{zoom}.wif", seed=1, options={"units": units})
+    return game, DetailedMap(MapModel(game=game), VIEW, zoom=zoom, centre=centre)
+
+
+def drawn(dmap, **layers) -> pygame.Surface:
+    dmap.layers.update(layers)
+    surface = pygame.Surface(VIEW)
+    dmap.draw(surface)
+    return surface
+
+
+def inked_rows_at_foot(surface, left, top, side, ink, paper) -> int:
+    """The height of the block of rows with ink above the counter's bottom border: the
+    factor digits' glyph height as rendered."""
+    def inked(p):
+        return sum(abs(a - b) for a, b in zip(p, ink)) < sum(abs(a - b) for a, b in zip(p, paper))
+
+    rows = [any(inked(surface.get_at((left + x, top + y))[:3]) for x in range(1, side - 1))
+            for y in range(side - 2, 0, -1)]
+    start = rows.index(True)
+    end = rows.index(False, start)
+    return end - start
+
+
+def test_factor_digits_are_at_least_9_px_tall_at_zoom_5(tmp_path, screen):
+    game, dmap = lab_map(tmp_path, [unit("su-5a", "ussr", QUIET, combat=5, move=4, name="5th Army")], 5, QUIET)
+    try:
+        surface = drawn(dmap)
+        side = dmap.geometry.counter
+        sx, sy = dmap.hex_to_screen(QUIET)
+        paper = mapstyle.power_colour("ussr")
+        ink = mapstyle.text_colour_on(paper)
+        assert surface.get_at((sx - side // 2 + 2, sy - side // 2 + 2))[:3] == paper
+        assert inked_rows_at_foot(surface, sx - side // 2, sy - side // 2, side, ink, paper) >= 9
+    finally:
+        game.close()
+
+
+@pytest.mark.parametrize("zoom", range(1, 9))
+def test_a_stack_and_its_badge_stay_inside_their_hex_at_every_zoom(tmp_path, screen, zoom):
+    stack = [unit(f"ge-{k}", "germany", QUIET, name=f"{k}th Army") for k in range(4)]
+    game, dmap = lab_map(tmp_path, stack, zoom, QUIET)
+    try:
+        with_units = drawn(dmap, labels=False, units=True)
+        without = drawn(dmap, labels=False, units=False)
+        changed = [(x, y) for x in range(VIEW[0]) for y in range(VIEW[1])
+                   if with_units.get_at((x, y)) != without.get_at((x, y))]
+        assert changed, "the stack was drawn"
+        outside = {dmap.screen_to_hex((x + 0.5, y + 0.5)) for x, y in changed} - {QUIET}
+        assert not outside, f"zoom {zoom}: the stack covers pixels of {sorted(outside)}"
+        layout = counter_layout(zoom)
+        if layout.side >= 18:  # the count badge is drawn from zoom 4
+            badge = dmap.counters.badge(4, layout.side)
+            bx, by = layout.badge_at(badge)
+            sx, sy = dmap.hex_to_screen(QUIET)
+            assert with_units.get_at((sx + bx + 1, sy + by + 1))[:3] == (0, 0, 0)
+    finally:
+        game.close()
+
+
+@pytest.mark.parametrize("zoom", [4, 5, 7])
+def test_no_counter_hides_a_city_label(tmp_path, screen, zoom):
+    """Gorky and its six neighbours hold units; Kazan is empty but its neighbours are not:
+    both names show whole: each pixel of the text as printed on the map (units layer off)
+    or as on its plate over the counters."""
+    units, n = [], 0
+    dmap_grid = MapModel().grid
+    for hex_ in [GORKY, *dmap_grid.neighbours(GORKY), *dmap_grid.neighbours(KAZAN)]:
+        units.append(unit(f"u{n}", "ussr" if n % 2 else "germany", hex_))
+        n += 1
+    game, dmap = lab_map(tmp_path, units, zoom, ((GORKY[0] + KAZAN[0]) // 2, GORKY[1]))
+    try:
+        surface = drawn(dmap)
+        printed = drawn(dmap, units=False)
+        dmap.layers["units"] = True
+        g, side = dmap.geometry, dmap.geometry.counter
+        for name, hex_, below_counter in (("Gorky", GORKY, True), ("Kazan", KAZAN, False)):
+            city = next(c for c in dmap._cities if c.name == name)
+            text, dx, dy = city_label(city, g, zoom)
+            if below_counter:  # the name moves under the counter on its hex
+                dy = side - side // 2 + 1
+            sx, sy = dmap.hex_to_screen(hex_)
+            plate = pygame.Surface(text.get_size())
+            plate.fill(LABEL_PLATE)
+            plate.blit(text, (0, 0))  # the name as shown on its plate
+            ink = [(x, y) for x in range(text.get_width()) for y in range(text.get_height())
+                   if text.get_at((x, y))[3] > 0]
+            assert len(ink) > 10
+            def shown(x, y):
+                seen = surface.get_at((sx + dx + x, sy + dy + y))
+                return seen == plate.get_at((x, y)) or (not below_counter and seen == printed.get_at(
+                    (sx + dx + x, sy + dy + y)))
+
+            hidden = [(x, y) for x, y in ink if not shown(x, y)]
+            assert not hidden, f"zoom {zoom}: {len(hidden)} pixels of {name}'s label are covered"
+    finally:
+        game.close()
+
+
+def test_power_codes_and_flags_as_the_game_writes_them(screen):
+    assert mapstyle.power_code("ussr") == "USSR"
+    assert mapstyle.power_code("USSR") == "USSR"
+    assert mapstyle.power_code("usa") == "US"
+    assert mapstyle.power_code("Commonwealth") == "CW"
+    assert mapstyle.power_code("germany") == "GE"
+    assert mapstyle.power_code("uzbekistan") == "UZ"
+    ussr, usa = mapstyle.flag_surface("ussr"), mapstyle.flag_surface("usa")
+    assert ussr.get_size() == usa.get_size() == (36, 24)
+    assert pygame.image.tobytes(ussr, "RGB") != pygame.image.tobytes(usa, "RGB")
+    from app.playforms import flag_surface
+
+    assert pygame.image.tobytes(flag_surface("ussr"), "RGB") == pygame.image.tobytes(ussr, "RGB")
+
+
+def test_size_marks_follow_the_unit_size():
+    from plugins.scenarios.barbarossa import oob
+
+    by_name = {u.name: u for u in oob.scenario_data().units}
+    assert size_mark(by_name["3rd Mechanized Corps"]) == "XXX"
+    assert size_mark(by_name["27th Army"]) == "XXXX"
+    assert size_mark(by_name["Western Front"]) == "XXXXX"
+    assert size_mark(by_name["I-16 (Baltic)"]) == ""
+    division = by_name["27th Army"].model_copy(update={"size": "division", "name": "1st Division"})
+    assert size_mark(division) == "XX"
+
+
+def test_counter_picture_shows_factors_and_the_name_on_large_counters(tmp_path, screen):
+    game = Game.new("lab", tmp_path / "p.wif", seed=1, options={"units": [
+        unit("a", "ussr", QUIET, combat=3, move=3, name="8th Army"),
+        unit("b", "ussr", QUIET, combat=5, move=4, name="8th Army"),
+        unit("c", "ussr", QUIET, combat=3, move=3, name="11th Army")]})
+    try:
+        units = game.state["units"].units
+        small = [counter_picture(units[u], 28) for u in "abc"]
+        large = [counter_picture(units[u], 44) for u in "abc"]
+        assert small[0].get_size() == (28, 28) and large[0].get_size() == (44, 44)
+        same = pygame.image.tobytes
+        assert same(small[0], "RGB") != same(small[1], "RGB")  # the factors differ
+        assert same(small[0], "RGB") == same(small[2], "RGB")  # no name at 28 px
+        assert same(large[0], "RGB") != same(large[2], "RGB")  # the name at 44 px
+    finally:
+        game.close()
