@@ -57,6 +57,7 @@ from .reorganization import (  # noqa: F401 - the plugin's public names
 from .state import (  # noqa: F401
     EndOfTurnReorganized,
     HQReorganized,
+    HQPrimarySupplyGranted,
     ImpulseSupplyGranted,
     ImpulseSupplyRecorded,
     SupplyState,
@@ -204,6 +205,12 @@ def _plural(n: int, word: str) -> str:
 def _say_granted(event, state):
     d = event.data
     return f"{d['rule']}: {len(d['units'])} unit(s) in supply this impulse from {d['source']}"
+
+
+@rules.describe("HQPrimarySupplyGranted")
+def _say_primary(event, state):
+    d = event.data
+    return f"{d['rule']}: HQ {d['hq']} is a primary supply source for the rest of the turn ({d['source']})"
 
 
 @rules.describe("ImpulseSupplyRecorded")

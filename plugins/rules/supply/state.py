@@ -25,6 +25,8 @@ class SupplyState(BaseModel):
     # [turn, impulse] and the land units out of supply when that impulse began
     began_out_of_supply_at: list[int] = Field(default_factory=list)
     began_out_of_supply: list[str] = Field(default_factory=list)
+    # HQ id -> the turn it is a primary supply source for (HQPrimarySupplyGranted)
+    primary_hqs: dict[str, int] = Field(default_factory=dict)
 
 
 def supply_state(state) -> SupplyState:
@@ -62,6 +64,17 @@ class ImpulseSupplyGranted(EventData):
 
 
 @rules.event
+class HQPrimarySupplyGranted(EventData):
+    """A rule made this HQ a primary supply source for the rest of the turn (the hook point of
+    the optional rule Supply units: "an HQ is a primary supply source for the rest of the turn
+    if you expend an organized supply unit with which it is stacked")."""
+
+    hq: str
+    source: str  # what made it one, for the log
+    rule: str
+
+
+@rules.event
 class ImpulseSupplyRecorded(EventData):
     """The land units on the map that began this impulse out of supply."""
 
@@ -92,6 +105,14 @@ def _impulse_supply(state, event):
     s.impulse_supply = {u: t for u, t in s.impulse_supply.items() if t == current}
     for unit_id in event.data["units"]:
         s.impulse_supply[unit_id] = current
+
+
+@rules.reducer("HQPrimarySupplyGranted")
+def _hq_primary(state, event):
+    s = supply_state(state)
+    turn = state.kernel.turn
+    s.primary_hqs = {hq: t for hq, t in s.primary_hqs.items() if t == turn}  # earlier turns are over
+    s.primary_hqs[event.data["hq"]] = turn
 
 
 @rules.reducer("ImpulseSupplyRecorded")

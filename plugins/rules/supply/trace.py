@@ -259,6 +259,12 @@ class Tracer:
             for hex_ in _cities_of(country):
                 if self.city_source(hex_):
                     out.add(hex_)
+        # Supply Sources: "an HQ is a primary supply source for the rest of the turn if you
+        # expend an organized supply unit with which it is stacked" (optional rule Supply units)
+        granted = self.state["supply"].primary_hqs
+        for unit in self.hqs:
+            if granted.get(unit.id) == self.state.kernel.turn:
+                out.add(tuple(unit.hex))
         return out
 
     def secondary_candidates(self) -> dict:
