@@ -10,6 +10,7 @@ import pygame
 from . import mapstyle
 from .detailed import font
 from .globalmap import draw_legend
+from .results import on_top
 from .wording import in_words, step_title, step_trail
 from .windowstyle import (
     ACCENT,
@@ -44,6 +45,7 @@ class PanelDrawing:
         self._draw_flyout()
         if self.play is not None:
             self.play.refresh()
+            on_top(self.gui, *self.play.popups.open, self.confirm_quit)
         now = time.monotonic()
         self.gui.update(min(0.1, now - self._last_draw))
         self._last_draw = now

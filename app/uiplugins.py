@@ -1,5 +1,7 @@
 """The front end's own plugin manager: map views, screen layouts and map layers.
 
+A map layer is an object with ``draw(window, dmap, surface, pos)``, drawn over each detailed
+map after the counters; the window's own supply layer (app/supplylayer.py) is the first.
 These plugins (kinds "map-view", "layout", "ui") never touch game state and are not recorded
 in saves, so the window loads them itself rather than through a game's ``PluginHost``.  A
 plugin that fails to import or registers something malformed is reported and skipped; the
@@ -32,7 +34,9 @@ class UIPlugins:
 
 
 def load_ui_plugins(extra_dirs=None) -> UIPlugins:
-    result = UIPlugins()
+    from .supplylayer import SupplyLayer
+
+    result = UIPlugins(layers=[SupplyLayer()])
     pm = pluggy.PluginManager("wif")
     pm.add_hookspecs(hookspecs)
     found = discover(extra_dirs)
