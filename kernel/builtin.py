@@ -88,8 +88,8 @@ def _dice_rolled(state, event):
     k = state.kernel
     k.dice_rolled += len(event.data["results"])
     k.last_roll = event.data
-    if k.dice_playback:  # a lab game playing dice back: these results are used
-        del k.dice_playback[:len(event.data["results"])]
+    if k.dice_playback is not None:  # a lab game playing dice back: these results are used
+        lab.dice_used(state, event)
 
 
 def _step_started(state, event):

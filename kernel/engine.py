@@ -172,7 +172,7 @@ class Context:
 
         The seam every die goes through: the ordinary source (``self.dice``), or in a lab
         game whose rig gave a list, that list played back (kernel/lab.py)."""
-        source = playback_source(self.state) or self.dice
+        source = playback_source(self.state, self.dice) or self.dice
         results = source.draw(purpose, faces, count)
         self.emit(builtin.DiceRolled(purpose=purpose, faces=faces, results=results))
         return results

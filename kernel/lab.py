@@ -58,18 +58,27 @@ class SeededDice:
 
 class PlaybackDice:
     """A lab game's dice: the results ``RigDice`` gave, in order.  Reads the list from the
-    state; the ``DiceRolled`` reducer takes the used results off it, so replay agrees."""
+    state; the ``DiceRolled`` reducer takes the used results off it, so replay agrees.  When
+    the list runs out: an error, or (``RigDice.then_ordinary``) the ``ordinary`` source."""
 
-    def __init__(self, state):
+    def __init__(self, state, ordinary: DiceSource):
         self.state = state
+        self.ordinary = ordinary
 
     def draw(self, purpose: str, faces: int, count: int) -> list[int]:
-        left = self.state.kernel.dice_playback or []
+        k = self.state.kernel
+        left = k.dice_playback or []
+        if len(left) < count and k.dice_then_ordinary:
+            played = self._checked(list(left), purpose, faces)
+            return played + self.ordinary.draw(purpose, faces, count - len(played))
         if len(left) < count:
             raise PlaybackDiceError(
                 f"Playback dice (RigDice) ran out: the roll for {purpose!r} needs {count} d{faces}, "
                 f"{len(left)} result{'' if len(left) == 1 else 's'} left ({left}); give more with RigDice")
-        results = list(left[:count])
+        return self._checked(list(left[:count]), purpose, faces)
+
+    @staticmethod
+    def _checked(results: list[int], purpose: str, faces: int) -> list[int]:
         for r in results:
             if not 1 <= r <= faces:
                 raise PlaybackDiceError(f"Playback dice (RigDice): the next result, {r}, cannot be rolled on "
@@ -77,17 +86,19 @@ class PlaybackDice:
         return results
 
 
-def playback_source(state) -> PlaybackDice | None:
+def playback_source(state, ordinary: DiceSource) -> PlaybackDice | None:
     """The playback source when this is a lab game whose rig gave dice, else None."""
     k = state.kernel
-    return PlaybackDice(state) if k.lab and k.dice_playback is not None else None
+    return PlaybackDice(state, ordinary) if k.lab and k.dice_playback is not None else None
 
 
 # ---------------------------------------------------------------- events
 class DicePlaybackSet(EventData):
-    """From now on the dice are these results in order (None: the game's ordinary dice)."""
+    """From now on the dice are these results in order (None: the game's ordinary dice);
+    ``then_ordinary``: once they are used up, the ordinary dice again (else an error)."""
 
     results: list[int] | None
+    then_ordinary: bool = False
 
 
 class StepRigged(EventData):
@@ -101,6 +112,16 @@ class StepRigged(EventData):
 def _dice_playback_set(state, event):
     results = event.data["results"]
     state.kernel.dice_playback = list(results) if results is not None else None
+    state.kernel.dice_then_ordinary = bool(event.data.get("then_ordinary")) and results is not None
+
+
+def dice_used(state, event) -> None:
+    """The DiceRolled reducer's part: results played back are taken off the list."""
+    k = state.kernel
+    if k.dice_playback:
+        del k.dice_playback[:len(event.data["results"])]
+    if k.dice_then_ordinary and not k.dice_playback:
+        k.dice_playback, k.dice_then_ordinary = None, False
 
 
 def _step_rigged(state, event):
@@ -118,9 +139,11 @@ def _step_rigged(state, event):
 # ---------------------------------------------------------------- commands
 class RigDice(Command):
     """Lab: the next dice are ``results`` in order (an error names the roll when they run
-    out); ``results`` null goes back to the game's ordinary dice."""
+    out, unless ``then_ordinary``: then the game's ordinary dice follow); ``results`` null
+    goes back to the game's ordinary dice."""
 
     results: list[int] | None = Field(default_factory=list)
+    then_ordinary: bool = False
 
 
 class RigStep(Command):
@@ -145,7 +168,7 @@ def rig_dice(ctx, cmd: RigDice) -> None:
     refusal = why_not_rig_dice(ctx.state, cmd.results)
     if refusal:
         raise Rejected(refusal)
-    ctx.emit(DicePlaybackSet(results=cmd.results))
+    ctx.emit(DicePlaybackSet(results=cmd.results, then_ordinary=cmd.then_ordinary))
 
 
 def rig_dice_choices(state, actor, step_id):
@@ -301,7 +324,8 @@ def describe(event) -> str | None:
     if event.type == "DicePlaybackSet":
         if d["results"] is None:
             return "Lab: the dice are the game's ordinary dice again"
-        return f"Lab: the next dice are {d['results']}"
+        then = ", then the ordinary dice" if d.get("then_ordinary") else ""
+        return f"Lab: the next dice are {d['results']}{then}"
     if event.type == "StepRigged":
         when = "".join(f", {k} {d[k]}" for k in ("turn", "impulse") if d.get(k) is not None)
         return f"Lab: the game goes to {d['step']}{when}"

@@ -51,6 +51,7 @@ class KernelState(BaseModel):
     last_roll: dict[str, Any] | None = None
     lab: bool = False  # a lab game (GameStarted.lab): the rig may build any situation (kernel/lab.py)
     dice_playback: list[int] | None = None  # lab: the dice results still to be played back (RigDice)
+    dice_then_ordinary: bool = False  # lab: when they are used up, the ordinary dice follow
 
     def side_of(self, power: str) -> str | None:
         for side, powers in self.sides.items():

@@ -71,10 +71,10 @@ def place(game, *counters: dict) -> list:
     return [e for c in counters for e in rig(game, "RigUnit", unit=c)]
 
 
-def dice(game, *results: int) -> list:
+def dice(game, *results: int, then_ordinary: bool = False) -> list:
     """The next dice of the game are ``results``, in order (an error naming the roll when they
-    run out); ``dice(game, None)`` goes back to the game's ordinary dice."""
-    return rig(game, "RigDice", results=None if results == (None,) else list(results))
+    run out, unless ``then_ordinary``); ``dice(game, None)`` goes back to the ordinary dice."""
+    return rig(game, "RigDice", results=None if results == (None,) else list(results), then_ordinary=then_ordinary)
 
 
 def go_to(game, step: str, **fields) -> list:

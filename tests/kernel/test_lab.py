@@ -179,3 +179,16 @@ def test_rig_step_bad_input_names_the_thing(mini, save, fields, words):
     game = new_mini(mini, save)
     refused(game, {"type": "RigStep", "actor": "n1", **fields}, "RigStep", words)
     game.close()
+
+
+def test_playback_dice_then_the_ordinary_dice(mini, save):
+    game = new_mini(mini, save, turns=3)
+    events = ok(game, {"type": "RigDice", "actor": "n1", "results": [6], "then_ordinary": True})
+    assert game.describe(events[0]) == "Lab: the next dice are [6], then the ordinary dice"
+    through_setup(game)
+    assert rolls(game) == [[6]] and game.state.kernel.dice_playback is None  # used up: ordinary again
+    finish(game, "s1")  # turn 2 rolls the ordinary die
+    (first, second) = [e for e in game.history() if e.type == "DiceRolled"]
+    assert second.data["results"] == [random.Random(f"3:{second.cmd}").randint(1, 6)]
+    game.close()
+    assert verify(save, plugin_dirs=mini).ok

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import helpers
 from helpers import offered, ok, refused, unit
 from test_combat import T, find, new_game, step, strong, supply_hq
 from test_combat_choices import all_accepted, can_finish, declare_and_finish, the_choice, values
@@ -40,12 +41,13 @@ def test_assign_losses_after_the_snow_units_benefit_only_sets_with_a_snow_unit(t
     them: the legal sets are offered whole."""
     units = [unit("g-mtn", "germany", (206, 51), "mtn", 2), unit("g-inf", "germany", (206, 52), "inf", 2),
              unit("s-inf", "ussr", T, "inf", 4)]
-    for seed in range(1, 300):
-        game = new_game(tmp_path / f"s{seed}.wif", units=units, seed=seed, weather={"2": "snow"})
+    for die in range(1, 11):  # the first combat die (played back) that costs the attacker 1 unit
+        game = new_game(tmp_path / f"d{die}.wif", units=units, weather={"2": "snow"}, lab=True)
         declare_and_finish(game, [(T, ["g-mtn", "g-inf"])])
         ok(game, {"type": "UseSnowUnits", "actor": "germany", "use": True})
         chooser = game.state.kernel.sequence.pending[0]
         ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "assault"})
+        helpers.dice(game, die, then_ordinary=True)  # the rest of the turn rolls the game's dice
         ok(game, {"type": "ResolveCombat", "actor": chooser})
         if offered(game, "AssignLandLosses") and game.state["combat"].combats["207,52"].losses["attacker"] == 1:
             break
@@ -104,16 +106,14 @@ def test_advance_after_combat_an_overrun_in_the_second_hex_is_offered_at_enough_
     units = [unit("g-arm", "germany", (206, 51), "arm", 30, move=6), unit("g-inf", "germany", (206, 52), "inf", 4),
              unit("s-inf", "ussr", T, "inf", 1), unit("s-div", "ussr", (208, 52), "inf", 1, size="division"),
              unit("s-big", "ussr", (207, 53), "inf", 20), supply_hq()]
-    for seed in range(1, 400):
-        game = new_game(tmp_path / f"o{seed}.wif", units=units, seed=seed)
-        declare_and_finish(game, [(T, ["g-arm", "g-inf"])])
-        chooser = game.state.kernel.sequence.pending[0]
-        ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
-        events = ok(game, {"type": "ResolveCombat", "actor": chooser})
-        res = next(e for e in events if e.type == "LandCombatResolved").data["result"]
-        if res.endswith("B") and not O.parse_result(res)["attacker_losses"]:
-            break
-        game.close()
+    game = new_game(tmp_path / "o.wif", units=units, lab=True)
+    declare_and_finish(game, [(T, ["g-arm", "g-inf"])])
+    chooser = game.state.kernel.sequence.pending[0]
+    ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": "blitz"})
+    helpers.dice(game, 10)  # 34 against 1, the 7:1 column: a 10 is */2B
+    events = ok(game, {"type": "ResolveCombat", "actor": chooser})
+    assert next(e for e in events if e.type == "LandCombatResolved").data["result"] == "*/2B"
+    helpers.dice(game, None)
     ok(game, {"type": "ConvertToRetreat", "actor": "germany", "convert": False})
     ok(game, {"type": "AdvanceUnit", "actor": "germany", "unit": "g-arm", "to_hex": list(T)})
     choice = the_choice(game, "AdvanceUnit")
