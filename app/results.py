@@ -26,6 +26,18 @@ def dice_line(record) -> str:
     return f"<b>dice</b> {d.get('purpose', '')}: {', '.join(str(x) for x in d.get('results', []))} (d{d.get('faces')})"
 
 
+def on_top(gui: Gui, *windows) -> None:
+    """Bring these windows above the forms rebuilt each time the game moves on (Selectable
+    Units, the Play form), so a result or a question is never hidden under them (called every
+    frame; moves nothing when they are on top already)."""
+    ours = [w for w in windows if w is not None and w.alive()]
+    stack = gui.manager.get_window_stack().stack
+    above = stack[stack.index(ours[0]) + 1:] if ours and ours[0] in stack else []
+    if any(w not in ours for w in above):
+        for win in ours:
+            gui.manager.get_window_stack().move_window_to_front(win)
+
+
 class Popups:
     def __init__(self, gui: Gui, game, model):
         self.gui = gui
@@ -139,9 +151,9 @@ class Popups:
         rect = self.results_rect(640, 640 if chart else 300)
         win = FormWindow(self.gui, rect, "Land Combat Resolution",
                          object_id="#result_form")
-        text_h = 24 * len(words) + 12
-        UITextBox(gui_text("<br>".join(words)), pygame.Rect(6, 6, rect.w - 44, text_h), self.gui.manager,
-                  container=win)
+        text = UITextBox(gui_text("<br>".join(words)), pygame.Rect(6, 6, rect.w - 44, -1), self.gui.manager,
+                         container=win)
+        text_h = text.rect.height
         if chart:
             picture = chart_surface(chart, rect.w - 64)
             box = UIScrollingContainer(pygame.Rect(6, text_h + 10, rect.w - 44, rect.h - text_h - 100),

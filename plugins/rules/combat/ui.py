@@ -16,8 +16,8 @@ LEGEND = [
     ("X/Y", "X: the attacker's result, Y: the defender's"),
     ("a number", "that many land units destroyed (the owner chooses which)"),
     ("R", "retreat: the attacker retreats every surviving defender 1 hex"),
-    ("S", "shatter: surviving defenders to the production pool (or retreat, attacker's choice)"),
-    ("B", "breakthrough: as S, and attacking ARM, MECH and HQ-A units may advance a second hex"),
+    ("S", "shatter: surviving defenders to the production pool (or R, attacker's choice)"),
+    ("B", "breakthrough: as S; attacking ARM, MECH and HQ-A may advance 2 hexes"),
     ("*", "the attackers are not disorganized"),
     ("-", "no effect"),
 ]
