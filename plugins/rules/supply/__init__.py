@@ -46,6 +46,7 @@ from plugins.rules import core
 from plugins.rules.land.movement import effective_weather
 
 from . import trace
+from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
 from .reorganization import (  # noqa: F401 - the plugin's public names
     HQReorganize,
     anything_to_reorganize,

@@ -180,8 +180,12 @@ def hq_reorganize_preview(state, cmd: HQReorganize) -> dict:
 # ---------------------------------------------------------------- steps
 def end_of_turn_reorganization(ctx, step_id) -> None:
     """End of Turn Reorganization: "If the optional oil rule is not being used, then all
-    disorganized units are reorganized" (the isolated-units option is not in play)."""
-    flipped = sorted(u.id for u in ctx.state["units"].units.values() if u.on_map and not u.face_up)
+    disorganized units are reorganized.  There is one exception to this, which is that if the
+    optional rule for reorganizing isolated units is in use, then isolated units are not
+    reorganized" (asked through the hook ``end_of_turn_reorganization_refusal``)."""
+    refusal = ctx.host.pm.hook.end_of_turn_reorganization_refusal
+    flipped = sorted(u.id for u in ctx.state["units"].units.values() if u.on_map and not u.face_up
+                     and refusal(state=ctx.state, unit=u) is None)
     for unit_id in flipped:
         ctx.emit(UnitFlipped(unit=unit_id, face_up=True))
     ctx.emit(EndOfTurnReorganized(units=flipped))
