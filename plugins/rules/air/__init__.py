@@ -48,7 +48,7 @@ from kernel.hookspecs import hookimpl
 
 from . import air_combat_decisions as decisions
 from . import anti_aircraft as aa
-from . import describe, mission_choices, rebase, return_to_base  # noqa: F401  (describe's describers join ``rules``)
+from . import air_transport, describe, mission_choices, rebase, return_to_base, strategic_bombardment  # noqa: F401  (describe's describers join ``rules``)
 from .air_to_air import (
     a2a_result,
     a2a_table,
@@ -144,7 +144,7 @@ rules.command(PlotAAFire, choices=aa.plot_choices, preview=aa.plot_preview)(aa.p
 rules.command(ApplyAADamage, choices=aa.damage_choices, preview=aa.damage_preview)(aa.apply_aa_damage)
 del m, d, r
 
-rules.step_rule(GROUND_STRIKE, GROUND_SUPPORT)(start_mission)
+rules.step_rule(*MISSION_KIND)(start_mission)  # every air mission phase (mission_kinds.py)
 rules.step_rule(f"{AM}.air-to-air-combat")(air_to_air_step)
 rules.step_rule(f"{AM}.air-mission-performed")(perform)
 rules.step_rule(f"{ROUND}.attacking-unit-result")(result_step("attacker"))

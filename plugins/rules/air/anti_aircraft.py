@@ -36,16 +36,13 @@ from plugins.rules.units import UnitFlipped
 
 from .aircraft import DATA, destroy, distance, hex_label, name, other_side, side, units_of
 from .events import AADamageApplied, AAFirePlotted, AAFireRolled
+from .mission_kinds import KINDS
 from .state import AM, air
 
 SHOTS = 4  # "Each AA unit can fire up to 4 times"
 NON_PHASING, PHASING = f"{AM}.aa-by-non-phasing-side", f"{AM}.aa-by-phasing-side"
 PLOT_STEPS = {f"{NON_PHASING}.plot-aa-fire": "nps", f"{PHASING}.plot-aa-fire": "ps"}
 RESULT_STEPS = {f"{NON_PHASING}.aa-fire-results": "nps", f"{PHASING}.aa-fire-results": "ps"}
-# the attack factor anti-aircraft damage reduces in each mission ("tactical, strategic or
-# air-to-sea factors as appropriate"); a transport has none to reduce
-MISSION_FACTOR = {"ground-strike": "tactical", "ground-support": "tactical", "strategic-bombardment": "strategic",
-                  "carpet-bombing": "strategic"}
 RULE = "Anti-aircraft Fire"
 
 
@@ -249,7 +246,9 @@ def next_effect(state, hex_) -> tuple[str | None, list]:
         return "destroy", flights
     if damage["abort"] and flights:
         return "abort", flights
-    factor = MISSION_FACTOR.get(m.kind)
+    # the attack factor it reduces: "tactical, strategic or air-to-sea factors as
+    # appropriate" (MissionKind.factor); a transport has none
+    factor = KINDS[m.kind].factor
     units = units_of(state)
     reducible = [f for f in flights if factor and units[f.unit].factors.get(factor, 0) - f.aa_loss > 0]
     if damage["reduce"] and reducible:
@@ -293,7 +292,7 @@ def apply_aa_damage(ctx, cmd) -> None:
     amount = 1
     if effect == "reduce":
         f = m.flights[cmd.unit]
-        left = units_of(state)[cmd.unit].factors.get(MISSION_FACTOR[m.kind], 0) - f.aa_loss
+        left = units_of(state)[cmd.unit].factors.get(KINDS[m.kind].factor, 0) - f.aa_loss
         amount = min(m.aa_damage[hex_key(cmd.hex)]["reduce"], left)
     ctx.emit(AADamageApplied(hex=tuple(cmd.hex), unit=cmd.unit, effect=effect, amount=amount))
     if effect == "destroy":

@@ -19,6 +19,9 @@ class FlyMission(Command):
     unit: str
     hex: tuple[int, int]
     role: Literal["bomber", "escort"] = "bomber"
+    # Air Transport / Paradrop: the land unit the transport carries; Reorganization by Air
+    # Transport: the disorganized unit at the hex it organizes
+    cargo: str | None = None
 
 
 class FlyIntercept(Command):

@@ -143,3 +143,18 @@ def _aa_applied(event, state):
     what = {"destroy": "is destroyed", "abort": "aborts",
             "reduce": f"loses {d['amount']} attack factors"}[d["effect"]]
     return f"Anti-aircraft fire: {name(state, d['unit'])} {what}"
+
+
+@rules.describe("AirCargoDelivered")
+def _cargo(event, state):
+    d = event.data
+    what = {"landed": f"lands at {tuple(d['hex'])}", "aborted": "stays at its base, disorganized (its transport aborted)",
+            "destroyed": "is destroyed with its transport", "reorganized": f"is organized by air at {tuple(d['hex'])}"}
+    return f"{name(state, d['unit'])} {what[d['outcome']]}"
+
+
+@rules.describe("StrategicBombardmentRolled")
+def _strategic(event, state):
+    d = event.data
+    return (f"Strategic bombardment of {tuple(d['hex'])}: {d['factors']} strategic factors, die {d['die']} "
+            f"(modified {d['modified']}): {d['points']} points{', ' + '*' * d['asterisks'] if d['asterisks'] else ''}")

@@ -9,7 +9,7 @@ from pydantic import Field
 from kernel.events import EventData
 from plugins.rules.core import hex_key
 
-from .state import Combat, Flight, Mission, air, rules
+from .state import CARRYING, Combat, Flight, Mission, air, rules
 
 
 # ---------------------------------------------------------------- events
@@ -27,6 +27,7 @@ class AirUnitFlew(EventData):
     role: str
     hex: tuple[int, int]
     base: tuple[int, int]
+    cargo: str | None = None
 
 
 @rules.event
@@ -144,6 +145,28 @@ class AirUnitRebased(EventData):
 
 
 @rules.event
+class StrategicBombardmentRolled(EventData):
+    # the strategic bombardment table's result at ``hex`` (Strategic Bombardment; Carpet
+    # Bombing reads only the asterisks): ``die`` rolled, ``modified`` +1 without air-to-air combat
+    hex: tuple[int, int]
+    owner: str = ""  # who controlled the hex (its production pays the points)
+    factors: int
+    die: int
+    modified: int
+    points: int
+    asterisks: int
+    bombers: list[str]
+
+
+@rules.event
+class AirCargoDelivered(EventData):
+    transport: str  # "" when its transport is no longer flying
+    unit: str
+    hex: tuple[int, int]
+    outcome: Literal["landed", "aborted", "destroyed", "reorganized"]
+
+
+@rules.event
 class AAFirePlotted(EventData):
     unit: str
     power: str
@@ -195,7 +218,9 @@ def _flew(state, event):
 
 @rules.reducer("AirCombatsFound")
 def _combats_found(state, event):
-    air(state).mission.combats_left = [tuple(h) for h in event.data["hexes"]]
+    m = air(state).mission
+    m.combats_left = [tuple(h) for h in event.data["hexes"]]
+    m.fought = [tuple(h) for h in event.data["hexes"]]
 
 
 @rules.reducer("AirCombatSelected")
@@ -259,10 +284,11 @@ def _result_applied(state, event):
         c.pending["applied"] = True
     if d["effect"] == "destroyed":
         m.destroyed.append(d["unit"])
-        m.flights.pop(d["unit"], None)
+        _cargo_lost(m, m.flights.pop(d["unit"], None))
     elif d["effect"] == "aborted":
         m.aborted.append(d["unit"])
         m.returning.append(d["unit"])
+        _cargo_stranded(m, m.flights.get(d["unit"]))
     else:
         m.cleared.append(d["unit"])
 
@@ -303,8 +329,11 @@ def _destroyed(state, event):
     m = air(state).mission
     if event.data["unit"] in m.returning:
         m.returning.remove(event.data["unit"])
-    if m.flights.pop(event.data["unit"], None) is not None:
+    flight = m.flights.pop(event.data["unit"], None)
+    if flight is not None:
         m.destroyed.append(event.data["unit"])
+        if not m.performed:
+            _cargo_lost(m, flight)
 
 
 @rules.reducer("AAFirePlotted")
@@ -334,5 +363,18 @@ def _aa_applied(state, event):
     damage[d["effect"]] -= d["amount"]
     if d["effect"] == "abort":
         m.aborted.append(d["unit"])
+        _cargo_stranded(m, m.flights.get(d["unit"]))
     elif d["effect"] == "reduce":
         m.flights[d["unit"]].aa_loss += d["amount"]
+
+
+def _cargo_lost(m: Mission, flight) -> None:
+    # "Any unit being air transported by the destroyed unit is also destroyed"
+    if flight is not None and flight.cargo and m.kind in CARRYING:
+        m.lost_cargo.append(flight.cargo)
+
+
+def _cargo_stranded(m: Mission, flight) -> None:
+    # the cargo "becomes disorganized if ... the ATR was aborted in either air combat"
+    if flight is not None and flight.cargo and m.kind in CARRYING:
+        m.stranded_cargo.append(flight.cargo)

@@ -30,6 +30,7 @@ from .missions import (
     mission_running,
     strike_targets,
 )
+from .mission_kinds import KINDS
 from .state import MISSION_NAME, air
 
 ROLE_LABEL = {"bomber": "as a bomber", "escort": "as an escort"}
@@ -89,6 +90,27 @@ def fly_mission_choices(state, actor, step_id):
     if not _running(state):
         return None
 
+    kind = KINDS[air(state).mission.kind]
+
+    def bomber_fields(unit) -> list[Field]:
+        """The target hex; for a transport also its cargo (before the hex, or after it for
+        the unit to organize there)."""
+        if kind.cargo is None:
+            hexes = mission_hexes(state, unit, "bomber")
+            return [hex_field(hexes)] if hexes else []
+        if kind.cargo_at_target:
+            hexes = [Option(h, hex_label(h), [Field("cargo", "unit", [Option(c.id, name(state, c.id))
+                                                                     for c in kind.cargo(state, unit, h)],
+                                                    label="unit to organize")])
+                     for h in mission_hexes(state, unit, "bomber") if kind.cargo(state, unit, h)]
+            return [Field("hex", "hex", hexes, label="target hex")] if hexes else []
+        cargo = []
+        for c in kind.cargo(state, unit, None):
+            hexes = mission_hexes(state, unit, "bomber", c.id)
+            if hexes:
+                cargo.append(Option(c.id, name(state, c.id), [hex_field(hexes)]))
+        return [Field("cargo", "unit", cargo, label="land unit carried")] if cargo else []
+
     def roles(unit) -> list[Option]:
         out = []
         for role in ("bomber", "escort"):
@@ -96,9 +118,11 @@ def fly_mission_choices(state, actor, step_id):
                 check_mission_flyer(state, actor, unit.id, role)
             except Rejected:
                 continue
-            hexes = mission_hexes(state, unit, role)
-            if hexes:
-                out.append(Option(role, ROLE_LABEL[role], [hex_field(hexes)]))
+            fields = bomber_fields(unit) if role == "bomber" else (
+                [hex_field(h)] if (h := mission_hexes(state, unit, role)) else [])
+            if fields:
+                label = "as the air transport" if role == "bomber" and kind.cargo else ROLE_LABEL[role]
+                out.append(Option(role, label, fields))
         return out
 
     def units():
@@ -129,11 +153,17 @@ def fly_cap_preview(state, cmd) -> dict:
 
 def fly_mission_preview(state, cmd) -> dict:
     unit = check_mission_flyer(state, cmd.actor, cmd.unit, cmd.role)
-    check_mission_target(state, unit, cmd.hex, cmd.role)
+    check_mission_target(state, unit, cmd.hex, cmd.role, cmd.cargo)
     out = _flight(state, unit, cmd.hex, cmd.role)
     m = air(state).mission
+    kind = KINDS[m.kind]
     charged = check_activity(state, cmd.actor, "air-mission", mission=m.kind) if cmd.role == "bomber" else 0
     out["activities"] = {"air-mission": charged} if charged else {}
+    if cmd.role == "bomber" and kind.activities:
+        for activity, count in kind.activities(state, unit, cmd.hex, cmd.cargo):
+            out["activities"][activity] = out["activities"].get(activity, 0) + count
+    if cmd.cargo is not None:
+        out["cargo"] = cmd.cargo
     if cmd.role == "bomber":
         out["tactical"] = tactical_factor(state, unit, cmd.hex)  # after the target hex's weather and terrain
         if m.kind == "ground-strike":

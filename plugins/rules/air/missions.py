@@ -34,6 +34,7 @@ from .aircraft import (
 )
 from .anti_aircraft import why_no_aa
 from .events import AirMissionBegan, AirUnitFlew
+from .mission_kinds import KINDS
 from .state import AM, MISSION_KIND, MISSION_NAME, air, flights_of
 
 PURPOSE = {"bomber": "mission", "escort": "escort", "cap": "cap", "interceptor": "intercept"}
@@ -61,24 +62,20 @@ def strike_targets(state, power: str, hex_) -> list:
 
 
 def viable_target(state, power: str, kind: str, hex_) -> bool:
-    if kind == "ground-strike":
-        return bool(strike_targets(state, power, hex_))
-    if kind == "ground-support":
-        return tuple(hex_) in attacked_hexes(state)
-    return False
+    """Is ``hex_`` a target of this ``kind`` of mission for some bomber of ``power``?"""
+    k = KINDS.get(kind)
+    return k is not None and tuple(hex_) in k.targets(state, power)
 
 
 def target_hexes(state, power: str, kind: str) -> set[tuple[int, int]]:
     """Every hex where ``viable_target`` may hold for ``power`` (a superset, checked one by one)."""
-    if kind == "ground-support":
-        return attacked_hexes(state)
-    return {u.hex for u in units_of(state).values()
-            if u.on_map and u.branch in ("land", "air") and u.face_up and enemies(state, power, u.power)}
+    k = KINDS.get(kind)
+    return set(k.targets(state, power)) if k is not None else set()
 
 
-def _fly(ctx, unit, role: str, hex_) -> None:
+def _fly(ctx, unit, role: str, hex_, cargo: str | None = None) -> None:
     ctx.emit(AirUnitFlew(unit=unit.id, power=unit.power, side=side(ctx.state, unit.power), role=role,
-                         hex=tuple(hex_), base=unit.hex))
+                         hex=tuple(hex_), base=unit.hex, cargo=cargo))
     ctx.emit(UnitMoved(unit=unit.id, to_hex=tuple(hex_)))
 
 
@@ -97,9 +94,10 @@ def phasing_bombers(state) -> list:
     m = air(state).mission
     phasing = state.kernel.sides.get(state.kernel.active_side, [])
     allowed = {p: not action_problem(state, p, m.kind) for p in phasing}
+    kind = KINDS[m.kind]
     return [u for u in units_of(state).values()
             if allowed.get(u.power) and u.branch == "air" and u.on_map and u.face_up
-            and u.factors.get("tactical", 0) > 0 and u.id not in m.flights]
+            and u.id not in m.flights and kind.flyer(state, u) is None]
 
 
 def check_cap_target(state, unit, hex_, bombers=None) -> None:
@@ -139,8 +137,9 @@ def check_mission_flyer(state, actor: str, unit_id: str, role: str):
     # for major powers on the phasing side which chose a Pass action" (the turn plugin's gate)
     check_action(state, actor, m.kind)
     if role == "bomber":
-        if unit.factors.get("tactical", 0) <= 0:
-            raise Rejected(f"{MISSION_NAME[m.kind]}: {name(state, unit.id)} has no tactical factor and cannot fly as a bomber")
+        problem = KINDS[m.kind].flyer(state, unit)
+        if problem:
+            raise Rejected(f"{MISSION_NAME[m.kind]}: {problem}")
         # Activity Limits: every aircraft that flies is an air mission, except CAP, escort,
         # interception and ground support.
         check_activity(state, actor, "air-mission", mission=m.kind)
@@ -149,15 +148,22 @@ def check_mission_flyer(state, actor: str, unit_id: str, role: str):
     return unit
 
 
-def check_mission_target(state, unit, hex_, role: str) -> None:
+def check_mission_target(state, unit, hex_, role: str, cargo: str | None = None) -> None:
     m = air(state).mission
     check_mission_weather(state, hex_, MISSION_NAME[m.kind])
     if role == "bomber":
-        if not viable_target(state, unit.power, m.kind, hex_):
-            what = "no organized enemy unit" if m.kind == "ground-strike" else "no land attack"
-            raise Rejected(f"{MISSION_NAME[m.kind]}: hex {tuple(hex_)} is not a target ({what} there)")
-        check_in_range(state, unit, hex_, "mission", MISSION_NAME[m.kind])
+        kind = KINDS[m.kind]
+        if cargo is not None and kind.cargo is None:
+            raise Rejected(f"{kind.name}: a {kind.name} bomber carries nothing (cargo {cargo!r})")
+        problem = kind.target_problem(state, unit, hex_, cargo)
+        if problem:
+            raise Rejected(f"{kind.name}: {problem}")
+        check_in_range(state, unit, hex_, "mission", kind.name)
+        for activity, count in (kind.activities(state, unit, hex_, cargo) if kind.activities else []):
+            check_activity(state, unit.power, activity)
         return
+    if cargo is not None:
+        raise Rejected(f"Escort: an escort carries nothing (cargo {cargo!r})")
     # Ground Support: "Escorts may only fly the mission if there is a bomber participating
     # in the attack with which the fighter cooperates"
     if tuple(hex_) not in escorted_hexes(state, side(state, unit.power)):
@@ -172,16 +178,20 @@ def escorted_hexes(state, side_: str) -> set[tuple[int, int]]:
 def fly_mission(ctx, cmd) -> None:
     state = ctx.state
     unit = check_mission_flyer(state, cmd.actor, cmd.unit, cmd.role)
-    check_mission_target(state, unit, cmd.hex, cmd.role)
+    check_mission_target(state, unit, cmd.hex, cmd.role, cmd.cargo)
     if cmd.role == "bomber":
-        use_activity(ctx, cmd.actor, "air-mission", mission=air(state).mission.kind)
-    _fly(ctx, unit, cmd.role, cmd.hex)
+        kind = KINDS[air(state).mission.kind]
+        extra = kind.activities(state, unit, cmd.hex, cmd.cargo) if kind.activities else []
+        use_activity(ctx, cmd.actor, "air-mission", mission=kind.id)
+        for activity, count in extra:
+            use_activity(ctx, cmd.actor, activity, count)
+    _fly(ctx, unit, cmd.role, cmd.hex, cmd.cargo)
 
 
-def mission_hexes(state, unit, role: str) -> list[tuple[int, int]]:
+def mission_hexes(state, unit, role: str, cargo: str | None = None) -> list[tuple[int, int]]:
     kind = air(state).mission.kind
     candidates = target_hexes(state, unit.power, kind) if role == "bomber" else escorted_hexes(state, side(state, unit.power))
-    return _passing(unit, candidates, PURPOSE[role], lambda h: check_mission_target(state, unit, h, role))
+    return _passing(unit, candidates, PURPOSE[role], lambda h: check_mission_target(state, unit, h, role, cargo))
 
 
 # ---------------------------------------------------------------- interceptors
@@ -239,17 +249,24 @@ def start_mission(ctx, step: str) -> None:
 
 
 def mission_phase_skip(state, step_id: str) -> str | None:
-    """Ground Strike / Ground Support: skipped when nobody can fly the mission."""
-    kind = MISSION_KIND[step_id]
-    if kind == "ground-support":
+    """An air mission phase is skipped when nobody can fly the mission (why, in the seeds' terms)."""
+    kind_id = MISSION_KIND[step_id]
+    kind = KINDS.get(kind_id)
+    if kind is None:  # an optional rule's mission whose plugin is not in this game
+        return (f"{MISSION_NAME[kind_id]}: the optional rule {MISSION_NAME[kind_id]} is not in play; "
+                "\"if it has not been selected, the phase is skipped\"")
+    reason = kind.unavailable(state) if kind.unavailable else None
+    if reason:
+        return reason
+    if kind_id == "ground-support":
         # "Bombers may only fly this mission if there is a land attack being made against the target hex"
         return None if attacked_hexes(state) else "no land attack to support"
-    allowed = [p for p in state.kernel.sides.get(state.kernel.active_side, []) if not action_problem(state, p, kind)]
+    allowed = [p for p in state.kernel.sides.get(state.kernel.active_side, []) if not action_problem(state, p, kind_id)]
     if not allowed:
-        return f"no phasing power's action allows {MISSION_NAME[kind]}"
-    if not any(u.power in allowed and u.branch == "air" and u.on_map and u.face_up and u.factors.get("tactical", 0) > 0
+        return f"no phasing power's action allows {kind.name}"
+    if not any(u.power in allowed and u.branch == "air" and u.on_map and u.face_up and kind.flyer(state, u) is None
                for u in units_of(state).values()):
-        return "no organized bombers to fly"
+        return f"{kind.name}: no phasing power has {kind.who} to fly"
     return None
 
 

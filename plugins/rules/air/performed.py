@@ -11,10 +11,13 @@ from plugins.rules.core import hex_key
 from plugins.rules.units import UnitFlipped
 
 from .anti_aircraft import disorganize_fired
+from plugins.rules.core import enemies
+
 from .aircraft import destroy, has_base_in_reach, tactical_factor, units_of
 from .events import AirGroundSupportFlown, AirMissionPerformed, GroundStrikeRolled
-from .missions import strike_targets
-from .state import air
+from .mission_kinds import KINDS, MissionKind, needs_factor, register
+from .missions import attacked_hexes, strike_targets
+from .state import GROUND_STRIKE, GROUND_SUPPORT, air
 
 
 def perform(ctx, step_id: str | None = None) -> None:
@@ -25,7 +28,7 @@ def perform(ctx, step_id: str | None = None) -> None:
     if m.performed:
         return
     bombers = [f for f in m.flights.values() if f.role == "bomber" and f.unit not in m.aborted]
-    PERFORM[m.kind](ctx, bombers)
+    KINDS[m.kind].perform(ctx, bombers)
     ctx.emit(AirMissionPerformed(kind=m.kind))
     disorganize_fired(ctx)
     # Return to Base: "some air units will be destroyed because they are unable to return"
@@ -76,4 +79,25 @@ def ground_support_flown(ctx, bombers) -> None:
         ctx.emit(GroundSupportAdded(combat=hex_key(hex_), side=role, factors=factors))
 
 
-PERFORM = {"ground-strike": ground_strike, "ground-support": ground_support_flown}  # mission kind -> its performance
+# ---------------------------------------------------------------- the two tactical missions
+def _enemy_unit_hexes(state, power: str) -> set[tuple[int, int]]:
+    return {u.hex for u in units_of(state).values()
+            if u.on_map and u.branch in ("land", "air") and u.face_up and enemies(state, power, u.power)}
+
+
+def _strike_problem(state, unit, hex_, cargo=None) -> str | None:
+    return None if strike_targets(state, unit.power, hex_) else f"hex {tuple(hex_)} is not a target (no organized enemy unit there)"
+
+
+def _support_problem(state, unit, hex_, cargo=None) -> str | None:
+    return None if tuple(hex_) in attacked_hexes(state) else f"hex {tuple(hex_)} is not a target (no land attack there)"
+
+
+register(MissionKind(
+    id="ground-strike", name="Ground Strike", step=GROUND_STRIKE, who="organized bombers",
+    flyer=needs_factor("tactical"), targets=_enemy_unit_hexes, target_problem=_strike_problem,
+    perform=ground_strike, factor="tactical"))
+register(MissionKind(
+    id="ground-support", name="Ground Support", step=GROUND_SUPPORT, who="organized bombers",
+    flyer=needs_factor("tactical"), targets=lambda state, power: attacked_hexes(state),
+    target_problem=_support_problem, perform=ground_support_flown, factor="tactical"))

@@ -22,14 +22,27 @@ SELECT_LOCATION = f"{A2A}.select-location"
 ARRANGE_UNITS = f"{ROUND}.arrange-units"
 AFFECTED_UNIT_STEPS = (f"{ROUND}.affected-attacking-unit", f"{ROUND}.affected-defending-unit")
 ABORT_OR_STAY_STEPS = (f"{ROUND}.attacker-aborts-or-stays", f"{ROUND}.defender-aborts-or-stays")
-GROUND_STRIKE = f"{ROOT}.turn.impulse.independent-air.ground-strike"
-GROUND_SUPPORT = f"{ROOT}.turn.impulse.land.combat.ground-support.ground-support-mission"
+IMPULSE = f"{ROOT}.turn.impulse"
+GROUND_STRIKE = f"{IMPULSE}.independent-air.ground-strike"
+GROUND_SUPPORT = f"{IMPULSE}.land.combat.ground-support.ground-support-mission"
+STRATEGIC_BOMBARDMENT = f"{IMPULSE}.independent-air.strategic-bombardment"
+CARPET_BOMBING = f"{IMPULSE}.independent-air.carpet-bombing"
+AIR_TRANSPORT = f"{IMPULSE}.land.movement.air-transport"
+PARADROP = f"{IMPULSE}.land.movement.paradrop"
+AIR_REORGANIZATION = f"{IMPULSE}.end-of-impulse.reorganization-by-air-transport"
 AIR_REBASE = f"{ROOT}.turn.impulse.air-rebase.air-rebase"
 RETURN_TO_BASE_DIGRESSION = f"{ROOT}.digressions.return-to-base"
 MISSION_RTB = (f"{AM}.return-to-base-phasing", f"{AM}.return-to-base-non-phasing")
 EOT_RTB = (f"{ROOT}.turn.end-of-turn.return-to-base-phasing", f"{ROOT}.turn.end-of-turn.return-to-base-non-phasing")
-MISSION_KIND = {GROUND_STRIKE: "ground-strike", GROUND_SUPPORT: "ground-support"}
-MISSION_NAME = {"ground-strike": "Ground Strike", "ground-support": "Ground Support"}
+# the air mission phases: step -> mission kind -> its name (mission_kinds.py says what each does)
+MISSION_KIND = {GROUND_STRIKE: "ground-strike", GROUND_SUPPORT: "ground-support",
+                STRATEGIC_BOMBARDMENT: "strategic-bombardment", CARPET_BOMBING: "carpet-bombing",
+                AIR_TRANSPORT: "air-transport", PARADROP: "paradrop", AIR_REORGANIZATION: "air-reorganization"}
+CARRYING = frozenset({"air-transport", "paradrop"})  # missions whose transports carry their cargo
+MISSION_NAME = {"ground-strike": "Ground Strike", "ground-support": "Ground Support",
+                "strategic-bombardment": "Strategic Bombardment", "carpet-bombing": "Carpet Bombing",
+                "air-transport": "Air Transport", "paradrop": "Paradrop",
+                "air-reorganization": "Reorganization by Air Transport"}
 
 
 class Flight(BaseModel):
@@ -41,6 +54,9 @@ class Flight(BaseModel):
     base: tuple[int, int]
     # Anti-aircraft Fire Effects: attack factors that "do not press the attack"
     aa_loss: int = 0
+    # Air Transport / Paradrop: the land unit carried; Reorganization by Air Transport: the
+    # unit to organize at the hex
+    cargo: str | None = None
 
 
 class Combat(BaseModel):
@@ -70,7 +86,12 @@ class Mission(BaseModel):
     destroyed: list[str] = Field(default_factory=list)
     aborted: list[str] = Field(default_factory=list)
     returning: list[str] = Field(default_factory=list)  # aborted, to return through the digression
+    # Air Transport / Paradrop: cargo whose transport was destroyed (destroyed with it) or
+    # aborted (stays at its base, disorganized)
+    lost_cargo: list[str] = Field(default_factory=list)
+    stranded_cargo: list[str] = Field(default_factory=list)
     combats_left: list[tuple[int, int]] = Field(default_factory=list)
+    fought: list[tuple[int, int]] = Field(default_factory=list)  # hexes with an air-to-air combat
     combat: Combat | None = None
     # Anti-aircraft fire: shots each AA unit has fired this mission (at most 4), the AA
     # factors the firing side has plotted at each hex ("col,row"), and the damage each hex's

@@ -1,0 +1,70 @@
+"""The air mission phases and what makes each one different: who flies as its "bomber", which
+hexes are its targets, what is carried, and what its performance does.
+
+Seeds: "Ground Strike", "Ground Support", "Strategic Bombardment", "Carpet Bombing", "Air
+Transport", "Paradrop", "Reorganization by Air Transport" (and "Reorganize Units", By Air),
+"Air Attacks", "Air Mission Performed".
+
+Every mission runs the same Air Mission sub-machine (missions.py); a ``MissionKind`` tells it
+the rest.  An optional rule adds a kind with ``register`` when its plugin is imported (Carpet
+Bombing: plugins/optional/carpet-bombing), and its ``unavailable`` says why the phase is skipped
+while the rule is off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .state import MISSION_KIND
+
+@dataclass(frozen=True)
+class MissionKind:
+    """One air mission phase.
+
+    - ``flyer(state, unit)``: why ``unit`` cannot fly as this mission's bomber (or transport), or None;
+    - ``targets(state, power)``: every hex that may be a target for ``power`` (checked one by one);
+    - ``target_problem(state, unit, hex_, cargo)``: why the bomber may not fly there (with that cargo);
+    - ``cargo(state, unit, hex_)``: for transports, the units the flight may carry (``hex_`` None)
+      or organize at ``hex_`` (Reorganization by Air Transport); None: no cargo field;
+    - ``perform(ctx, flights)``: Air Mission Performed for the bombers that got through;
+    - ``factor``: the attack factor anti-aircraft fire reduces (None: nothing to reduce);
+    - ``unavailable(state)``: why the phase is skipped in this game whoever flies (an optional
+      rule off, nothing to bomb), or None;
+    - ``activities(state, unit, hex_, cargo)``: activities the flight spends besides its air
+      mission, as ``[(kind, count)]`` (a land move for the unit carried)."""
+
+    id: str
+    name: str
+    step: str
+    who: str  # what flies as its bombers, for a player: "organized bombers", "air transports (ATR)"
+    flyer: Callable
+    targets: Callable
+    target_problem: Callable
+    perform: Callable
+    factor: str | None = None
+    cargo: Callable | None = None
+    cargo_at_target: bool = False  # the cargo is chosen after the hex (the unit to organize there)
+    unavailable: Callable | None = None
+    activities: Callable | None = None
+
+
+KINDS: dict[str, MissionKind] = {}
+
+
+def register(kind: MissionKind) -> MissionKind:
+    KINDS[kind.id] = kind
+    return kind
+
+
+def needs_factor(factor: str):
+    """A bomber of this mission needs a ``factor`` (tactical, strategic) above 0."""
+    def flyer(state, unit) -> str | None:
+        if unit.factors.get(factor, 0) > 0:
+            return None
+        return f"{unit.power} {unit.name or unit.type} ({unit.id}) has no {factor} factor and cannot fly as a bomber"
+    return flyer
+
+
+def kind_of_step(step_id: str) -> MissionKind | None:
+    return KINDS.get(MISSION_KIND.get(step_id, ""))
