@@ -222,11 +222,26 @@ def rig_step(ctx, cmd: RigStep) -> None:
     ctx.enter(full)
 
 
-def _index(state, host):
+_INDEXES: dict[int, tuple] = {}  # id(root) -> (root, SequenceIndex, flow leaves): built once per tree
+
+
+def _indexed(state, host):
+    """The game's sequence index and the leaves of its flow, or (None, [])."""
     from .engine import SequenceIndex
 
     tree = host.sequences.get(state.kernel.sequence.tree)
-    return SequenceIndex(tree[0]) if tree else None
+    if not tree:
+        return None, []
+    root = tree[0]
+    found = _INDEXES.get(id(root))
+    if found is None or found[0] is not root:
+        index = SequenceIndex(root)
+        found = _INDEXES[id(root)] = (root, index, [s for s in index.leaves() if _in_flow(index, s)])
+    return found[1], found[2]
+
+
+def _index(state, host):
+    return _indexed(state, host)[0]
 
 
 def rig_step_choices(state, actor, step_id, host):
@@ -234,11 +249,10 @@ def rig_step_choices(state, actor, step_id, host):
 
     if lab_refusal(state, "RigStep"):
         return None
-    index = _index(state, host)
+    # the steps of the flow (not the inside of called procedures, which are pushed by rules)
+    index, flow = _indexed(state, host)
     if index is None:
         return None
-    # the steps of the flow (not the inside of called procedures, which are pushed by rules)
-    flow = [s for s in index.leaves() if _in_flow(index, s)]
     return [one_of("step", "option", flow, label=lambda s: index.specs[s].title or s)]
 
 
