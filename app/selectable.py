@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UISelectionList
+from pygame_gui.elements import UIButton, UIImage, UIScrollingContainer
 
 from .commandfill import same
-from .forms import FormWindow, gui_text
+from .counters import counter_picture
+from .forms import FormWindow
+
+ROW_H = 44  # a counter picture (40 px, its factors readable) and the unit's label beside it
+PICTURE = 40
 
 
 class SelectableUnits:
@@ -45,7 +49,15 @@ class SelectableUnits:
         self._built_for = key
         self.build(field)
 
+    def chosen(self, field, value) -> bool:
+        now = self.forms.fill.values.get(field.name)
+        if field.kind == "units":
+            return any(same(value, v) for v in now or [])
+        return same(value, now)
+
     def build(self, field) -> None:
+        """One row per offered unit: its counter (app/counters.py) and its label, a button;
+        the chosen ones marked."""
         if self.form is None:
             self.form = FormWindow(self.gui, self.forms.form_rect("selectable"), "Selectable units",
                                    object_id="#selectable_units")
@@ -53,19 +65,34 @@ class SelectableUnits:
         form.clear()
         options = field.all_options()
         self.unit_ids = [o.value for o in options]
-        chosen = self.forms.fill.values.get(field.name)
-        items = [(gui_text(o.label or str(o.value)), f"#u{i}") for i, o in enumerate(options)]
-        selected = next((items[i] for i, o in enumerate(options) if field.kind == "unit" and same(o.value, chosen)),
-                        None)
         inner = form.get_container().rect
-        lst = UISelectionList(pygame.Rect(2, 2, max(120, inner.width - 4), max(80, inner.height - 4)), items,
-                              self.gui.manager, container=form, default_selection=selected)
-        form.unit_list = lst
+        box = UIScrollingContainer(pygame.Rect(0, 0, inner.width, inner.height), self.gui.manager, container=form)
+        box.set_scrollable_area_dimensions((inner.width - 20, ROW_H * len(options) + 4))
+        units = self.forms.window.model.units()
+        rows = []
+        for i, option in enumerate(options):
+            y = 2 + ROW_H * i
+            unit = units.units.get(option.value) if units is not None and isinstance(option.value, str) else None
+            if unit is not None:
+                UIImage(pygame.Rect(2, y, PICTURE, PICTURE), counter_picture(unit, PICTURE), self.gui.manager,
+                        container=box)
+            marked = self.chosen(field, option.value)
+            button = UIButton(pygame.Rect(PICTURE + 6, y + 4, inner.width - PICTURE - 30, PICTURE - 8),
+                              ("> " if marked else "") + str(option.label or option.value), self.gui.manager,
+                              container=box, object_id="#selectable_unit")
+            button.unit_id = option.value
+            form.owned.append(button)
+            self.gui.on(pygame_gui.UI_BUTTON_PRESSED, button,
+                        lambda _e=None, v=option.value: self.pick(field.name, v))
+            rows.append(button)
+        form.unit_rows = rows
         form.unit_ids = self.unit_ids
 
-        def picked(_text) -> None:
-            found = lst.get_single_selection(include_object_id=True)
-            if found is not None:
-                self.forms.choose_unit(field.name, self.unit_ids[int(found[1][2:])])
-
-        self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, lst, picked)
+    def pick(self, field_name: str, unit_id) -> None:
+        """As a click on the unit on the map: choose it, and centre the map on it (issue 11
+        item 6, "the map follows the action")."""
+        self.forms.choose_unit(field_name, unit_id)
+        at = self.forms.map.unit_hex(unit_id)
+        window = self.forms.window
+        if at is not None and window.primary is not None:
+            window.primary.center_on(at)

@@ -136,7 +136,8 @@ def test_render_global_view_draws_the_detailed_maps_rectangle(tmp_path):
 def test_choosing_a_unit_in_the_selectable_units_list_selects_it(play_window):
     window = play_window
     form = window.play.selectable.form
-    entry = next(i["button_element"] for i in form.unit_list.item_list if i["text"].startswith("g-inf"))
+    entry = next(b for b in form.unit_rows if b.unit_id == "g-inf")
     pump(window, *click(entry.rect.center))
     fill = window.play.fill
     assert fill.values["unit"] == "g-inf" and fill.pending().kind == "hex" and fill.pending().all_options()
+    assert window.primary.centre_hex == tuple(window.game.state["units"].units["g-inf"].hex)  # the map follows

@@ -174,3 +174,38 @@ def test_a_refusal_is_in_words_and_whole_in_the_top_bar(window_of, tmp_path):
     assert reason and "wif." not in reason and ": done" not in reason
     lines = window.main_lines()
     assert " ".join(t for t, _ in lines).replace("  ", " ").endswith(" ".join(reason.split())[-30:])
+
+
+# ---------------------------------------------------------------- item 6: the map follows the action
+def test_selectable_units_show_counter_pictures_and_choosing_one_centres_the_map_on_it(window_of, tmp_path):
+    from pygame_gui.elements import UIImage
+
+    game = lab_game(tmp_path / "s.wif")
+    window = window_of(game, centre=(180, 40))  # looking far away
+    form = window.play.selectable.form
+    rows = form.unit_rows
+    assert {b.unit_id for b in rows} == {"g-arm", "g-inf"}
+    pictures = [e for e in form.get_container().elements[0].get_container().elements if isinstance(e, UIImage)]
+    assert len(pictures) == len(rows)  # a counter beside each unit
+    pump(window, *click(next(b for b in rows if b.unit_id == "g-arm").rect.center))
+    assert window.play.fill.values["unit"] == "g-arm"
+    assert window.primary.centre_hex == (206, 51)
+    window.draw()
+    pygame.image.save(window.screen, str(tmp_path / "selectable.png"))
+
+
+def test_the_map_opens_on_the_deciding_powers_front(window_of, tmp_path):
+    game = lab_game(tmp_path / "f.wif")  # Germany to move; its corps face a Soviet corps at 207,52
+    window = window_of(game, centre=None)
+    assert window.primary.centre_hex in {(206, 51), (206, 52)}
+
+
+def test_barbarossa_opens_on_the_soviet_set_up_areas(window_of, tmp_path):
+    from kernel.game import Game
+    from kernel.worldmap import load_world_map
+
+    game = Game.new("barbarossa", tmp_path / "b.wif")
+    window = window_of(game, centre=None)
+    assert game.state.kernel.sequence.pending == ["ussr"]
+    minsk = load_world_map().city("Minsk")
+    assert window.model.grid.distance(window.primary.centre_hex, (minsk.col, minsk.row)) <= 8
