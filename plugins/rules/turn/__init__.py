@@ -32,6 +32,7 @@ from plugins.rules import core
 from . import action_choice, activities, impulses, initiative  # noqa: F401  (their commands and step rules join ``rules``)
 from .action_choice import ChooseAction, choose_action_refusal
 from .impulses import gate_reason
+from .phases_not_in_play import not_in_play
 from .initiative import ChooseFirstMover, DemandInitiativeReroll, first_mover_refusal, roll_initiative
 from .track import (  # noqa: F401 - the plugin's public names
     BIMONTH_NAMES,
@@ -50,6 +51,7 @@ from .track import (  # noqa: F401 - the plugin's public names
     CalendarSet,
     EndOfTurnRolled,
     FirstSideChosen,
+    GameEnded,
     InitiativeRolled,
     InitiativeTrackMoved,
     NewTurnBegun,
@@ -103,7 +105,17 @@ def skip_step(state, step_id, spec):
     skip = SKIPS.get(step_id)
     if skip is not None:
         return skip(state)
-    return gate_reason(state, step_id)
+    return gate_reason(state, step_id) or not_in_play(state, step_id)
+
+
+@rules.step_rule(GAME_END)
+def game_end(ctx, step_id: str) -> None:
+    """Game End: "Final victory is determined by examining all the victory hexes in the game,
+    and any scenario-specific victory conditions"; the scenario answers ``game_result``."""
+    result = ctx.host.pm.hook.game_result(state=ctx.state)
+    ctx.emit(GameEnded(result=result))
+    text = (result or {}).get("text") or "no scenario gave a result"
+    ctx.finish_game(f"Game End: {text}")
 
 
 def _another_impulse(state) -> bool:
@@ -166,6 +178,12 @@ def _say_end_rolled(event, state):
     d = event.data
     head = f"End of turn check: {d['die']} + impulse {d['impulse']} = {d['total']} (ends at {d['threshold']})"
     return head + (": the turn is over" if d["ended"] else f": another impulse (impulse number {d['next_impulse']})")
+
+
+@rules.describe("GameEnded")
+def _say_game_end(event, state):
+    result = event.data.get("result") or {}
+    return f"Game End: {result.get('text') or 'the game is over'}"
 
 
 @rules.describe("NewTurnBegun")

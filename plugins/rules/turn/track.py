@@ -120,6 +120,13 @@ class CalendarSet(EventData):
 
 
 @rules.event
+class GameEnded(EventData):
+    """Game End: the game is over; ``result`` is the scenario's verdict (None: no scenario gave one)."""
+
+    result: dict | None = None
+
+
+@rules.event
 class NewTurnBegun(EventData):
     turn: int
     date: str

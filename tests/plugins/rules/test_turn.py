@@ -220,8 +220,8 @@ def test_phase_gating_skips_phases_the_chosen_action_does_not_allow(save):
                   "paradrop", "combat", "air-rebase"):
         assert "Action Choice" in reasons[phase] or "Independent Air" in reasons[phase], (phase, reasons.get(phase))
     assert "germany: pass" in reasons["land-movement"]
-    # what no action restricts is not gated (here: no rule yet)
-    assert reasons["non-phasing-side-naval-combat"] == "no rule yet"
+    # what no action restricts is not gated: here it has nothing to act on (Naval Combat)
+    assert reasons["non-phasing-side-naval-combat"].startswith("Naval Combat: the game has no naval units")
     game.close()
 
     game = new(save.with_name("naval.wif"))
@@ -229,10 +229,11 @@ def test_phase_gating_skips_phases_the_chosen_action_does_not_allow(save):
     since = game.state.kernel.seq
     assert game.submit({"type": "ChooseAction", "actor": "germany", "action": "naval"}).accepted
     reasons = {r.data["step"].split(".")[-1]: r.data["reason"] for r in events(game, "StepSkipped", since)}
-    assert reasons["naval-movement"] == "no rule yet"  # allowed: only no rule handles it yet
+    # allowed by the action, but nothing to act on (Naval Movement: no naval units in this lab)
+    assert reasons["naval-movement"] == "Naval Movement: the phasing side has no naval units, so nothing moves to sea"
     assert "Land Movement needs a Land or Combined action" in reasons["land-movement"]
     assert "Rail Movement" in reasons["rail-movement"]
-    assert reasons["unload-land-units"] == "no rule yet"
+    assert reasons["unload-land-units"].startswith("Unload Land Units: the phasing side has no naval units")
     game.close()
 
 
@@ -359,8 +360,11 @@ def test_game_end_the_sequence_finishes_when_the_last_turn_ends(save):
     assert k.sequence.finished and k.turn == 2
     skipped = {(r.turn, r.data["step"]): r.data["reason"] for r in events(game, "StepSkipped")}
     assert "more turns" in skipped[(1, "wif.turn.end-of-turn.game-end")]
-    assert skipped[(2, "wif.turn.end-of-turn.game-end")] == "no rule yet"  # the victory form is not ours
+    assert (2, "wif.turn.end-of-turn.game-end") not in skipped  # Game End runs on the last turn
+    ended = events(game, "GameEnded")
+    assert len(ended) == 1 and ended[0].turn == 2 and ended[0].data == {"result": None}  # the lab gives no verdict
     assert events(game)[-1].type == "SequenceFinished"
+    assert events(game)[-1].data["reason"] == "Game End: no scenario gave a result"
     assert len([r for r in events(game, "EndOfTurnRolled") if r.data["ended"]]) == 2
     assert not game.submit({"type": "FinishStep", "actor": "germany"}).accepted
     game.close()
