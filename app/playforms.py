@@ -315,9 +315,10 @@ class PlayForms:
             return y
         text = ", ".join(f"{kind} {'any' if n is None else n}" for kind, n in left["left"].items() if n != 0) \
             or "nothing"
-        UITextBox(f"action <b>{left['action']}</b>; left: {text}", pygame.Rect(4, y, width, 46), self.gui.manager,
-                  container=form)
-        return y + 48
+        # as tall as its text (height -1): every activity left stays readable while acting
+        box = UITextBox(f"action <b>{left['action']}</b>; left: {text}", pygame.Rect(4, y, width, -1),
+                        self.gui.manager, container=form)
+        return y + box.rect.height + 2
 
     def sequence_text(self) -> str:
         """Seeds, "Sequence of Play": stage > phase > step of the current step."""

@@ -33,6 +33,7 @@ WHERE_GROUPS = {"map": "on map", "arriving": "reinforcements", "setup-tray": "re
                 "eliminated": "eliminated"}  # the rest: force, production and reserve pools
 WHERE_CHOICES = ("anywhere", "on map", "reinforcements", "eliminated", "pools")
 SUPPLY_CHOICES = ("in or out of supply", "in supply", "out of supply")
+ROW_THEME = {"#unit_row": {"misc": {"text_horiz_alignment": "left", "text_horiz_alignment_padding": "8"}}}
 
 
 def where_group(unit) -> str:
@@ -166,6 +167,7 @@ class UnitReview:
             self.list.kill()
         w, h = self.size
         m = self.gui.manager
+        m.get_theme().load_theme(ROW_THEME)
         units = self.shown_units()
         listed = units[:MAX_ROWS]
         more = f" (the first {MAX_ROWS} listed: narrow the filter)" if len(units) > MAX_ROWS else ""
