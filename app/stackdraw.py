@@ -75,6 +75,8 @@ class UnitLayer:
         self._sprites_x: list[int] = []
         self._labels: list = []
         self._labels_x: list[int] = []
+        self._erasers: list = []
+        self._erasers_x: list[int] = []
         self._key: tuple | None = None
         self._edge_cache: dict[tuple, pygame.Surface] = {}
 
@@ -128,7 +130,6 @@ class UnitLayer:
         art = dmap.counters
         sprites = []
         occupied: dict[Hex, pygame.Rect] = {}
-        parts_at: dict[Hex, list] = {}
         for (col, row), members in stacks:
             parts = []
             underneath = members[1:1 + len(layout.edges)]
@@ -140,22 +141,24 @@ class UnitLayer:
                 parts.append((badge, *layout.badge_at(badge)))
             x, y = col * g.w + g.half_w * (row & 1), row * g.h + g.top
             sprites.append((x, y, parts))
-            parts_at[(col, row)] = parts
             top = min(p[2] for p in parts)
             occupied[(col, row)] = pygame.Rect(x + corner, y + top, size, corner + size - top)
         sprites.sort(key=lambda item: item[0])  # by x, so a view's columns are one slice
         self._sprites, self._sprites_x = sprites, [item[0] for item in sprites]
-        self._labels = self._covered_labels(g, occupied, parts_at, size)
+        self._erasers, self._labels = self._covered_labels(g, occupied, size)
+        self._erasers_x = [item[0] for item in self._erasers]
         self._labels_x = [item[0] for item in self._labels]
         self._key = key
         return sprites
 
-    def _covered_labels(self, g, occupied: dict[Hex, pygame.Rect], parts_at: dict[Hex, list], size: int) -> list:
+    def _covered_labels(self, g, occupied: dict[Hex, pygame.Rect], size: int) -> tuple[list, list]:
         """City names a counter covers, as sprites drawn over the counters: under the
         counter of the city's own hex, else where the map prints them; on a plate.  Where
-        the name moves, a blank plate under the counter hides what shows of the printed one."""
+        the name moves, a blank plate drawn before the counters hides what shows of the
+        printed one.  Returns (blank plates, labels), each sorted by x."""
         if not self.dmap.layers.get("labels") or not occupied:
-            return []
+            return [], []
+        erasers = []
         ww = self.dmap.world_size()[0]
         labels = []
         for city in self.dmap._cities:
@@ -166,14 +169,15 @@ class UnitLayer:
             x, y = city.col * g.w + g.half_w * (city.row & 1), city.row * g.h + g.top
             own_hex_taken = (city.col, city.row) in occupied
             if own_hex_taken:
-                parts_at[(city.col, city.row)].insert(0, (self._blank(text), dx - 1, dy))
+                erasers.append((x, y, [(self._blank(text), dx - 1, dy)]))
                 dy = size - size // 2 + 1
             rect = pygame.Rect(x + dx - 1, y + dy, text.get_width() + 2, text.get_height())
             if not own_hex_taken and not any(_hits(rect, other, ww) for other in occupied.values()):
                 continue
             labels.append((x, y, [(self._plate(text), dx - 1, dy)]))
         labels.sort(key=lambda item: item[0])
-        return labels
+        erasers.sort(key=lambda item: item[0])
+        return erasers, labels
 
     def _blank(self, text: pygame.Surface) -> pygame.Surface:
         key = ("blank", text.get_size())
@@ -200,6 +204,8 @@ class UnitLayer:
             return
         size = self.dmap.geometry.counter
         blits = []
+        if self._erasers:
+            self._slice(blits, self._erasers, self._erasers_x, LABEL_MARGIN, pos, ox, oy)
         self._slice(blits, sprites, self._sprites_x, size, pos, ox, oy)
         if self._labels:
             self._slice(blits, self._labels, self._labels_x, LABEL_MARGIN, pos, ox, oy)

@@ -101,7 +101,7 @@ from app.detailed import DetailedMap  # noqa: E402
 from app.mapmodel import MapModel  # noqa: E402
 from app.stackdraw import LABEL_PLATE, counter_layout  # noqa: E402
 
-GORKY, KAZAN = (223, 47), (229, 48)  # cities with no other city within three hexes
+PETROZAVODSK, KAZAN = (214, 38), (229, 48)  # cities with no other city within three hexes
 QUIET = (226, 40)  # a land hex far from both
 VIEW = (480, 360)
 
@@ -177,21 +177,22 @@ def test_a_stack_and_its_badge_stay_inside_their_hex_at_every_zoom(tmp_path, scr
 
 @pytest.mark.parametrize("zoom", [4, 5, 7])
 def test_no_counter_hides_a_city_label(tmp_path, screen, zoom):
-    """Gorky and its six neighbours hold units; Kazan is empty but its neighbours are not:
+    """Petrozavodsk (a long name) and its six neighbours hold units; Kazan is empty but its
+    neighbours are not:
     both names show whole: each pixel of the text as printed on the map (units layer off)
     or as on its plate over the counters."""
     units, n = [], 0
     dmap_grid = MapModel().grid
-    for hex_ in [GORKY, *dmap_grid.neighbours(GORKY), *dmap_grid.neighbours(KAZAN)]:
+    for hex_ in [PETROZAVODSK, *dmap_grid.neighbours(PETROZAVODSK), *dmap_grid.neighbours(KAZAN)]:
         units.append(unit(f"u{n}", "ussr" if n % 2 else "germany", hex_))
         n += 1
-    game, dmap = lab_map(tmp_path, units, zoom, ((GORKY[0] + KAZAN[0]) // 2, GORKY[1]))
+    game, dmap = lab_map(tmp_path, units, zoom, KAZAN)
     try:
-        surface = drawn(dmap)
-        printed = drawn(dmap, units=False)
-        dmap.layers["units"] = True
         g, side = dmap.geometry, dmap.geometry.counter
-        for name, hex_, below_counter in (("Gorky", GORKY, True), ("Kazan", KAZAN, False)):
+        for name, hex_, below_counter in (("Petrozavodsk", PETROZAVODSK, True), ("Kazan", KAZAN, False)):
+            dmap.center_on(hex_)
+            printed = drawn(dmap, units=False)
+            surface = drawn(dmap, units=True)
             city = next(c for c in dmap._cities if c.name == name)
             text, dx, dy = city_label(city, g, zoom)
             if below_counter:  # the name moves under the counter on its hex
@@ -210,6 +211,17 @@ def test_no_counter_hides_a_city_label(tmp_path, screen, zoom):
 
             hidden = [(x, y) for x, y in ink if not shown(x, y)]
             assert not hidden, f"zoom {zoom}: {len(hidden)} pixels of {name}'s label are covered"
+        # and no name hides a counter on Petrozavodsk's row (the names go under the counters' feet)
+        dmap.center_on(PETROZAVODSK)
+        surface = drawn(dmap, units=True)
+        for direction in (0, 3):  # east, west
+            neighbour = dmap_grid.neighbour(PETROZAVODSK, direction)
+            top = dmap.stacks() and next(members[0] for h, members in dmap.stacks() if h == neighbour)
+            art = dmap.counters.surface(top, side)
+            sx, sy = dmap.hex_to_screen(neighbour)
+            covered = [(x, y) for x in range(side) for y in range(side)
+                       if surface.get_at((sx - side // 2 + x, sy - side // 2 + y)) != art.get_at((x, y))]
+            assert not covered, f"zoom {zoom}: {len(covered)} pixels of the counter at {neighbour} are hidden"
     finally:
         game.close()
 
