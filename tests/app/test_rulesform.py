@@ -158,25 +158,43 @@ def test_before_a_game_the_chosen_rules_save_as_the_personal_set_and_a_named_set
     assert "eastern-front" in list_rule_sets() and load_rule_set("eastern-front") == ["divisions"]
 
 
-def test_the_rules_list_shows_on_or_off_and_the_description_of_every_rule(gui):
-    """Issue 11, item 12: each rule listed with ON/OFF and its description visible; the
-    ON/OFF button, clicked with real mouse events, switches it; a click on the name shows
-    the whole description."""
+def test_the_rules_list_shows_on_or_off_and_the_description_of_every_rule(gui, tmp_path, monkeypatch):
+    """Issue 11, item 12: the Start New Game form's rules list (its "Rules..." button) shows
+    each rule with ON/OFF and its description; the ON/OFF button, clicked with real mouse
+    events, switches it; a click on the name shows the whole description; Start begins the
+    game with the rules switched ON."""
+    from app.newgame import NewGameForm
+    from plugins.optional.framework import is_on
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     g, screen = gui
-    chosen = ["divisions"]
-    form = new_game_rules_form(g, chosen, lambda c: None)
+    start = NewGameForm(g, "skirmish", lambda scenario: tmp_path / f"{scenario}.wif")
+    pump(g, screen)
+    rules_button = next(e for e in start.window.get_container().elements if getattr(e, "text", "") == "Rules...")
+    pump(g, screen, left_click(rules_button))
+    form = start.rules_form
+    assert form is not None and not form.in_play
     form.show("additional-units")
     pump(g, screen)
     divisions, artillery = row(form, "Divisions"), row(form, "Artillery")
-    assert divisions.switch.text == "ON" and artillery.switch.text == "OFF"
+    assert divisions.switch.text == "OFF" and artillery.switch.text == "OFF"
     described = {r["id"]: r["description"] for r in form.rows()}
     for shown in form.shown:  # the description's first words under every rule's name
         first = shown.elements[2].text.removesuffix(" ...")
         assert first and described[shown.id].startswith(first), shown.text
-    pump(g, screen, left_click(artillery.switch))
-    assert chosen == ["divisions", "artillery"]
-    assert row(form, "Artillery").switch.text == "ON"
-    assert "Artillery ON" in form.message.html_text
+    pump(g, screen, left_click(artillery.switch))  # its prerequisite is OFF: refused, said why
+    assert row(form, "Artillery").switch.text == "OFF" and "Divisions" in form.message.html_text
+    pump(g, screen, left_click(row(form, "Divisions").switch))
+    pump(g, screen, left_click(row(form, "Artillery").switch))
+    assert row(form, "Artillery").switch.text == "ON" and "Artillery ON" in form.message.html_text
     pump(g, screen, left_click(row(form, "Divisions").elements[1]))
     assert "Divisions (ON): Adds division-sized land units" in form.message.html_text
     assert "Prerequisite of Artillery" in form.message.html_text  # the whole description
+    close = next(b for b in form.window.owned if getattr(b, "text", "") == "Close")
+    pump(g, screen, left_click(close))
+    assert form.closed
+    pump(g, screen, left_click(start.start_button))
+    assert start.done and start.choice.kind == "game"
+    game = start.choice.game
+    assert is_on(game.state, "divisions") and is_on(game.state, "artillery")
+    game.close()
