@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import tempfile
 from pathlib import Path
@@ -24,6 +25,10 @@ def add_bots_commands(sub) -> None:
     p.add_argument("--rules", default="none", help="optional rules preset or saved set (as `wif new --rules`)")
     p.add_argument("--rules-on", action="append", metavar="ID,…", help="switch these optional rules ON too")
     p.add_argument("--rules-off", action="append", metavar="ID,…", help="switch these optional rules OFF")
+    p.add_argument("--random-rules", action="store_true",
+                   help="each game switches ON a random subset (drawn from its seed) of the rules --rules chooses")
+    p.add_argument("--skips", action="store_true",
+                   help="print, over all games, how often each step was skipped and why ('no rule yet' counted apart)")
     p.set_defaults(func=cmd_autoplay)
 
     p = sub.add_parser("bot", help="a bot decides a player's pending decisions in a save")
@@ -49,9 +54,11 @@ def _policies(game, default: str, pairs: list[str]) -> dict[str, str]:
 
 
 def play_one(scenario: str, seed: int, default: str, pairs: list[str], save: Path, limit: int,
-             swap: bool = False, rules: dict | None = None) -> tuple[dict, dict | None, Tally, int]:
+             swap: bool = False, rules: dict | None = None,
+             skips: dict | None = None) -> tuple[dict, dict | None, Tally, int]:
     """One whole game; returns (policies, result, tally, events).  ``rules``: the optional
-    rules as ``wif new`` takes them ({"preset", "rules_on", "rules_off"}), chosen by the framework."""
+    rules as ``wif new`` takes them ({"preset", "rules_on", "rules_off"}), chosen by the framework.
+    ``skips``: (step, reason) -> count, added to for every step the game skipped."""
     from kernel.game import Game
 
     if rules and (rules.get("preset", "none") != "none" or rules.get("rules_on") or rules.get("rules_off")):
@@ -73,9 +80,54 @@ def play_one(scenario: str, seed: int, default: str, pairs: list[str], save: Pat
             k = game.state.kernel
             raise WifError(f"seed {seed}: the game did not finish (turn {k.turn}, step {k.sequence.current}, "
                            f"{tally.decisions} decisions)")
+        if skips is not None:
+            count_skips(game, skips)
         return policies, result, tally, game.state.kernel.seq
     finally:
         game.close()
+
+
+def count_skips(game, skips: dict) -> None:
+    """Add the game's skipped steps to ``skips``: (step, reason) -> count."""
+    for rec in game.history(1):
+        if rec.type == "StepSkipped":
+            key = (rec.data["step"], rec.data["reason"])
+            skips[key] = skips.get(key, 0) + 1
+
+
+def random_rules(rules: dict, seed: int) -> dict:
+    """A random subset, drawn from ``seed``, of the optional rules ``rules`` would switch ON."""
+    from app.uihooks import ask_optional_rules
+
+    pool = ask_optional_rules("optional_rules_choice", None, preset=rules.get("preset", "none"),
+                              rules_on=rules.get("rules_on", []), rules_off=rules.get("rules_off", []))["rules"]
+    prerequisites = {row["id"]: row["prerequisites"] for row in ask_optional_rules("optional_rules_catalogue")["rules"]}
+    draw = random.Random(f"random-rules:{seed}")
+    chosen = {r for r in pool if draw.random() < 0.5}
+    while True:  # a drawn rule brings its prerequisites (all in the pool, which is a legal set)
+        needed = {p for r in chosen for p in prerequisites.get(r, ())} - chosen
+        if not needed:
+            break
+        chosen |= needed
+    return {"preset": "none", "rules_on": sorted(chosen), "rules_off": []}
+
+
+def print_skips(skips: dict, games: int, out=None) -> int:
+    """The skip benchmark: each step's skips and reasons; returns how many were 'no rule yet'."""
+    from kernel.engine import NO_RULE_YET
+
+    out = out or sys.stdout
+    by_step: dict[str, dict[str, int]] = {}
+    for (step, reason), n in skips.items():
+        by_step.setdefault(step, {})[reason] = n
+    print(f"skipped steps over {games} games:", file=out)
+    for step in sorted(by_step):
+        for reason, n in sorted(by_step[step].items(), key=lambda kv: -kv[1]):
+            print(f"  {n:6d}  {step}: {reason}", file=out)
+    missing = {step: r[NO_RULE_YET] for step, r in by_step.items() if NO_RULE_YET in r}
+    print(f"'{NO_RULE_YET}': {sum(missing.values())} skips in {len(missing)} steps"
+          + (": " + ", ".join(f"{s} ({n})" for s, n in sorted(missing.items())) if missing else ""), file=out)
+    return sum(missing.values())
 
 
 def cmd_autoplay(args) -> int:
@@ -92,13 +144,17 @@ def cmd_autoplay(args) -> int:
     from .cli_rules import split_ids
 
     rules = {"preset": args.rules, "rules_on": split_ids(args.rules_on), "rules_off": split_ids(args.rules_off)}
+    skips: dict | None = {} if args.skips else None
     with tempfile.TemporaryDirectory() as tmp:
         for i, seed in enumerate(seeds):
+            chosen = random_rules(rules, seed) if args.random_rules else rules
+            if args.random_rules:
+                print(f"seed {seed}: optional rules ON: {', '.join(chosen['rules_on']) or 'none'}", flush=True)
             save = Path(args.save) if (args.save and len(seeds) == 1) else Path(tmp) / f"{args.scenario}-{seed}.wif"
             # Over several seeds the sides swap policies every other game, so a tally is fair.
             policies, result, tally, events = play_one(args.scenario, seed, args.policy, args.side, save,
                                                        args.limit, swap=bool(args.seeds) and i % 2 == 1,
-                                                       rules=rules)
+                                                       rules=chosen, skips=skips)
             report = verify(save)
             rate = tally.decisions / tally.seconds if tally.seconds else 0.0
             winner = (result or {}).get("winner")
@@ -126,6 +182,8 @@ def cmd_autoplay(args) -> int:
               + f", no winner {games - sum(wins.values())}")
         for (side, policy), values in sorted(scores.items()):
             print(f"  {side} played by {policy}: mean score {sum(values) / len(values):.1f} over {len(values)} games")
+    if skips is not None:
+        print_skips(skips, games)
     return 1 if refusals else 0
 
 
