@@ -73,7 +73,14 @@ def load_ui_plugins(extra_dirs=None) -> UIPlugins:
             result.layouts[layout.name] = layout
         _call(impl, add_layout, result)
     for impl in pm.hook.register_map_layers.get_hookimpls():
-        _call(impl, result.layers.append, result)
+        def add_layer(layer, _plugin=impl.plugin_name):
+            # drawn every frame: one without draw(window, dmap, surface, pos) is refused here
+            if not callable(getattr(layer, "draw", None)):
+                result.messages.append(f"plugin {_plugin!r}: register_map_layers expects a layer with "
+                                       f"draw(window, dmap, surface, pos), got {layer!r}")
+                return
+            result.layers.append(layer)
+        _call(impl, add_layer, result)
     result.manager = pm
     return result
 
