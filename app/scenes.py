@@ -182,12 +182,11 @@ class ReplayScene(Scene):
     def enter(self) -> None:
         if self.viewer is not None:
             return
-        from .replay_view import ReplayWindow
+        from .replay_view import ReplayWindow, viewer_size
 
         if self.screen is None:
             sizes = pygame.display.get_desktop_sizes()
-            dw, dh = sizes[0] if sizes else (1280, 800)
-            self.screen = pygame.display.set_mode(self.size or (min(1280, dw), min(800, max(480, dh - 60))))
+            self.screen = pygame.display.set_mode(self.size or viewer_size(sizes[0] if sizes else (1024, 768)))
         pygame.display.set_caption(f"World in Flames — replay of {Path(self.path).name}")
         self.viewer = ReplayWindow(self.path, screen=self.screen, start_seq=self.start_seq, saves_dir=self.saves_dir)
         if self.zoom is not None and self.viewer.window.primary is not None:

@@ -29,17 +29,22 @@ class WindowInput:
         return None
 
     def _global_toolbar(self, panel: Panel) -> list[tuple[str, pygame.Rect]]:
+        """The view buttons, in as many rows as the panel's width needs (none is cut off)."""
         buttons = []
-        x = panel.body.x + 2
+        b = panel.body
+        x, y = b.x + 2, b.y + 2
         for name in GLOBAL_VIEWS + ("zoom", "legend"):
             w = 10 + font(16).size(name)[0]
-            buttons.append((name, pygame.Rect(x, panel.body.y + 2, w, 22)))
+            if x + w > b.right - 2 and x > b.x + 2:
+                x, y = b.x + 2, y + 25
+            buttons.append((name, pygame.Rect(x, y, w, 22)))
             x += w + 3
         return buttons
 
     def _global_image_rect(self, panel: Panel) -> pygame.Rect:
         b = panel.body
-        return pygame.Rect(b.x, b.y + 26, b.w, b.h - 26)
+        top = max(r.bottom for _, r in self._global_toolbar(panel)) + 2 - b.y
+        return pygame.Rect(b.x, b.y + top, b.w, max(1, b.h - top))
 
     # ------------------------------------------------------------------ events
     def handle(self, event) -> bool:

@@ -209,3 +209,44 @@ def test_barbarossa_opens_on_the_soviet_set_up_areas(window_of, tmp_path):
     assert game.state.kernel.sequence.pending == ["ussr"]
     minsk = load_world_map().city("Minsk")
     assert window.model.grid.distance(window.primary.centre_hex, (minsk.col, minsk.row)) <= 8
+
+
+# ---------------------------------------------------------------- item 9: the window fits the screen
+@pytest.mark.parametrize("size, layout", [((1024, 768), "M1007"), ((1920, 1200), "M1912"), ((1280, 1024), "M1210")])
+def test_the_default_layout_is_the_largest_that_fits_the_screen(window_of, tmp_path, size, layout):
+    game = lab_game(tmp_path / "w.wif")
+    window = window_of(game, size=size)
+    assert window.layout.name == layout
+    screen = pygame.Rect((0, 0), size)
+    for panel in window.panels.values():
+        assert screen.contains(panel.rect), panel.key
+    for form in window.play.forms().values():
+        assert screen.contains(form.visible_rect())
+
+
+def test_at_1024x768_the_replay_viewer_shows_its_whole_toolbar_and_global_map(tmp_path):
+    from app.replay_view import ReplayWindow
+    from helpers import finish
+
+    game = lab_game(tmp_path / "rv.wif")
+    finish(game)  # a few events to replay
+    game.close()
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        viewer = ReplayWindow(tmp_path / "rv.wif", screen=pygame.Surface((1024, 768)))
+        screen = pygame.Rect(0, 0, 1024, 768)
+        for label, rect in viewer.buttons():
+            assert screen.contains(rect), label
+        panel = viewer.window.panels["global"]
+        for name, rect in viewer.window._global_toolbar(panel):
+            assert panel.body.contains(rect), name  # every view button inside the panel
+        image = viewer.window._global_image_rect(panel)
+        assert image.h >= 150 and image.top > max(r.bottom for _, r in viewer.window._global_toolbar(panel)) - 1
+        link = viewer.window.global_map.link_rect(viewer.window.primary)
+        assert 0 <= link.centerx <= image.w  # the global map opens on the detailed map's place
+        viewer.draw()
+        pygame.image.save(viewer.screen, str(tmp_path / "replay-1024.png"))
+        viewer.close()
+    finally:
+        pygame.quit()
