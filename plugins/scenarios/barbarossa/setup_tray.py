@@ -50,7 +50,7 @@ def placement_problem(state, power: str, unit_id: str, hex_) -> str | None:
         return f"Setup Tray: there is no unit {unit_id!r}"
     if unit.power != power:
         return f"Setup Tray: {_the(unit)} is a {unit.power} unit; {power} cannot set it up"
-    if unit_id not in scenario_state(state).tray.get(power, []):
+    if unit_id not in scenario_state(state).tray.get(power, []) and unit_id not in tray_units(state, power):
         return (f"Setup Tray: {_the(unit)} is not in {power}'s setup tray "
                 "(a unit set up earlier cannot return to the tray)")
     udata = oob.unit_data(state, unit_id)
@@ -70,9 +70,14 @@ def placement_problem(state, power: str, unit_id: str, hex_) -> str | None:
 
 
 def tray_units(state, power: str) -> list[str]:
-    """The units still waiting in ``power``'s setup tray."""
+    """The units still waiting in ``power``'s setup tray: this occasion's, then any other of its
+    units an optional rule put in the tray (Pilots: an aircraft of the air reserve given a pilot)."""
     us = units(state).units
-    return [uid for uid in scenario_state(state).tray.get(power, []) if uid in us and us[uid].where == TRAY]
+    listed = [uid for uid in scenario_state(state).tray.get(power, []) if uid in us and us[uid].where == TRAY]
+    if state.kernel.turn < 1:
+        return listed  # during setup every power's counters wait in the tray until its own turn
+    seen = set(listed)
+    return listed + sorted(uid for uid, u in us.items() if u.where == TRAY and u.power == power and uid not in seen)
 
 
 def occasion_units(state, power: str) -> list[str]:
