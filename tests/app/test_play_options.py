@@ -47,6 +47,19 @@ def test_read_only_opens_a_save_whose_plugins_differ(tmp_path, config, capsys):
     assert pygame.image.load(str(shot)).get_size() == (1024, 768)
 
 
+def test_the_read_only_window_says_why_and_refuses_commands(tmp_path, config, monkeypatch):
+    from app import scenes
+
+    save = tmp_path / "other.wif"
+    played_with_other_plugins(save)
+    seen = {}
+    monkeypatch.setattr(scenes.SceneStack, "run", lambda stack, **kw: seen.update(window=stack.top.window))
+    assert play.main(args(save=str(save), read_only=True)) == 0
+    window = seen["window"]
+    assert any(text.startswith("read-only: plugin 'units'") for text, _ in window.messages)
+    assert not window.game.submit({"type": "FinishStep", "actor": "germany"}).accepted
+
+
 def test_ctrl_o_in_a_quick_start_game_lists_the_rules(tmp_path, config):
     pygame.display.init()
     pygame.font.init()
