@@ -356,67 +356,6 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
         self.next_game = str(path)
         self.say(f"opening the fork {path}", GOOD)
 
-    # ------------------------------------------------------------------ Esc and Enter (issue 11 item 4)
-    def escape(self) -> None:
-        """Esc: close the top form (the Quit question, Optional Rules, a result), else cancel
-        the command being filled in, else ask whether to quit."""
-        if self.confirm_quit is not None:
-            self._keep_playing()
-        elif self.rules_form is not None and not getattr(self.rules_form, "closed", False):
-            self.rules_form.close()
-            self.rules_form = None
-        elif self.play is not None and self.play.popups.close_top():
-            pass
-        elif self.play is not None and self.cancel_selection():
-            self.say("selection cancelled", DIM)
-        else:
-            self.ask_quit()
-
-    def cancel_selection(self) -> bool:
-        """Forget what was chosen of the command being filled in; False when nothing was."""
-        play = self.play
-        fill = play.fill
-        if fill is None or fill.values == type(fill)(fill.choice).values:
-            return False
-        play.fill_in(fill.choice)
-        self.set_selection(None, [])
-        return True
-
-    def ask_quit(self) -> None:
-        from .forms import FormWindow
-
-        sw, sh = self.gui.size
-        rect = pygame.Rect((sw - 380) // 2, (sh - 150) // 2, 380, 150)
-        form = FormWindow(self.gui, rect, "Quit World in Flames?", object_id="#confirm_quit")
-        saved = f"Every move is kept in {self.game.path.name}." if self.game is not None else ""
-        form.label((6, 4, rect.w - 44, 24), saved)
-        form.label((6, 26, rect.w - 44, 24), "Esc: keep playing")
-        form.button((6, 56, 150, 32), "Quit", self._quit)
-        form.button((166, 56, 170, 32), "Keep playing", self._keep_playing)
-        self.confirm_quit = form
-
-    def _quit(self) -> None:
-        self.running = False
-        self._keep_playing()
-
-    def _keep_playing(self) -> None:
-        if self.confirm_quit is not None:
-            self.gui.close(self.confirm_quit)
-            self.confirm_quit = None
-
-    def enter_ends_phase(self) -> None:
-        """Enter ends the phase only when the game offers FinishStep; otherwise it says what
-        is left (the rule's reason) and submits nothing."""
-        play = self.play
-        if play.hidden() or play.actor() is None:
-            self.say("Enter: nobody at this screen is to decide now", DIM)
-            return
-        if play.decisions.finish() is None:
-            reason = play.finish_refusal() or "a decision is left to make first"
-            play.say(f"Enter does not end this phase: {reason}")  # in the Play form and the top bar
-            return
-        play.finish_step()
-
     def finish_step(self) -> None:
         """Enter without the forms: FinishStep for the first pending decider, as its player."""
         if self.game is None:
@@ -428,34 +367,6 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
             return
         outcome = self.game.submit({"type": "FinishStep", "actor": actor}, player=k.controllers.get(actor))
         self.say(f"{actor}: finished" if outcome.accepted else outcome.reason, GOOD if outcome.accepted else ACCENT)
-
-    # ------------------------------------------------------------------ per frame
-    def tick(self) -> None:
-        """Work that happens every frame whatever the events: autoscroll, reloads."""
-        if self.reloader is not None:
-            self.reloader.process_pending()
-        # Prefetch chunks next to the view in the time the last frame left over, so a
-        # frame that must draw stays within its budget (FRAME_SECONDS at 60 frames a second).
-        deadline = time.perf_counter() + FRAME_SECONDS - PREFETCH_MARGIN - self.last_draw_seconds
-        for dmap in self.detailed.values():
-            dmap.prefetch(4, deadline=deadline)
-        target = self._map_under(self.mouse)
-        if target is None or self.settings.autoscroll <= 0 or self._drag is not None:
-            self._border_frames = 0
-            return
-        panel, dmap = target
-        x, y = self._local(panel, self.mouse)
-        w, h = panel.body.size
-        dx = -1 if x < AUTOSCROLL_BORDER else 1 if x >= w - AUTOSCROLL_BORDER else 0
-        dy = -1 if y < AUTOSCROLL_BORDER else 1 if y >= h - AUTOSCROLL_BORDER else 0
-        if dx or dy:
-            self._border_frames += 1
-            # higher sensitivity = the cursor must rest longer before the map moves
-            if self._border_frames >= self.settings.autoscroll * 3:
-                dmap.scroll_hexes(dx, dy)
-        else:
-            self._border_frames = 0
-
 
 # ---------------------------------------------------------------------- the program
 def main(args) -> int:

@@ -1,14 +1,29 @@
 """The game window's input: keys, the mouse on panels and maps (click, drag, wheel, hover),
-hit tests.  A mixin of ``GameWindow`` (app/play.py)."""
+hit tests; Esc and Enter (issue 11 item 4); the work of every frame (autoscroll, reloads,
+prefetching).  A mixin of ``GameWindow`` (app/play.py)."""
 
 from __future__ import annotations
+
+import time
 
 import pygame
 
 from . import toolforms
 from .detailed import DetailedMap, font
+from .forms import FormWindow
 from .globalmap import VIEWS as GLOBAL_VIEWS
-from .windowstyle import DIM, DRAG_THRESHOLD, LAYER_KEYS, ROLL_ICON, TEXT, TITLE_H, Panel
+from .windowstyle import (
+    AUTOSCROLL_BORDER,
+    DIM,
+    DRAG_THRESHOLD,
+    FRAME_SECONDS,
+    LAYER_KEYS,
+    PREFETCH_MARGIN,
+    ROLL_ICON,
+    TEXT,
+    TITLE_H,
+    Panel,
+)
 
 
 class WindowInput:
@@ -126,6 +141,65 @@ class WindowInput:
             dmap.unit_resolution = "medium" if dmap.unit_resolution == "high" else "high"
             self.say(f"unit resolution: {dmap.unit_resolution}", DIM)
         return True
+
+    # ------------------------------------------------------------------ Esc and Enter (issue 11 item 4)
+    def escape(self) -> None:
+        """Esc: close the top form (the Quit question, Optional Rules, a result), else cancel
+        the command being filled in, else ask whether to quit."""
+        if self.confirm_quit is not None:
+            self._keep_playing()
+        elif self.rules_form is not None and not getattr(self.rules_form, "closed", False):
+            self.rules_form.close()
+            self.rules_form = None
+        elif self.play is not None and self.play.popups.close_top():
+            pass
+        elif self.play is not None and self.cancel_selection():
+            self.say("selection cancelled", DIM)
+        else:
+            self.ask_quit()
+
+    def cancel_selection(self) -> bool:
+        """Forget what was chosen of the command being filled in; False when nothing was."""
+        play = self.play
+        fill = play.fill
+        if fill is None or fill.values == type(fill)(fill.choice).values:
+            return False
+        play.fill_in(fill.choice)
+        self.set_selection(None, [])
+        return True
+
+    def ask_quit(self) -> None:
+        sw, sh = self.gui.size
+        rect = pygame.Rect((sw - 380) // 2, (sh - 150) // 2, 380, 150)
+        form = FormWindow(self.gui, rect, "Quit World in Flames?", object_id="#confirm_quit")
+        saved = f"Every move is kept in {self.game.path.name}." if self.game is not None else ""
+        form.label((6, 4, rect.w - 44, 24), saved)
+        form.label((6, 26, rect.w - 44, 24), "Esc: keep playing")
+        form.button((6, 56, 150, 32), "Quit", self._quit)
+        form.button((166, 56, 170, 32), "Keep playing", self._keep_playing)
+        self.confirm_quit = form
+
+    def _quit(self) -> None:
+        self.running = False
+        self._keep_playing()
+
+    def _keep_playing(self) -> None:
+        if self.confirm_quit is not None:
+            self.gui.close(self.confirm_quit)
+            self.confirm_quit = None
+
+    def enter_ends_phase(self) -> None:
+        """Enter ends the phase only when the game offers FinishStep; otherwise it says what
+        is left (the rule's reason) and submits nothing."""
+        play = self.play
+        if play.hidden() or play.actor() is None:
+            self.say("Enter: nobody at this screen is to decide now", DIM)
+            return
+        if play.decisions.finish() is None:
+            reason = play.finish_refusal() or "a decision is left to make first"
+            play.say(f"Enter does not end this phase: {reason}")  # in the Play form and the top bar
+            return
+        play.finish_step()
 
     def _zoom(self, dmap, target, step: int) -> None:
         anchor = None
@@ -256,3 +330,29 @@ class WindowInput:
                 self.apply_layout(name)
                 self.say(f"screen layout {name}", DIM)
 
+    # ------------------------------------------------------------------ per frame
+    def tick(self) -> None:
+        """Work that happens every frame whatever the events: autoscroll, reloads."""
+        if self.reloader is not None:
+            self.reloader.process_pending()
+        # Prefetch chunks next to the view in the time the last frame left over, so a
+        # frame that must draw stays within its budget (FRAME_SECONDS at 60 frames a second).
+        deadline = time.perf_counter() + FRAME_SECONDS - PREFETCH_MARGIN - self.last_draw_seconds
+        for dmap in self.detailed.values():
+            dmap.prefetch(4, deadline=deadline)
+        target = self._map_under(self.mouse)
+        if target is None or self.settings.autoscroll <= 0 or self._drag is not None:
+            self._border_frames = 0
+            return
+        panel, dmap = target
+        x, y = self._local(panel, self.mouse)
+        w, h = panel.body.size
+        dx = -1 if x < AUTOSCROLL_BORDER else 1 if x >= w - AUTOSCROLL_BORDER else 0
+        dy = -1 if y < AUTOSCROLL_BORDER else 1 if y >= h - AUTOSCROLL_BORDER else 0
+        if dx or dy:
+            self._border_frames += 1
+            # higher sensitivity = the cursor must rest longer before the map moves
+            if self._border_frames >= self.settings.autoscroll * 3:
+                dmap.scroll_hexes(dx, dy)
+        else:
+            self._border_frames = 0
