@@ -48,7 +48,8 @@ from kernel.hookspecs import hookimpl
 
 from . import air_combat_decisions as decisions
 from . import anti_aircraft as aa
-from . import air_transport, describe, mission_choices, rebase, return_to_base, strategic_bombardment  # noqa: F401  (describe's describers join ``rules``)
+# noqa: F401 - they register with ``rules`` (describers, commands) and with mission_kinds (missions)
+from . import air_transport, describe, mission_choices, rebase, return_to_base, strategic_bombardment  # noqa: F401
 from .air_to_air import (
     a2a_result,
     a2a_table,

@@ -29,6 +29,7 @@ from .missions import (
     mission_hexes,
     mission_running,
     strike_targets,
+    target_hexes,
 )
 from .mission_kinds import KINDS
 from .state import MISSION_NAME, air
@@ -99,10 +100,20 @@ def fly_mission_choices(state, actor, step_id):
             hexes = mission_hexes(state, unit, "bomber")
             return [hex_field(hexes)] if hexes else []
         if kind.cargo_at_target:
-            hexes = [Option(h, hex_label(h), [Field("cargo", "unit", [Option(c.id, name(state, c.id))
-                                                                     for c in kind.cargo(state, unit, h)],
-                                                    label="unit to organize")])
-                     for h in mission_hexes(state, unit, "bomber") if kind.cargo(state, unit, h)]
+            def organizable(h) -> list[Option]:
+                out = []
+                for c in kind.cargo(state, unit, h):
+                    try:
+                        check_mission_target(state, unit, h, "bomber", c.id)
+                    except Rejected:
+                        continue
+                    out.append(Option(c.id, name(state, c.id)))
+                return out
+            hexes = []
+            for h in sorted(target_hexes(state, unit.power, kind.id), key=lambda h: (distance(unit.hex, h), h)):
+                cargo = organizable(h) if distance(unit.hex, h) <= reach(unit, "mission") else []
+                if cargo:
+                    hexes.append(Option(h, hex_label(h), [Field("cargo", "unit", cargo, label="unit to organize")]))
             return [Field("hex", "hex", hexes, label="target hex")] if hexes else []
         cargo = []
         for c in kind.cargo(state, unit, None):
