@@ -27,6 +27,9 @@ from .uihooks import ask_game, ask_optional_rules, optional_rules_host
 SHORT_TITLES = {"additional-units": "Units"}  # a tab is narrow
 SIZE = (700, 600)
 NOT_IMPLEMENTED = " [not implemented yet]"
+# in play a rule is described as the game knows it: one whose plugin the game was not started
+# with (or that no plugin implements) cannot be used in this game
+NOT_IN_GAME = " [not in this game]"
 ROW_H = 70  # a rule: its ON/OFF button and name, then two lines of its description
 SWITCH_W = 52
 DESCRIPTION_LINES = 2
@@ -83,6 +86,7 @@ class RulesForm:
         self.rows = rows
         self.toggle = toggle
         self.in_play = in_play
+        self.unavailable = NOT_IN_GAME if in_play else NOT_IMPLEMENTED
         self.groups = [(g, SHORT_TITLES.get(g, title)) for g, title in groups.items()]
         self.group = self.groups[0][0]
         w, h = min(SIZE[0], gui.size[0]), min(SIZE[1], gui.size[1])
@@ -115,7 +119,7 @@ class RulesForm:
                 continue
             text = ("ON  " if row["on"] else "OFF  ") + row["name"]
             if not row["implemented"]:
-                text += NOT_IMPLEMENTED
+                text += self.unavailable
             out.append((text, row["id"]))
         return out
 
@@ -142,7 +146,7 @@ class RulesForm:
             switch = UIButton(pygame.Rect(0, y + 2, SWITCH_W, 24), "ON" if rule["on"] else "OFF", m,
                               container=self.list, object_id="#rule_on" if rule["on"] else "#rule_off",
                               tool_tip_text="switch ON or OFF")
-            name = rule["name"] + ("" if rule["implemented"] else NOT_IMPLEMENTED)
+            name = rule["name"] + ("" if rule["implemented"] else self.unavailable)
             title = UIButton(pygame.Rect(SWITCH_W + 6, y + 2, inner - SWITCH_W - 6, 24), name, m,
                              container=self.list, object_id="#rule_name")
             lines = wrap(rule.get("description", ""), inner - SWITCH_W - 14, lambda t: measure(t)[0],

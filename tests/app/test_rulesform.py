@@ -4,7 +4,7 @@ import pygame
 import pytest
 
 from app.forms import Gui
-from app.rulesform import NOT_IMPLEMENTED, new_game_rules_form, play_rules_form
+from app.rulesform import NOT_IN_GAME, new_game_rules_form, play_rules_form
 from plugins.optional.framework.catalogue import new_game
 
 
@@ -53,7 +53,7 @@ def test_in_play_right_click_toggles_a_rule_and_the_log_records_it(gui, tmp_path
     pump(g, screen)
     labels = [t for t, _ in form.items]
     assert "ON  HQ support" in labels
-    assert any(t.endswith(NOT_IMPLEMENTED) for t in labels)
+    assert any(t.endswith(NOT_IN_GAME) for t in labels)
     event = right_click(form, "HQ support")
     assert form.handle(event)
     assert "HQ support is now OFF" in form.message.html_text
