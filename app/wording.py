@@ -54,6 +54,9 @@ def in_words(game, text: str) -> str:
             text = f"{what}: {fields['step']}"
         else:
             text = what
+    # a command the rules could not read (kernel/engine.py validate_command): say what is wrong
+    text = re.sub(r"\b(\w+) is malformed: ", lambda m: f"{m.group(1)} is incomplete: ", text)
+    text = re.sub(r"(\w+): Field required", r"\1 is missing", text)
     text = STEP_ID.sub(lambda m: step_title(game, m.group(0)), text)
     commands = getattr(getattr(game, "host", None), "commands", None) or {}
     return COMMAND_TYPE.sub(lambda m: title_of(m.group(0)) if m.group(0) in commands else m.group(0), text)

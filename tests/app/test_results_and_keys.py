@@ -250,3 +250,15 @@ def test_at_1024x768_the_replay_viewer_shows_its_whole_toolbar_and_global_map(tm
         viewer.close()
     finally:
         pygame.quit()
+
+
+def test_a_malformed_command_is_told_in_words(tmp_path):
+    from app.wording import in_words
+
+    game = lab_game(tmp_path / "m.wif")
+    try:
+        reason = game.submit({"type": "MoveLandUnit", "actor": "germany", "to": [205, 53]}).reason
+        said = in_words(game, reason)
+        assert "MoveLandUnit" not in said and "Field required" not in said and "Move land unit" in said, said
+    finally:
+        game.close()
