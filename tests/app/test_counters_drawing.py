@@ -12,7 +12,7 @@ from app.play import GameWindow
 from app.views import ScreenLayout, WindowGeometry
 from kernel.game import Game
 
-from helpers import unit
+from helpers import event, lab_game, unit
 
 # Chukotka (358-359) and Alaska (0-1) on row 28: land hexes on both sides of the date line
 WEST, EAST = (358, 28), (1, 28)
@@ -24,7 +24,7 @@ def window(tmp_path, monkeypatch):
     monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     pygame.display.init()
     pygame.font.init()
-    game = Game.new("lab", tmp_path / "d.wif", seed=1, options={
+    game = lab_game(tmp_path / "d.wif", options={  # a lab game: the rig moves units (docs/MODDING.md)
         "units": [unit("ussr-1", "ussr", WEST), unit("usa-1", "usa", EAST)]})
     win = GameWindow(game, screen=pygame.Surface((640, 400)), layout=MAP_ONLY)
     yield win
@@ -58,11 +58,7 @@ def test_a_moved_unit_is_drawn_at_its_new_hex(window):
     dmap.set_zoom(6)
     dmap.center_on((0, 28))
     window.draw()
-    units = window.game.state["units"]
-    units.units["usa-1"].hex = (0, 28)  # as a reducer would; the stacks follow the state's seq
-    units.at_hex.setdefault("0,28", []).append("usa-1")
-    units.at_hex["1,28"].remove("usa-1")
-    window.game.state.kernel.seq += 1
+    event(window.game, "UnitMoved", unit="usa-1", to_hex=[0, 28])  # recorded and folded as a move is
     window.draw()
     assert counter_corner(window, (0, 28)) == mapstyle.power_colour("usa")
     assert counter_corner(window, EAST) != mapstyle.power_colour("usa")
