@@ -175,6 +175,8 @@ def _declared(state, event):
         c.powers.append(d["power"])
     if d.get("forced"):
         c.forced = d["forced"]
+        if d["forced"] == "paradrop":
+            c.paradropped += [u for u in d["units"] if u not in c.paradropped]
 
 
 @rules.reducer("AttackCancelled")

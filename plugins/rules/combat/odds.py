@@ -245,7 +245,7 @@ def attacker_chooses_table(state, attackers, hex_, dfn=None, hook=None) -> tuple
 # ---------------------------------------------------------------- the whole calculation
 def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_support: dict | None = None,
              hq_shift: dict | None = None, snow_units: bool | None = None, table: str | None = None,
-             hook=None, extra_shifts: dict | None = None) -> dict:
+             hook=None, extra_shifts: dict | None = None, paradropped: int = 0) -> dict:
     """Every number of one land combat, as the seeds' "Land Combat" section computes them.
 
     ``hook`` (the game's ``pm.hook``) lets optional rules add odds shifts and die modifiers
@@ -343,6 +343,10 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
         drm["only territorials attack"] = -1
     if dfn and not notional and all(unit_type(u) in TERRITORIAL_TYPES for u in dfn):
         drm["only territorials defend"] = 1
+    if paradropped:
+        # Land Combat: "Add 1 to the roll for each paradropping unit (after air to air combat
+        # and anti aircraft fire, if any)"
+        drm["paradropping units"] = paradropped
     out.update(base_odds=level_name(base), level=level, odds=level_name(max(level, LEVEL_1_2)),
                drm=drm, automatic=False)
     if hook is not None:
@@ -378,7 +382,8 @@ def evaluate_combat(state, combat, table: str | None = None, hook=None, extra_sh
     ``attackers``), notional unit, ground support, HQ support, snow decision and table (or
     ``table`` / ``snow_units`` as a choice would make them)."""
     gs = state["combat"].ground_support.get(combat.id)
-    return evaluate(state, list(combat.attackers if attackers is None else attackers), combat.hex,
+    attackers = list(combat.attackers if attackers is None else attackers)
+    return evaluate(state, attackers, combat.hex, paradropped=sum(1 for u in attackers if u in combat.paradropped),
                     notional=bool(combat.forced and combat.notional), ground_support=gs,
                     hq_shift=combat.hq_shift, snow_units=combat.snow_units if snow_units is None else snow_units,
                     table=table or combat.table, hook=hook, extra_shifts=extra_shifts)

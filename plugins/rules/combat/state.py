@@ -28,6 +28,7 @@ class Combat(BaseModel):
     attackers: list[str] = Field(default_factory=list)
     powers: list[str] = Field(default_factory=list)  # attacking powers, in order of declaration
     forced: str = ""  # "invasion" / "paradrop": a notional unit may defend
+    paradropped: list[str] = Field(default_factory=list)  # attackers that paradropped into the hex
     notional: bool | None = None  # None: not asked; True: the notional unit defends
     hq: dict[str, list[str]] = Field(default_factory=dict)  # side -> HQs declared
     hq_shift: dict[str, int] = Field(default_factory=dict)  # side -> successful HQ support

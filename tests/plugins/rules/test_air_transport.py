@@ -9,6 +9,7 @@ from __future__ import annotations
 from helpers import air_unit, dice, lab_game, ok, refused, types, unit
 
 from plugins.rules import air as air_plugin
+from plugins.rules.combat.odds import evaluate_combat
 
 AM = "wif.procedures.air-mission"
 BASE, FRIENDLY, ENEMY = (201, 51), (203, 52), (206, 52)
@@ -71,8 +72,10 @@ def test_paradrop_lands_the_para_and_forces_a_land_attack(save):
     assert units(game)["fj"].hex == ENEMY
     attack = next(e for e in events if e.type == "AttackDeclared")
     assert attack.data["units"] == ["fj"] and attack.data["forced"] == "paradrop" and tuple(attack.data["hex"]) == ENEMY
-    combats = game.state["combat"].combats
-    assert combats["206,52"].forced == "paradrop"
+    combat = game.state["combat"].combats["206,52"]
+    assert combat.forced == "paradrop" and combat.paradropped == ["fj"]
+    # Land Combat: "Add 1 to the roll for each paradropping unit"
+    assert evaluate_combat(game.state, combat)["drm"]["paradropping units"] == 1
 
 
 def test_a_transport_destroyed_by_anti_aircraft_fire_takes_its_cargo_with_it(save):
