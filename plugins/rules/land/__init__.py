@@ -40,7 +40,7 @@ from .events import (  # noqa: F401  (re-exported)
     rules,
 )
 from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
-from .land_movement import MoveLandUnit  # noqa: F401
+from .land_movement import REBASE_DIGRESSION, MoveLandUnit  # noqa: F401
 from .movement import (  # noqa: F401  (re-exported: the plugin's public functions)
     LAND_LIMIT_TEXT,
     NO_CONTROL_TYPES,
@@ -96,12 +96,27 @@ def finish_step_refusal(state, step_id, power):
     return overstack_refusal(state, step_id or "", power)
 
 
+# A combat moves units only in these subphases; each ends with every unit where it stays.  The
+# Land Combat phase itself often ends without a step_ended of its own (its rule pushed the
+# combat, which waited for decisions), so its stacking is checked as each combat ends.
+COMBAT_MOVES = ("wif.procedures.land-combat-resolution.retreat-units",
+                "wif.procedures.land-combat-resolution.advance-after-combat")
+
+
 @hookimpl
 def step_ended(ctx, step_id, spec):
     """Over-Stacked Hex: "Stacking applies at the end of every phase" — checked as each
-    phase of play ends (not inside the correction digression itself)."""
-    if step_id.startswith("wif.turn.") or step_id.startswith("wif.new-game."):
+    phase of play ends, and as a combat's retreats and advances end (not inside the
+    correction digression itself)."""
+    if step_id.startswith("wif.turn.") or step_id.startswith("wif.new-game.") or step_id in COMBAT_MOVES:
         check_overstacking(ctx)
+
+
+@hookimpl
+def skip_step(state, step_id, spec):
+    if step_id == "wif." + REBASE_DIGRESSION and not _rebasing_powers(state):
+        return "Rebase Overrun Units: no overrun air or naval unit is left in an enemy hex"
+    return None
 
 
 rules.export(globals())

@@ -133,12 +133,14 @@ def enter_hexes(ctx, unit, path, rules: MoveRules) -> bool:
     overran = False
     for h in path:
         owner = rules.controller(h)
-        if owner is None or not rules.hostile(owner):
-            continue
-        ctx.emit(core.HexControlChanged(hex=h, power=unit.power))
-        facilities = _facilities(h)
-        if facilities:
-            ctx.emit(FacilitiesCaptured(hex=h, power=unit.power, facilities=facilities))
+        if owner is not None and rules.hostile(owner):
+            ctx.emit(core.HexControlChanged(hex=h, power=unit.power))
+            facilities = _facilities(h)
+            if facilities:
+                ctx.emit(FacilitiesCaptured(hex=h, power=unit.power, facilities=facilities))
+        # Rebase Overrun Units Digression: enemy air and naval units in a hex an enemy land
+        # unit enters are overrun, whoever controlled the hex (e.g. aircraft left in a hex the
+        # other side took back by a retreat)
         caught = [u.id for u in state["units"].in_hex(h) if u.branch != "land" and rules.hostile(u.power)]
         if caught:
             ctx.emit(UnitsOverrun(hex=h, units=caught, by=unit.power))
