@@ -13,8 +13,9 @@ from app.bots import Bot, Tally, play_pending
 from plugins.optional.framework import new_game
 
 RULES = ["partisans", "territorials", "militia", "guards-banner-armies", "motorized-infantry",
-         "anti-aircraft-and-anti-tank-units", "siberians", "supply-units", "isolated-units"]
-OURS = {"PlacePartisan", "SwapSiberian", "ExpendSupplyUnit"}
+         "anti-aircraft-and-anti-tank-units", "siberians", "supply-units", "isolated-units", "offensive-chits",
+         "pilots"]
+OURS = {"PlacePartisan", "SwapSiberian", "ExpendSupplyUnit", "PlayOffensiveChit", "AssignPilot", "MoveAirToReserve"}
 
 
 def _check(game, rng) -> tuple[list[str], set[str]]:
