@@ -304,6 +304,29 @@ def test_captured_facilities_hex_control_changes_and_air_units_are_overrun(save)
     game.close()
 
 
+def test_rebase_overrun_units_enemy_aircraft_are_overrun_in_a_hex_whose_control_does_not_change(save):
+    """Rebase Overrun Units Digression: air units "in a hex, without a land unit present" are
+    overrun when an enemy land unit enters, also when the hex was already the mover's (aircraft
+    left behind in a hex their side lost)."""
+    here = (205, 52)  # German-controlled (Poland in the lab), with a Soviet fighter left in it
+    game = new_game(save, [unit("g1", hex_=(204, 52)),
+                           {"id": "sa1", "power": "ussr", "branch": "air", "type": "ftr", "hex": list(here)}])
+    assert core.hex_controller(game.state, here) == "germany"
+    out = game.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(here)})
+    assert out.accepted, out.reason
+    kinds = types(out.events)
+    assert "HexControlChanged" not in kinds and "UnitsOverrun" in kinds and "DigressionStarted" in kinds
+    game.close()
+
+
+def test_rebase_overrun_units_is_skipped_with_its_reason_when_no_overrun_unit_is_left(save):
+    game = new_game(save, [unit("g1", hex_=(204, 52))])
+    reason = game.host.pm.hook.skip_step(state=game.state, step_id="wif.digressions.rebase-overrun-units",
+                                         spec=game.sequence_index.specs["wif.digressions.rebase-overrun-units"])
+    assert reason == "Rebase Overrun Units: no overrun air or naval unit is left in an enemy hex"
+    game.close()
+
+
 # ---------------------------------------------------------------- Rail Movement
 def test_rail_movement_counts_a_rail_move_per_60_hexes(save):
     m = core.world_map()
