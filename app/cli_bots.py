@@ -160,8 +160,13 @@ def cmd_autoplay(args) -> int:
             winner = (result or {}).get("winner")
             text = (result or {}).get("text", "no result")
             who = ", ".join(f"{s}={p}" for s, p in policies.items())
+            missing = ""
+            if skips is not None:
+                from kernel.engine import NO_RULE_YET
+
+                missing = f", '{NO_RULE_YET}' skips so far {sum(n for (_, r), n in skips.items() if r == NO_RULE_YET)}"
             print(f"seed {seed}: {who}: {text}; {tally.commands} commands ({tally.decisions} decisions, "
-                  f"{rate:.0f}/s), {events} events, verify {'OK' if report.ok else 'FAILED'}", flush=True)
+                  f"{rate:.0f}/s), {events} events, verify {'OK' if report.ok else 'FAILED'}{missing}", flush=True)
             for line in tally.refused[:5]:
                 print(f"  refused (broken choices contract): {line}", file=sys.stderr)
             refusals += len(tally.refused)
