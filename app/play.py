@@ -124,6 +124,7 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
             from .playforms import PlayForms
 
             self.play = PlayForms(self)
+            self.play.popups.avoid = lambda: self.play.form_rect("play")
         if reloader is not None:
             reloader.listeners.append(self._on_reload)
 

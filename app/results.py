@@ -46,6 +46,7 @@ class Popups:
         self.open: list[FormWindow] = []  # on screen: the current result (and the Victory form)
         self.waiting: list = []  # results still to show, as functions that build their form
         self.victory_shown = False
+        self.avoid = None  # returns the Play form's rect (set by the game window)
 
     # ------------------------------------------------------------ what events tell
     def on_events(self, records) -> None:
@@ -121,10 +122,17 @@ class Popups:
         return True
 
     def results_rect(self, width: int, height: int) -> pygame.Rect:
-        """Over the map, left of the Play form, so neither hides the other."""
+        """Over the map beside the Play form (``avoid``: where it is), so neither hides the
+        other; in the middle of the screen when there is no room beside it."""
         sw, sh = self.gui.size
         width, height = min(width, sw - 10), min(height, sh - 70)
-        x = max(0, (sw - PLAY_W - width) // 2) if sw - PLAY_W >= width else (sw - width) // 2
+        play = self.avoid() if self.avoid is not None else pygame.Rect(sw - PLAY_W, 0, PLAY_W, sh)
+        if play.x >= width:  # room on its left
+            x = (play.x - width) // 2
+        elif sw - play.right >= width:  # on its right
+            x = play.right + (sw - play.right - width) // 2
+        else:
+            x = (sw - width) // 2
         return pygame.Rect(x, max(0, min(100, sh - height - 10)), width, height)
 
     # ------------------------------------------------------------ the forms
