@@ -167,17 +167,33 @@ class UnitLayer:
                 continue
             text, dx, dy = label
             x, y = city.col * g.w + g.half_w * (city.row & 1), city.row * g.h + g.top
-            own_hex_taken = (city.col, city.row) in occupied
-            if own_hex_taken:
+            here = (city.col, city.row)
+            reach = text.get_width() // (2 * g.w) + 2
+            near = [occupied[h] for h in self._hexes_near(here, reach) if h in occupied and h != here]
+
+            def clear(dy):
+                rect = pygame.Rect(x + dx - 1, y + dy, text.get_width() + 2, text.get_height())
+                return not any(_hits(rect, other, ww) for other in near)
+
+            if here in occupied:
                 erasers.append((x, y, [(self._blank(text), dx - 1, dy)]))
-                dy = size - size // 2 + 1
-            rect = pygame.Rect(x + dx - 1, y + dy, text.get_width() + 2, text.get_height())
-            if not own_hex_taken and not any(_hits(rect, other, ww) for other in occupied.values()):
+                # under the counter's foot; above its edges when only that is clear of counters
+                below, above = size - size // 2 + 1, occupied[here].top - y - text.get_height() - 1
+                dy = above if not clear(below) and clear(above) else below
+            elif clear(dy):
                 continue
             labels.append((x, y, [(self._plate(text), dx - 1, dy)]))
         labels.sort(key=lambda item: item[0])
         erasers.sort(key=lambda item: item[0])
         return erasers, labels
+
+    def _hexes_near(self, hex_: Hex, reach: int) -> list[Hex]:
+        """Hexes within ``reach`` columns and one row up, two down (where a name can meet a
+        counter)."""
+        col, row = hex_
+        cols, rows = self.dmap.grid.cols, self.dmap.grid.rows
+        return [((col + dc) % cols, r) for r in range(max(0, row - 1), min(rows, row + 3))
+                for dc in range(-reach, reach + 1)]
 
     def _blank(self, text: pygame.Surface) -> pygame.Surface:
         key = ("blank", text.get_size())
