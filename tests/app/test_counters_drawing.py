@@ -265,3 +265,30 @@ def test_counter_picture_shows_factors_and_the_name_on_large_counters(tmp_path, 
         assert same(large[0], "RGB") != same(large[2], "RGB")  # the name at 44 px
     finally:
         game.close()
+
+
+def test_a_city_name_goes_above_its_counter_when_the_hexes_below_hold_counters(tmp_path, screen):
+    grid = MapModel().grid
+    below = [grid.neighbour(PETROZAVODSK, d) for d in (1, 2)]  # SE, SW
+    units = [unit("city", "ussr", PETROZAVODSK)] + [unit(f"s{k}", "germany", h) for k, h in enumerate(below)]
+    game, dmap = lab_map(tmp_path, units, 5, PETROZAVODSK)
+    try:
+        surface = drawn(dmap)
+        side = dmap.geometry.counter
+        for hex_ in below:  # the counters below are whole
+            top = next(members[0] for h, members in dmap.stacks() if h == hex_)
+            art = dmap.counters.surface(top, side)
+            sx, sy = dmap.hex_to_screen(hex_)
+            assert all(surface.get_at((sx - side // 2 + x, sy - side // 2 + y)) == art.get_at((x, y))
+                       for x in range(side) for y in range(side)), hex_
+        city = next(c for c in dmap._cities if c.name == "Petrozavodsk")
+        text, dx, _ = city_label(city, dmap.geometry, 5)
+        sx, sy = dmap.hex_to_screen(PETROZAVODSK)
+        dy = -(side // 2) - text.get_height() - 1  # over the top counter (a single unit: no edges)
+        plate = pygame.Surface(text.get_size())
+        plate.fill(LABEL_PLATE)
+        plate.blit(text, (0, 0))
+        assert all(surface.get_at((sx + dx + x, sy + dy + y)) == plate.get_at((x, y))
+                   for x in range(text.get_width()) for y in range(text.get_height()))
+    finally:
+        game.close()
