@@ -18,6 +18,7 @@ from .wording import in_words, step_title
 
 WEATHER_EVENTS = ("WeatherSet",)  # core's weather change, as app/dirty.py reads it
 LAND_COMBAT = "LandCombatResolved"  # combat's event with the table, odds, die and result
+MOST_LINES = 30  # a results form lists at most this many lines; the Play form's log keeps them all
 PLAY_W = 330  # the Play form's width: results open over the map, left of it
 
 
@@ -51,30 +52,38 @@ class Popups:
     # ------------------------------------------------------------ what events tell
     def on_events(self, records) -> None:
         """Dice rolled: a result for the batch of events, with each step's dice and every event
-        described after them in that step (what the rules made of the roll), under the step's
-        title; a land combat's step gets its chart.  Weather changed: the Weather Report."""
+        described after the first roll (what the rules made of it: an air combat's results come
+        in the steps after its rolls), under each step's title; a land combat's step gets its
+        chart; a weather roll, the Weather Report."""
         by_step: dict[str, list[str]] = {}
         combats: dict[str, dict] = {}
+        weather: dict[str, list[str]] = {}
+        rolled = False
         for record in records:
             if record.type == "DiceRolled":
+                rolled = True
                 by_step.setdefault(record.step, []).append(dice_line(record))
-            elif record.step in by_step and not record.type.startswith(("Step", "Decision", "Digression")):
+            elif rolled and not record.type.startswith(("Step", "Decision", "Digression")):
                 text = self.game.describe(record)
                 if text:
-                    by_step[record.step].append(in_words(self.game, text))
+                    by_step.setdefault(record.step, []).append(in_words(self.game, text))
             if record.type == LAND_COMBAT:
                 combats[record.step] = record.data
-        plain = {step: lines for step, lines in by_step.items() if step not in combats}
+            if record.type in WEATHER_EVENTS:
+                weather[record.step] = []
+        plain = {step: lines for step, lines in by_step.items() if step not in combats and step not in weather}
         if plain:
             lines = []
             for step, step_lines in plain.items():
                 lines += [f"<b>{step_title(self.game, step)}</b>"] + step_lines
+            if len(lines) > MOST_LINES:
+                lines = lines[:MOST_LINES] + [f"... and {len(lines) - MOST_LINES} more lines (the Play form's log)"]
             titles = [step_title(self.game, step) for step in plain]
             self.show(titles[0] if len(titles) == 1 else "Results", lines)
         for step, data in combats.items():
             self.land_combat(data, by_step.get(step, []))
-        if any(r.type in WEATHER_EVENTS for r in records):
-            self.weather_report()
+        if weather:
+            self.weather_report([line for step in weather for line in by_step.get(step, []) if "dice" in line])
         if self.game.state.kernel.sequence.finished and not self.victory_shown:
             self.victory_shown = True
             self.victory()
@@ -175,10 +184,10 @@ class Popups:
         win.combat = data
         return win
 
-    def weather_report(self) -> None:
-        """Seeds, "Weather Report": the weather in every zone after the roll."""
+    def weather_report(self, dice: list[str] = ()) -> None:
+        """Seeds, "Weather Report": the roll, then the weather in every zone after it."""
         names = self.model.zone_names
-        lines = [f"{name}: <b>{self.model.weather(zone)}</b>" for zone, name in sorted(names.items())]
+        lines = list(dice) + [f"{name}: <b>{self.model.weather(zone)}</b>" for zone, name in sorted(names.items())]
         self.show("Weather Report", lines)
 
     def victory(self) -> FormWindow:

@@ -262,3 +262,31 @@ def test_a_malformed_command_is_told_in_words(tmp_path):
         assert "MoveLandUnit" not in said and "Field required" not in said and "Move land unit" in said, said
     finally:
         game.close()
+
+
+def test_a_weather_roll_gives_one_weather_report_with_its_die(window_of, tmp_path):
+    from app.commandfill import one_click
+    from helpers import offered, ok
+
+    game = lab_game(tmp_path / "wr.wif")
+    window = window_of(game)
+    popups = window.play.popups
+    seen = []
+    for _ in range(200):  # on through the game's own steps until the weather is rolled
+        current = popups.current()
+        if current is not None:
+            seen.append(current.base_title)
+            if current.base_title == "Weather Report":
+                break
+            press(window, current, "OK")
+        elif game.state.kernel.sequence.finished:
+            break
+        else:  # the game's own offers: the first of each field, else end the step
+            choice = next((c for c in offered(game) if c.type != "FinishStep" and one_click(c) is not None), None) \
+                or next(c for c in offered(game) if c.type == "FinishStep")
+            ok(game, {**choice.base(), **({choice.fields[0].name: choice.fields[0].values()[0]} if choice.fields else {})})
+            window.draw()
+    report = popups.current()
+    assert report is not None and report.base_title == "Weather Report", seen
+    assert any("dice" in line for line in report.lines) and any("<b>" in line for line in report.lines)
+    assert "Weather" not in seen[:-1] and not popups.waiting  # told once, not also as a plain result
