@@ -121,7 +121,7 @@ class UnitLayer:
         the counters would cover come in ``self._labels``, drawn after all counters."""
         dmap = self.dmap
         stacks = self.stacks()
-        key = (self.seq, id(stacks), dmap.zoom, dmap.unit_resolution)
+        key = (self.seq, id(stacks), dmap.zoom, dmap.unit_resolution, dmap.layers.get("labels"))
         if key == self._key:
             return self._sprites
         g = dmap.geometry

@@ -290,5 +290,8 @@ def test_a_city_name_goes_above_its_counter_when_the_hexes_below_hold_counters(t
         plate.blit(text, (0, 0))
         assert all(surface.get_at((sx + dx + x, sy + dy + y)) == plate.get_at((x, y))
                    for x in range(text.get_width()) for y in range(text.get_height()))
+        # with the labels layer off no name is drawn over the map, plate or not
+        bare = drawn(dmap, labels=False)
+        assert bare.get_at((sx + dx, sy + dy)) != LABEL_PLATE
     finally:
         game.close()
