@@ -83,14 +83,20 @@ def _print_fields(fields: list[Field], depth: int, indent: str, out) -> None:
             print(f"{indent}  … {len(options) - SHOWN} more", file=out)
 
 
-def step_handlers(host, root) -> list[dict]:
-    """Each step of the tree with who decides it and the plugin function that handles it."""
+def step_handlers(host, root, state=None) -> list[dict]:
+    """Each step of the tree with who decides it and the plugin function that handles it.
+
+    With ``state`` (a game of the scenario as it starts), a step no function handles is
+    asked ``skip_step`` there: its reason (option off, not in this scenario, nothing to act
+    on) is how the game handles it, and ``skip_reason`` gives it."""
     from kernel.engine import NO_RULE_YET, SequenceIndex
 
     index = SequenceIndex(root)
     rows = []
+    skipped: dict[str, str] = {}  # step -> why it is skipped at the start of the game
     for step, spec in index.specs.items():
-        row = {"step": step, "title": spec.title, "decides": spec.decides, "handled_by": []}
+        row = {"step": step, "title": spec.title, "decides": spec.decides, "handled_by": [],
+               "called": _called(index, step)}
         if spec.children:
             row["decides"] = "container"
         elif spec.decides == "system":
@@ -104,10 +110,28 @@ def step_handlers(host, root) -> list[dict]:
                     choices = host.choices.get(name)
                     extra = "" if choices and choices.choices else " (no choices function)"
                     row["handled_by"].append(f"{entry.plugin}: {_name(entry.handler)}{extra}")
+        if state is not None and (spec.children or not row["handled_by"]):
+            # a container skipped there takes its leaves with it
+            parent = index.parent.get(step)
+            reason = skipped.get(parent) if parent else None
+            reason = reason or host.pm.hook.skip_step(state=state, step_id=step, spec=spec)
+            if reason:
+                skipped[step] = row["skip_reason"] = str(reason)
+                if not spec.children:
+                    row["handled_by"] = [f"skipped: {reason}"]
         if not spec.children and not row["handled_by"]:
             row["handled_by"] = [NO_RULE_YET] if spec.decides == "system" or spec.commands else ["FinishStep only"]
         rows.append(row)
     return rows
+
+
+def _called(index, step: str) -> bool:
+    """Inside a sub-machine or digression: entered only when a rule pushes it."""
+    while step is not None:
+        if index.specs[step].called:
+            return True
+        step = index.parent.get(step)
+    return False
 
 
 def _name(fn) -> str:
@@ -115,24 +139,36 @@ def _name(fn) -> str:
 
 
 def cmd_steps(args) -> int:
-    from kernel.plugins import PluginHost, discover, resolve
+    import tempfile
+    from pathlib import Path
 
-    found = discover()
-    info = found.plugins.get(args.scenario)
+    from kernel.game import Game
+    from kernel.plugins import discover
+
+    info = discover().plugins.get(args.scenario)
     if info is None or info.manifest.kind != "scenario":
         raise WifError(f"no scenario {args.scenario!r} is installed")
-    host = PluginHost(resolve([args.scenario], found.plugins))
-    spec = host.scenarios[args.scenario]
-    root = host.sequences[spec.sequence][0]
-    rows = step_handlers(host, root)
+    # A game of the scenario as it starts answers why a step with no rule is skipped there.
+    with tempfile.TemporaryDirectory() as tmp:
+        game = Game.new(args.scenario, Path(tmp) / "steps.wif", seed=1)
+        try:
+            host = game.host
+            root = host.sequences[host.scenarios[args.scenario].sequence][0]
+            rows = step_handlers(host, root, game.state)
+        finally:
+            game.close()
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
     leaves = [r for r in rows if r["decides"] != "container"]
     missing = [r for r in leaves if r["handled_by"] == ["no rule yet"]]
+    reasons = [r for r in leaves if "skip_reason" in r and r["handled_by"][0].startswith("skipped")]
+    in_flow = [r for r in missing if not r["called"]]
     for r in rows:
         depth = r["step"].count(".")
         handled = "" if r["decides"] == "container" else "  <- " + "; ".join(r["handled_by"])
         print(f"{'  ' * depth}{r['title']} [{r['decides']}]{handled}")
-    print(f"{len(leaves)} steps, {len(missing)} with no rule yet (scenario {args.scenario})")
+    print(f"{len(leaves)} steps, {len(reasons)} skipped with a reason at the start of a game, {len(missing)} with "
+          f"no rule yet ({len(in_flow)} of them in the flow, the others only where a rule pushes them) "
+          f"(scenario {args.scenario})")
     return 0

@@ -46,6 +46,23 @@ def test_wif_steps_names_the_handler_of_each_step(capsys):
     assert main(["steps", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert all({"step", "title", "decides", "handled_by"} <= set(r) for r in rows)
+    # every step of Barbarossa's flow is handled: by a rule, or by the reason it is skipped
+    # (Declare War in a scenario at war from the start, an optional rule off, no naval units)
+    flow = [r for r in rows if r["decides"] != "container" and not r["called"]]
+    assert [r["step"] for r in flow if r["handled_by"] == ["no rule yet"]] == []
+    by_step = {r["step"]: r for r in rows}
+    assert by_step["wif.turn.impulse.new-impulse.declare-war"]["skip_reason"].startswith("Declare War: Germany and")
+    assert "optional rule Oil is off" in by_step["wif.turn.end-of-turn.use-oil"]["handled_by"][0]
+    # a container skipped takes its leaves with it (Barbarossa has no lend lease)
+    assert by_step["wif.new-game.setup.lend-leasing-units.allied-lend-lease"]["skip_reason"].startswith("Setup: no lend lease")
+
+
+def test_wif_autoplay_skips_counts_each_step_s_skips_and_the_ones_for_want_of_a_rule(tmp_path, capsys):
+    assert main(["autoplay", "barbarossa", "--seed", "5", "--skips"]) == 0
+    out = capsys.readouterr().out
+    assert "skipped steps over 1 games:" in out
+    assert "wif.turn.impulse.new-impulse.declare-war: Declare War: Germany and the USSR" in out
+    assert "'no rule yet':" in out.splitlines()[-1]
 
 
 def test_wif_autoplay_plays_barbarossa_to_the_end_and_the_save_verifies(tmp_path, capsys):
