@@ -18,6 +18,7 @@ from .wording import in_words, step_title
 
 WEATHER_EVENTS = ("WeatherSet",)  # core's weather change, as app/dirty.py reads it
 LAND_COMBAT = "LandCombatResolved"  # combat's event with the table, odds, die and result
+AFTER_LINES = 3  # of what a land combat's result did, told under it (the rest in the Play form's log)
 MOST_LINES = 30  # a results form lists at most this many lines; the Play form's log keeps them all
 PLAY_W = 330  # the Play form's width: results open over the map, left of it
 
@@ -59,16 +60,18 @@ class Popups:
         combats: dict[str, dict] = {}
         weather: dict[str, list[str]] = {}
         rolled = False
+        sink = None  # after a land combat's result, what follows (losses, retreats) is told with it
         for record in records:
             if record.type == "DiceRolled":
-                rolled = True
+                rolled, sink = True, None
                 by_step.setdefault(record.step, []).append(dice_line(record))
             elif rolled and not record.type.startswith(("Step", "Decision", "Digression")):
-                text = self.game.describe(record)
+                text = self.game.describe(record) if record.type != LAND_COMBAT else None
                 if text:
-                    by_step.setdefault(record.step, []).append(in_words(self.game, text))
+                    by_step.setdefault(sink or record.step, []).append(in_words(self.game, text))
             if record.type == LAND_COMBAT:
                 combats[record.step] = record.data
+                sink = record.step
             if record.type in WEATHER_EVENTS:
                 weather[record.step] = []
         plain = {step: lines for step, lines in by_step.items() if step not in combats and step not in weather}
@@ -165,10 +168,13 @@ class Popups:
     def _land_combat_form(self, data: dict, step_lines: list[str]) -> FormWindow:
         chart = chart_for(self.game, data)
         words = result_lines(data, chart)
+        after = [line for line in step_lines if "dice" not in line]  # what the result did: losses, retreats
+        shown = words + after[:AFTER_LINES] + ([f"... and {len(after) - AFTER_LINES} more (the Play form's log)"]
+                                               if len(after) > AFTER_LINES else [])
         rect = self.results_rect(640, 640 if chart else 300)
         win = FormWindow(self.gui, rect, "Land Combat Resolution",
                          object_id="#result_form")
-        text = UITextBox(gui_text("<br>".join(words)), pygame.Rect(6, 6, rect.w - 44, -1), self.gui.manager,
+        text = UITextBox(gui_text("<br>".join(shown)), pygame.Rect(6, 6, rect.w - 44, -1), self.gui.manager,
                          container=win)
         text_h = text.rect.height
         if chart:
