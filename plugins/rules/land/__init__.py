@@ -67,6 +67,7 @@ from .over_stacked_hex import (  # noqa: F401
     overstack_refusal,
 )
 from .rail_movement import RailMove  # noqa: F401
+from .weather_report import WEATHER_STEP, UnitsLostOnThawedLake, destroy_on_thawed_lakes, thawed_lake_losses  # noqa: F401
 
 
 def _rebasing_powers(state) -> list[str]:
@@ -108,6 +109,8 @@ def step_ended(ctx, step_id, spec):
     """Over-Stacked Hex: "Stacking applies at the end of every phase" — checked as each
     phase of play ends, and as a combat's retreats and advances end (not inside the
     correction digression itself)."""
+    if step_id == WEATHER_STEP:
+        destroy_on_thawed_lakes(ctx)
     if step_id.startswith("wif.turn.") or step_id.startswith("wif.new-game.") or step_id in COMBAT_MOVES:
         check_overstacking(ctx)
 
