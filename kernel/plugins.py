@@ -76,11 +76,24 @@ class PluginInfo:
         return {"version": self.manifest.version, "hash": self.content_hash, "kind": self.manifest.kind}
 
 
+# An editor's swap, backup and lock files come and go while a plugin is edited (``wif play
+# --dev``); hashing them would make a save refuse to open once the editor closed.
+EDITOR_LEFTOVERS = {".swp", ".swo", ".swx", ".tmp", ".bak", ".orig"}
+
+
+def _editor_leftover(path: Path) -> bool:
+    name = path.name
+    return (name.startswith((".", "#")) or name.endswith("~") or path.suffix in EDITOR_LEFTOVERS)
+
+
 def content_hash(folder: Path) -> str:
-    """sha256 over the plugin folder's files (names and bytes), caches and tests excluded."""
+    """sha256 over the plugin folder's files (names and bytes), caches, hidden files and
+    editors' leftovers excluded."""
     h = hashlib.sha256()
     for path in sorted(folder.rglob("*")):
         if not path.is_file() or "__pycache__" in path.parts or path.suffix in {".pyc", ".pyo"}:
+            continue
+        if _editor_leftover(path):
             continue
         rel = path.relative_to(folder).as_posix()
         h.update(rel.encode() + b"\0")

@@ -93,3 +93,24 @@ def test_code_the_save_was_never_played_under_still_refuses_and_read_only_opens_
         assert look.read_only
         assert look.state["mini.notes"].lines == ["alpha?", "beta?"]
         assert not look.submit({"type": "Note", "actor": "n1", "text": "x"}).accepted
+
+
+def test_editor_swap_and_backup_files_do_not_change_the_recorded_plugin(played):
+    """An editor's swap file present at the reload and gone afterwards (vim's .swp, emacs'
+    backup~ and #lock#) is no change of the plugin."""
+    game, reloader, init, dirs = played
+    folder = init.parent
+    leftovers = [folder / ".__init__.py.swp", folder / "__init__.py~", folder / "#__init__.py#",
+                 folder / "__init__.py.orig"]
+    for leftover in leftovers:
+        leftover.write_text("editor state")
+    edit(init, *UPPER)
+    assert reloader.reload("mini").ok
+    path = game.path
+    game.close()
+    for leftover in leftovers:
+        leftover.unlink()
+    new_process(folder.resolve())
+    with Game.open(path, plugin_dirs=dirs) as again:  # the edit kept, the editor closed
+        assert not again.read_only
+        assert again.state["mini.notes"].lines == ["ALPHA", "BETA"]
