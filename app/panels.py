@@ -46,10 +46,20 @@ class PanelDrawing:
         if self.play is not None:
             self.play.refresh()
             on_top(self.gui, *self.play.popups.open, self.confirm_quit)
+            self._follow_hot_seat()
         now = time.monotonic()
         self.gui.update(min(0.1, now - self._last_draw))
         self._last_draw = now
         self.gui.draw(s)
+
+    def _follow_hot_seat(self) -> None:
+        """Hot seat: when the next player takes the screen, the map moves to his front."""
+        at_screen = self.play.at_screen
+        if self.play.hot_seat and at_screen is not None and at_screen != getattr(self, "_centred_for", None):
+            self._centred_for = at_screen
+            front = self.front_centre()
+            if front is not None and self.primary is not None:
+                self.primary.center_on(front)
 
     def _draw_panel(self, panel: Panel) -> None:
         s = self.screen

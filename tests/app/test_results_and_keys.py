@@ -290,3 +290,10 @@ def test_a_weather_roll_gives_one_weather_report_with_its_die(window_of, tmp_pat
     assert report is not None and report.base_title == "Weather Report", seen
     assert any("dice" in line for line in report.lines) and any("<b>" in line for line in report.lines)
     assert "Weather" not in seen[:-1] and not popups.waiting  # told once, not also as a plain result
+
+
+def test_hot_seat_the_map_moves_to_the_front_of_the_player_who_takes_the_screen(window_of, tmp_path):
+    game = lab_game(tmp_path / "hs.wif", players={"Anna": ["germany"], "Boris": ["ussr"]}, options={"mode": "hotseat"})
+    window = window_of(game, centre=(180, 40))
+    press(window, window.play.form, "I am Anna: show my decisions")
+    assert window.primary.centre_hex in {(206, 51), (206, 52)}  # Germany's corps facing the Soviet one
