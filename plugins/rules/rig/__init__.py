@@ -169,9 +169,10 @@ def why_not_rig_hex_control(state, hex_, power) -> str | None:
 
 
 def rig_hex_control_choices(state, actor, step_id):
-    if lab_refusal(state, "RigHexControl"):
+    hexes = _map_hexes(state)
+    if lab_refusal(state, "RigHexControl") or not hexes:
         return None
-    return [one_of("hex", "hex", _map_hexes(state),
+    return [one_of("hex", "hex", hexes,
                    then=lambda h: [_field("power", lambda: _power_options(state, "its country's controller"))])]
 
 
