@@ -346,22 +346,38 @@ LAND_LIMIT_TEXT = ("Over-Stacked Hex: at most 2 land units in a hex "
                    "(3 if the third is a division, artillery or supply unit)")
 
 
+# Over-Stacked Hex, aircraft unit limits: "Minor port hex: 2 / Major port or city hex: 3 /
+# Mountain, desert mountain, or swamp hex: 0 / Any other hex: 1 / Hex with HQ: +1"
+AIR_LIMITS = {"minor port": 2, "major port or city": 3, "rough": 0, "other": 1}
+AIR_LIMIT_ROUGH = ("mountain", "desert mountain", "swamp")
+
+
+def is_engineer(unit) -> bool:
+    """An ENG: a land unit of type "eng" (or flagged "engineer") in the counter data."""
+    return unit.branch == "land" and (unit.type.lower() in ("eng", "engineer") or "engineer" in unit.flags)
+
+
 def air_limit(state, hex_) -> int:
-    """Over-Stacked Hex, aircraft unit limits (not flying a mission)."""
+    """Over-Stacked Hex, aircraft unit limits (not flying a mission).  "If several limits apply
+    (e.g. a city in a mountain hex), the highest of them applies"; an HQ adds 1, and "Each ENG
+    (even if it is disorganized) increases the aircraft stacking limit of a hex by 1".  The
+    terrain is the weather's (a swamp in snow is forest).  Flying boats (their own limit of 1)
+    are an optional rule this edition does not offer."""
     m = core.world_map()
     terrain = effective_terrain(_terrain(norm(hex_)),
                                 effective_weather(core.weather_in(state, hex_), _terrain(norm(hex_))))
+    limits = [AIR_LIMITS["rough"] if terrain in AIR_LIMIT_ROUGH else AIR_LIMITS["other"]]
     city = m.city_at(hex_)
-    # A hex that is both a city and a minor port takes the higher limit: it is a city hex.
     if city is not None:
-        limit = 3  # major port or city
-    elif terrain in ("mountain", "desert mountain", "swamp"):
-        limit = 0
-    else:
-        limit = 1
-    if any(core.is_hq(u) for u in state["units"].in_hex(hex_)):
+        # the map's ports are all in city records, so a minor port there counts as a city
+        limits.append(AIR_LIMITS["major port or city"])
+        if city.port == "minor":
+            limits.append(AIR_LIMITS["minor port"])
+    limit = max(limits)
+    here = state["units"].in_hex(hex_)
+    if any(core.is_hq(u) for u in here):
         limit += 1
-    return limit
+    return limit + sum(1 for u in here if is_engineer(u))
 
 
 def stacking_breaches(state, hex_, adding=(), leaving=()) -> dict[str, str]:
