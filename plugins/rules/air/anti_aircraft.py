@@ -30,6 +30,7 @@ from functools import cache
 
 from kernel.choices import Field, Option
 from kernel.errors import Rejected
+from plugins.optional.framework import is_on
 from plugins.rules.core import hex_key, key_hex
 from plugins.rules.supply import in_supply
 from plugins.rules.units import UnitFlipped
@@ -40,6 +41,7 @@ from .mission_kinds import KINDS
 from .state import AM, air
 
 SHOTS = 4  # "Each AA unit can fire up to 4 times"
+AIR_SUPPLY_AA = "anti-aircraft-fire-on-air-supply"
 NON_PHASING, PHASING = f"{AM}.aa-by-non-phasing-side", f"{AM}.aa-by-phasing-side"
 PLOT_STEPS = {f"{NON_PHASING}.plot-aa-fire": "nps", f"{PHASING}.plot-aa-fire": "ps"}
 RESULT_STEPS = {f"{NON_PHASING}.aa-fire-results": "nps", f"{PHASING}.aa-fire-results": "ps"}
@@ -133,6 +135,11 @@ def why_no_aa(state, step_id: str) -> str | None:
         return None
     if step_id == PHASING and m.kind != "ground-support":
         return "skipped for all air mission phases except ground support"
+    if m.kind == "air-reorganization" and not is_on(state, AIR_SUPPLY_AA):
+        # Reorganize Units, By Air: "6. AsA option 3: surviving bombers suffer anti-aircraft
+        # fire from AA units" - an optional rule
+        return ("Reorganize Units (By Air): air transports flying air supply suffer anti-aircraft fire only with "
+                "the optional rule Anti-aircraft fire on air supply (AsA option 3), which is off")
     who = "non-phasing" if firing == state.kernel.active_side else "phasing"
     if not bombers_at(state, other_side(state, firing)):
         return f"no bomber or air transport of the {who} side survived air-to-air combat"

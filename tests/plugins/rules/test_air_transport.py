@@ -117,3 +117,13 @@ def test_without_air_transports_the_phases_say_why(save):
     assert "no phasing power has organized air transports (ATR)" in reasons["wif.turn.impulse.land.movement.air-transport"]
     assert "paradrop (PARA) unit" in reasons["wif.turn.impulse.land.movement.paradrop"]
     assert air_plugin.air(game.state).mission.kind == ""
+
+
+def test_air_supply_suffers_anti_aircraft_fire_only_with_its_optional_rule(save):
+    tired = unit("g2", "germany", FRIENDLY, face_up=False)
+    flak = unit("flak", "ussr", (204, 52), type_="aa", combat=1, move=2, size="division", factors={"aa": 3})
+    game = transport_lab(save, [JU52, tired, RIFLE, flak],
+                         start="turn.impulse.end-of-impulse.reorganization-by-air-transport")
+    ok(game, type="FlyMission", actor="germany", unit="ju52", hex=list(FRIENDLY), cargo="g2")
+    reasons = skipped(ok(game, type="FinishStep", actor="germany"))
+    assert "AsA option 3" in reasons[f"{AM}.aa-by-non-phasing-side"]
