@@ -8,6 +8,7 @@ view, lavender objectives and oil); the rest are our own choices, picked to stay
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 Colour = tuple[int, int, int]
 
@@ -40,7 +41,7 @@ class ZoomGeometry:
         """Pixels from a hex's centre up to its top corner (2/3 of the row spacing)."""
         return -(-2 * self.h // 3)
 
-    @property
+    @cached_property
     def counter(self) -> int:
         """Side of a unit counter in pixels: the largest square, centred on the hex centre
         (top-left at centre - side // 2), whose every pixel lies inside the hex, so a
