@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import air_unit, dice, lab_game, ok, refused, types, unit, weather
+from helpers import air_unit, dice, lab_game, ok, play_by_choices, refused, types, unit, weather
 from plugins.rules import air as air_plugin
 from plugins.rules.air import anti_aircraft as aa
 from plugins.rules.core import world_map
@@ -137,3 +137,24 @@ def test_a_disorganized_aa_unit_does_not_fire(save, face_up):
     game = strike(save, [STUKA, RIFLE, flak(3, face_up=face_up)])
     events = ok(game, type="FinishStep", actor="germany")
     assert PLOT not in [e.data.get("step") for e in events if e.type == "StepStarted"]
+
+
+def test_every_offered_anti_aircraft_command_is_accepted_to_the_end_of_the_mission(tmp_path):
+    """THE CONTRACT for PlotAAFire and ApplyAADamage: commands sampled from Game.choices are
+    accepted, whatever shots are split between hexes and whichever bomber takes the damage."""
+    seen = set()
+    other = (205, 52)  # next to the flak too: it may split its shots
+    for seed in range(1, 9):
+        units = [STUKA, JU88, RIFLE, unit("r2", "ussr", other, combat=3, move=3), flak(3), flak(2, hex_=other, id="flak2")]
+        game = strike(tmp_path / f"{seed}.wif", units, seed=seed, fly=[])
+        for bomber, hex_ in (("stuka", TARGET), ("ju88", other)):
+            ok(game, type="FlyMission", actor="germany", unit=bomber, hex=list(hex_))
+        ok(game, type="FinishStep", actor="germany")
+
+        def mission_over(g):
+            return not g.state.kernel.sequence.current.startswith(AM + ".aa-")
+        play_by_choices(game, seed, max_commands=60, until=mission_over, prefer=("PlotAAFire", "ApplyAADamage"),
+                        finish_weight=0.2)
+        seen |= {e.type for e in game.store.records()}
+        assert mission_over(game)
+    assert {"AAFirePlotted", "AAFireRolled", "AADamageApplied"} <= seen
