@@ -122,7 +122,9 @@ def test_presets_novice_standard_advanced_keep_only_what_can_be_on(stand_ins):
     assert any("not implemented yet" in n for n in standard.notes)
     advanced = choose_rules(catalogue, "Advanced")
     assert "2d10-land-crt" in advanced.rules and "blitz-bonus" not in advanced.rules
-    assert set(choose_rules(catalogue, "novice").rules) <= {"fractional-odds", "hq-support"}
+    novice = set(choose_rules(catalogue, "novice").rules)
+    assert {"fractional-odds", "hq-support", "pilots"} <= novice <= {
+        "fractional-odds", "hq-support", "carrier-planes", "pilots", "saving-oil-resources-and-build-points"}
     # a preset then switches: --rules-off divisions drops Artillery's prerequisite: refused
     with pytest.raises(RulesError, match="Artillery needs Divisions"):
         choose_rules(catalogue, "standard", off=["divisions"])
