@@ -99,24 +99,26 @@ class FieldWidgets:
         w = (self.width - 4 * (per_row - 1)) // per_row
         for i, o in enumerate(options):
             label = gui_text(o.label or str(o.value))
-            self.form.button((4 + (i % per_row) * (w + 4), y + (i // per_row) * ROW, w, ROW - 4),
-                             button_text(label, w), lambda v=o.value: self.submit({**choice.base(), f.name: v}),
-                             tip=label)
+            b = self.form.button((4 + (i % per_row) * (w + 4), y + (i // per_row) * ROW, w, ROW - 4),
+                                 button_text(label, w), lambda v=o.value: self.submit({**choice.base(), f.name: v}),
+                                 tip=label)
+            b.command = {**choice.base(), f.name: o.value}  # what a click submits (app/guidriver.py reads it)
         return y + ROW * ((len(options) + per_row - 1) // per_row)
 
     def title(self, html: str, y: int) -> int:
         """A line of text as tall as it needs (long rule labels wrap)."""
-        box = UITextBox(gui_text(html), pygame.Rect(4, y, self.width, -1), self.gui.manager, container=self.form,
+        box = UITextBox(gui_text(html), pygame.Rect(4, y, self.width, -1), self.gui.manager, container=self.form.container,
                         object_id="#field_title")
         return y + box.rect.height + 2
 
     def plain(self, choice: CommandChoice, y: int) -> int:
-        self.form.button((4, y, self.width, ROW - 2), title_of(choice.type), lambda: self.submit(choice.base()))
+        b = self.form.button((4, y, self.width, ROW - 2), title_of(choice.type), lambda: self.submit(choice.base()))
+        b.command = choice.base()
         return y + ROW
 
     def not_fillable(self, choice: CommandChoice, y: int) -> int:
         UITextBox(f"{title_of(choice.type)}: its rules offer no choices yet", pygame.Rect(4, y, self.width, 34),
-                  self.gui.manager, container=self.form)
+                  self.gui.manager, container=self.form.container)
         return y + 36
 
     # ------------------------------------------------------------ field by field
@@ -142,20 +144,22 @@ class FieldWidgets:
             text = preview_text(preview)
             if text:
                 y = self.preview_box(text, preview, y)
-            self.form.button((4, y, self.width, ROW - 2), title_of(fill.type), lambda: self.submit(fill.command()))
+            b = self.form.button((4, y, self.width, ROW - 2), title_of(fill.type), lambda: self.submit(fill.command()))
+            b.command = fill.command()
             y += ROW
         return y
 
     def preview_box(self, text: str, preview: dict, y: int) -> int:
-        box = UITextBox(text, pygame.Rect(4, y, self.width, 64), self.gui.manager, container=self.form,
+        box = UITextBox(text, pygame.Rect(4, y, self.width, 64), self.gui.manager, container=self.form.container,
                         object_id="#preview")
         box.preview = preview
         return y + 66
 
     def chosen(self, fill: CommandFill, f: Field, y: int) -> int:
         UITextBox(f"{field_title(f)}: <b>{fill.label(f)}</b>", pygame.Rect(4, y, self.width - 66, 64), self.gui.manager,
-                  container=self.form)
-        self.form.button((self.width - 60, y + 16, 64, 28), "change", lambda: self._set(fill, f.name, None))
+                  container=self.form.container)
+        b = self.form.button((self.width - 60, y + 16, 64, 28), "change", lambda: self._set(fill, f.name, None))
+        b.clears = f.name
         return y + 66
 
     def options(self, fill: CommandFill, f: Field, y: int) -> int:
@@ -165,14 +169,15 @@ class FieldWidgets:
         if len(options) <= BUTTONS_AT_MOST:
             for o in options:
                 label = gui_text(o.label or str(o.value))
-                self.form.button((4, y, self.width, ROW - 4), button_text(label, self.width),
-                                 lambda v=o.value: self._set(fill, f.name, v), tip=label)
+                b = self.form.button((4, y, self.width, ROW - 4), button_text(label, self.width),
+                                     lambda v=o.value: self._set(fill, f.name, v), tip=label)
+                b.sets = (f.name, o.value)
                 y += ROW
             return y
         items = [(gui_text(o.label or str(o.value)), f"#o{i}") for i, o in enumerate(options)]
         lst = UISelectionList(pygame.Rect(4, y, self.width, min(180, 20 * len(items) + 6)), items, self.gui.manager,
-                              container=self.form)
-        lst.options = options
+                              container=self.form.container)
+        lst.options, lst.field_name = options, f.name
         self.form.owned.append(lst)
 
         def picked(_text) -> None:
@@ -191,8 +196,9 @@ class FieldWidgets:
         items = [(gui_text(o.label or str(o.value)), f"#o{i}") for i, o in enumerate(options)]
         selected = [items[i] for i, o in enumerate(options) if o.value in chosen]
         lst = UISelectionList(pygame.Rect(4, y, self.width, min(150, 20 * max(1, len(items)) + 6)), items,
-                              self.gui.manager, container=self.form, allow_multi_select=True,
+                              self.gui.manager, container=self.form.container, allow_multi_select=True,
                               default_selection=selected or None)
+        lst.options, lst.field_name = options, f.name
         self.form.owned.append(lst)
 
         def picked(_text) -> None:
@@ -207,13 +213,14 @@ class FieldWidgets:
     def number(self, fill: CommandFill, f: Field, y: int) -> int:
         value = fill.values.get(f.name, f.min)
         self.form.label((4, y, self.width - 70, 26), f"{field_title(f)}: {value} ({f.min}..{f.max})")
-        self.form.button((self.width - 64, y, 32, 26), "-", lambda: self._set(fill, f.name, value - 1))
-        self.form.button((self.width - 30, y, 32, 26), "+", lambda: self._set(fill, f.name, value + 1))
+        less = self.form.button((self.width - 64, y, 32, 26), "-", lambda: self._set(fill, f.name, value - 1))
+        more = self.form.button((self.width - 30, y, 32, 26), "+", lambda: self._set(fill, f.name, value + 1))
+        less.steps, more.steps = (f.name, -1), (f.name, 1)
         return y + 30
 
     def text(self, fill: CommandFill, f: Field, y: int) -> int:
         self.form.label((4, y, self.width, 22), f"{field_title(f)}:")
-        entry = UITextEntryLine(pygame.Rect(4, y + 24, self.width, 30), self.gui.manager, container=self.form,
+        entry = UITextEntryLine(pygame.Rect(4, y + 24, self.width, 30), self.gui.manager, container=self.form.container,
                                 initial_text=str(fill.values.get(f.name, "")))
         self.form.owned.append(entry)
         self.gui.on(pygame_gui.UI_TEXT_ENTRY_FINISHED, entry, lambda text: self._set(fill, f.name, text or ""))

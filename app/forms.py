@@ -46,6 +46,29 @@ def gui_text(text: str) -> str:
     return text
 
 
+def _quick_theme_ids() -> None:
+    """pygame_gui 0.6's theme looks up an element's ids under a key built by nesting
+    ``str.join`` (its length grows as the product of the id lists' lengths), so creating a
+    widget deep in a form cost milliseconds, most of a form's rebuild.  Remember the answer
+    under a plain tuple key instead; what is returned is unchanged."""
+    from pygame_gui.core.ui_appearance_theme import UIAppearanceTheme
+
+    slow = UIAppearanceTheme.build_all_combined_ids
+    if getattr(slow, "quick", False):
+        return
+
+    def build_all_combined_ids(self, element_base_ids, element_ids, class_ids, object_ids):
+        key = tuple(tuple(ids) if ids is not None else None
+                    for ids in (element_base_ids, element_ids, class_ids, object_ids))
+        known = self.__dict__.setdefault("_quick_ids", {})
+        if key not in known:
+            known[key] = slow(self, element_base_ids, element_ids, class_ids, object_ids)
+        return known[key]
+
+    build_all_combined_ids.quick = True
+    UIAppearanceTheme.build_all_combined_ids = build_all_combined_ids
+
+
 class Gui:
     """The pygame_gui manager for one display surface, with callbacks per element."""
 
@@ -62,6 +85,7 @@ class Gui:
             # (wif render, tests) get a hidden 1x1 one.
             if pygame.display.get_surface() is None:
                 pygame.display.set_mode((1, 1), pygame.HIDDEN)
+            _quick_theme_ids()
             self._manager = pygame_gui.UIManager(self.size)
             # the bold title font the forms use; loaded now so pygame_gui does not warn later
             self._manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
@@ -194,6 +218,11 @@ class FormWindow(UIWindow):
     def label(self, rect, text: str) -> UILabel:
         return UILabel(pygame.Rect(rect), text, self.gui.manager, container=self)
 
+    @property
+    def container(self):
+        """Where the form's widgets go (a ``FormBody`` puts them in a scrolling area)."""
+        return self
+
     def clear(self) -> None:
         for element in self.owned:
             self.gui.forget(element)
@@ -209,6 +238,52 @@ class FormWindow(UIWindow):
             self.gui.forget(self.rolled_bar)
             self.rolled_bar.kill()
         super().kill()
+
+
+class FormBody:
+    """The inside of a form whose widgets may be taller than it: they go in a scrolling
+    area, so a widget below the form's bottom is scrolled to, never cut off.  Offers what
+    the builders use of a ``FormWindow`` (``button``, ``label``, ``owned``, ``container``)."""
+
+    SCROLLBAR = 20
+
+    def __init__(self, form: FormWindow, scroll: float = 0.0):
+        from pygame_gui.elements import UIScrollingContainer
+
+        self.form, self.gui, self.owned = form, form.gui, form.owned
+        inner = form.get_container().rect
+        self.area = UIScrollingContainer(pygame.Rect(0, 0, inner.width, inner.height), self.gui.manager,
+                                         container=form, allow_scroll_x=False)
+        self.width = inner.width - self.SCROLLBAR
+        self._scroll = scroll
+
+    @property
+    def container(self):
+        return self.area
+
+    def get_container(self):
+        return self.area.get_container()
+
+    def button(self, rect, text: str, callback: Callable, tip: str | None = None) -> UIButton:
+        b = UIButton(pygame.Rect(rect), text, self.gui.manager, container=self.area, tool_tip_text=tip)
+        self.gui.on(pygame_gui.UI_BUTTON_PRESSED, b, callback)
+        self.owned.append(b)
+        return b
+
+    def label(self, rect, text: str) -> UILabel:
+        return UILabel(pygame.Rect(rect), text, self.gui.manager, container=self.area)
+
+    def finish(self, height: int) -> None:
+        """The widgets are built down to ``height``: scroll only if they need it, to where the
+        form was scrolled before it was rebuilt."""
+        self.area.set_scrollable_area_dimensions((self.width, max(height, 1)))
+        bar = self.area.vert_scroll_bar
+        if bar is not None and self._scroll:
+            bar.set_scroll_from_start_percentage(min(self._scroll, 1.0 - bar.visible_percentage))
+
+    def scroll(self) -> float:
+        bar = self.area.vert_scroll_bar
+        return bar.start_percentage if bar is not None else 0.0
 
 
 def ask_name(gui: Gui, title: str, initial: str, on_ok: Callable[[str], None],

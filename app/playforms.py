@@ -26,7 +26,7 @@ from . import mapstyle
 from .commandfill import CommandFill, one_click, title_of
 from .decisions import Decisions
 from .fieldforms import FieldWidgets, fillable, preview_text
-from .forms import FormWindow, Gui, gui_text
+from .forms import FormBody, FormWindow, Gui, gui_text
 from .mapinput import MapInput
 from .results import Popups
 from .selectable import SelectableUnits
@@ -60,6 +60,7 @@ class PlayForms:
         self.status: tuple[str, tuple] = ("", RED)
         self.log: list[str] = []
         self.form: FormWindow | None = None
+        self.body: FormBody | None = None  # the Play form's scrolling inside
         self.popups = Popups(self.gui, self.game, window.model)
         self.selectable = SelectableUnits(self)
         self.tray = SetupTray(self)
@@ -230,29 +231,34 @@ class PlayForms:
     def build_play_form(self) -> None:
         if self.form is None:
             self.form = FormWindow(self.gui, self.form_rect("play"), "Play", object_id="#play_form")
-        form = self.form
-        form.clear()
+        scroll = self.body.scroll() if self.body is not None and self.body.area.alive() else 0.0
+        self.form.clear()
+        form = self.body = FormBody(self.form, scroll)
         manager = self.gui.manager
         k = self.game.state.kernel
-        width = self.WIDTH - 40
+        width = min(self.WIDTH - 40, form.width - 8)
+        y = self._build_play_form(form, manager, k, width)
+        form.finish(y + 4)
+
+    def _build_play_form(self, form, manager, k, width: int) -> int:
         y = 4
         actor = self.actor()
         if actor:
-            UIImage(pygame.Rect(4, y, 36, 24), flag_surface(actor), manager, container=form)
+            UIImage(pygame.Rect(4, y, 36, 24), flag_surface(actor), manager, container=form.container)
         UILabel(pygame.Rect(44, y, width - 44, 24), f"turn {k.turn} impulse {k.impulse}  {actor or '-'}", manager,
-                container=form)
+                container=form.container)
         y += 26
-        header = UITextBox(self.sequence_text(), pygame.Rect(4, y, width, -1), manager, container=form)
+        header = UITextBox(self.sequence_text(), pygame.Rect(4, y, width, -1), manager, container=form.container)
         y += header.rect.height + 2
         if k.sequence.finished:
             form.label((4, y, width, 24), "The game is over.")
-            return
+            return y + 26
         if self.hidden():
             player = self.decisions.deciding_player()
             form.label((4, y, width, 24), f"Pass the screen to {player}.")
             form.button((4, y + 28, width, 32), f"I am {player}: show my decisions",
                         lambda: self.take_screen(player)).takes_screen = player
-            return
+            return y + 62
         y = self.build_decisions(form, y, width)
         if self.decisions.decision() is not None:
             button = form.button((4, y, width, 32), FINISH, self.finish_step, tip=self.finish_refusal())
@@ -261,12 +267,14 @@ class PlayForms:
                 button.disable()  # a mandatory decision is left: the tip says which
             y += 36
         if self.status[0]:
-            box = UITextBox(gui_text(self.status[0]), pygame.Rect(4, y, width, 64), manager, container=form, object_id="#status")
+            box = UITextBox(gui_text(self.status[0]), pygame.Rect(4, y, width, 64), manager, container=form.container,
+                            object_id="#status")
             box.status_text = self.status[0]
             y += 66
         if self.log:
-            UITextBox("<br>".join(self.log[-6:]), pygame.Rect(4, y, width, max(40, form.get_container().rect.height - y - 4)),
-                      manager, container=form)
+            UITextBox("<br>".join(self.log[-6:]), pygame.Rect(4, y, width, 120), manager, container=form.container)
+            y += 124
+        return y
 
     def build_decisions(self, form: FormWindow, y: int, width: int) -> int:
         widgets = FieldWidgets(form, width, self.submit, self.fill_changed)
@@ -317,7 +325,7 @@ class PlayForms:
             or "nothing"
         # as tall as its text (height -1): every activity left stays readable while acting
         box = UITextBox(f"action <b>{left['action']}</b>; left: {text}", pygame.Rect(4, y, width, -1),
-                        self.gui.manager, container=form)
+                        self.gui.manager, container=form.container)
         return y + box.rect.height + 2
 
     def sequence_text(self) -> str:

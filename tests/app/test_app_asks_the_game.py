@@ -90,7 +90,11 @@ def lab(path, units, start_at, **options):
 
 def form_texts(form) -> list[str]:
     out = []
-    for element in form.get_container().elements:
+    elements = list(form.get_container().elements)
+    for element in elements:
+        inner = element.get_container() if hasattr(element, "get_container") else None
+        if inner is not None and inner is not element:
+            elements += inner.elements  # the Play form's widgets are in its scrolling area
         for attr in ("text", "html_text"):
             if isinstance(getattr(element, attr, None), str):
                 out.append(getattr(element, attr))

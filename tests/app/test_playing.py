@@ -114,7 +114,7 @@ def test_select_a_unit_see_its_path_and_cost_and_move_it(open_window, tmp_path):
     preview = play.map.hover_preview  # the game's preview of the move, shown before it is made
     expected = game.preview({"type": "MoveLandUnit", "actor": "germany", "unit": "g-inf", "to": list(goal)})
     assert tuple(preview["path"][-1]) == goal and preview["cost"] == expected["cost"]
-    shown = [e for e in play.form.get_container().elements if getattr(e, "preview", None)]
+    shown = [e for e in play.body.get_container().elements if getattr(e, "preview", None)]
     assert shown and shown[0].preview is preview and f"cost: {expected['cost']}" in shown[0].html_text
     window.draw()
     pygame.image.save(window.screen, str(tmp_path / "move-preview.png"))
@@ -137,7 +137,7 @@ def test_an_illegal_move_shows_the_rules_reason_and_appends_nothing(open_window,
     pump(window, *click(hex_pos(window, far)))
     assert seq(game) == before
     assert "Land Movement" in play.status[0]
-    status = [e for e in play.form.get_container().elements if getattr(e, "status_text", None)]
+    status = [e for e in play.body.get_container().elements if getattr(e, "status_text", None)]
     assert status and "Land Movement" in status[0].status_text  # shown in the Play form
 
 

@@ -1,0 +1,217 @@
+"""Where on screen a player clicks to do a thing, for the driver of app/guidriver.py: a form's
+button, a list's row, a drop-down menu's option, a hex or a unit on the detailed map.
+
+Everything here is found the way a player finds it, on the screen as drawn: an element's
+rectangle, clipped by the form that holds it and not hidden under another form; a hex's
+point on the detailed map that no form covers.  When the hex is off the map's view, the map
+is first centred on it by the map's own control (a click on the global map, which moves the
+linked detailed map there; seeds, "Global Map")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+HEX_PROBES = ((0, 0), (0, -0.3), (0, 0.3), (-0.3, 0), (0.3, 0), (-0.25, -0.25), (0.25, 0.25), (0.25, -0.25),
+              (-0.25, 0.25))  # points of a hex tried in turn, as fractions of its size
+
+
+@dataclass
+class Action:
+    """One input: a left click at ``pos``, a wheel turn at ``pos``, or a key."""
+
+    kind: str  # "click" | "wheel" | "key"
+    pos: tuple[int, int] = (0, 0)
+    amount: int = 0
+    key: int = 0
+    what: str = ""  # what is clicked, for a report when a click is swallowed
+
+
+def events_of(action: Action) -> list[pygame.event.Event]:
+    """The pygame events a player's mouse or keyboard would produce."""
+    if action.kind == "key":
+        return [pygame.event.Event(pygame.KEYDOWN, key=action.key, mod=0, unicode="", scancode=0),
+                pygame.event.Event(pygame.KEYUP, key=action.key, mod=0, unicode="", scancode=0)]
+    move = pygame.event.Event(pygame.MOUSEMOTION, pos=action.pos, rel=(0, 0), buttons=(0, 0, 0), touch=False)
+    if action.kind == "wheel":
+        return [move, pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=action.amount, flipped=False, precise_x=0.0,
+                                         precise_y=float(action.amount), touch=False)]
+    return [move, pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=action.pos, button=1, touch=False),
+            pygame.event.Event(pygame.MOUSEBUTTONUP, pos=action.pos, button=1, touch=False)]
+
+
+def post(action: Action) -> None:
+    """Post the action's events; the pointer is moved there too, so pygame_gui's hover (which
+    reads the mouse, not the events) sees it where the events say."""
+    if action.kind != "key" and pygame.display.get_surface() is not None:
+        pygame.mouse.set_pos(action.pos)
+    for event in events_of(action):
+        pygame.event.post(event)
+
+
+# ---------------------------------------------------------------------- forms
+def _windows(gui) -> list:
+    """The visible pygame_gui windows, bottom first."""
+    from pygame_gui.elements import UIWindow
+
+    if not gui.active:
+        return []
+    return [w for w in gui.manager.get_root_container().elements if isinstance(w, UIWindow) and w.visible]
+
+
+def _on_top(gui, element, pos) -> bool:
+    """No window above the one holding ``element`` covers ``pos`` (pygame_gui gives each
+    window a band of layers above the windows under it)."""
+    return all(w.layer <= element.layer for w in _windows(gui) if w.get_abs_rect().collidepoint(pos))
+
+
+def visible_point(gui, element) -> tuple[int, int] | None:
+    """A point of ``element`` a click reaches: inside every container that clips it, enabled
+    and visible, and not under another window; None if there is none."""
+    if element is None or not element.alive() or not element.visible:
+        return None
+    if hasattr(element, "is_enabled") and not element.is_enabled:
+        return None
+    rect = element.get_abs_rect() if hasattr(element, "get_abs_rect") else element.rect
+    container, seen = element.ui_container, set()
+    while container is not None and id(container) not in seen:  # the root container is its own parent
+        seen.add(id(container))
+        clip = container.get_abs_rect() if hasattr(container, "get_abs_rect") else container.rect
+        rect = rect.clip(clip)
+        if not getattr(container, "visible", True):
+            return None
+        container = getattr(container, "ui_container", None)
+    if rect.width < 3 or rect.height < 3:
+        return None
+    pos = rect.center
+    return pos if _on_top(gui, element, pos) else None
+
+
+def scroll_to(gui, element, what: str) -> Action | None:
+    """A wheel turn over the scrolling area holding ``element`` (a ``FormBody``) that brings
+    it into view; None when it is in none, or in view already."""
+    from pygame_gui.elements import UIScrollingContainer
+
+    container, seen = element.ui_container, set()
+    while container is not None and id(container) not in seen:
+        seen.add(id(container))
+        parent = getattr(container, "ui_container", None)
+        owner = getattr(container, "parent_element", None)
+        if isinstance(owner, UIScrollingContainer):
+            view = owner.get_abs_rect()
+            middle = visible_point(gui, owner)
+            rect = element.get_abs_rect()
+            if middle is None or view.contains(rect):
+                return None
+            return Action("wheel", middle, amount=-1 if rect.bottom > view.bottom else 1, what=f"scroll to {what}")
+        container = parent
+    return None
+
+
+def find_button(form, **tags) -> object | None:
+    """The form's button carrying every tag (``sets=("unit", "g-inf")``, ``finishes=True``)."""
+    if form is None:
+        return None
+    for b in getattr(form, "owned", ()):
+        if all(_equal(getattr(b, name, None), value) for name, value in tags.items()):
+            return b
+    return None
+
+
+def _equal(a, b) -> bool:
+    norm = (lambda v: [norm(x) for x in v] if isinstance(v, (list, tuple)) else v)
+    return norm(a) == norm(b)
+
+
+def list_row(gui, lst, index: int, what: str) -> Action | None:
+    """A click on row ``index`` of a UISelectionList, or a wheel turn over the list that
+    brings the row into view; None when the list itself cannot be reached."""
+    inner = lst.list_and_scroll_bar_container.get_abs_rect() if hasattr(lst, "list_and_scroll_bar_container") \
+        else lst.get_abs_rect()
+    item = lst.item_list[index]
+    button = item.get("button_element")
+    if button is not None:
+        pos = visible_point(gui, button)
+        if pos is not None and inner.collidepoint(pos) and button.get_abs_rect().height >= 10:
+            return Action("click", pos, what=what)
+    middle = visible_point(gui, lst)
+    if middle is None:
+        return None
+    first = next((i for i, it in enumerate(lst.item_list) if it.get("button_element") is not None), 0)
+    return Action("wheel", middle, amount=1 if index < first else -1, what=f"scroll to {what}")
+
+
+def drop_down(gui, menu, option: str) -> Action | None:
+    """Open the drop-down ``menu``, then click ``option`` in it."""
+    state = menu.current_state
+    selection = getattr(state, "options_selection_list", None)
+    if selection is not None:
+        for i, item in enumerate(selection.item_list):
+            if item["text"] == option:
+                return list_row(gui, selection, i, option)
+        return None
+    button = getattr(state, "selected_option_button", None) or getattr(state, "open_button", None)
+    pos = visible_point(gui, button)
+    return Action("click", pos, what=f"open the menu for {option}") if pos else None
+
+
+# ---------------------------------------------------------------------- the map
+def hex_point(window, hex_) -> tuple[int, int] | None:
+    """A point of ``hex_`` on the primary detailed map that a click reaches (no form or
+    other panel over it), or None when the hex is not on screen there."""
+    panel = window.panels.get("detailed") or next((p for k, p in window.panels.items() if k in window.detailed), None)
+    dmap = window.detailed.get(panel.key) if panel is not None else None
+    if dmap is None or panel.geometry.rolled:
+        return None
+    g = dmap.geometry
+    cx, cy = dmap.hex_to_screen(tuple(hex_))
+    for fx, fy in HEX_PROBES:
+        pos = (panel.body.x + int(cx + fx * g.w), panel.body.y + int(cy + fy * g.h))
+        if not panel.body.collidepoint(pos) or window.panel_at(pos) is not panel or window.gui.over_form(pos):
+            continue
+        if dmap.screen_to_hex((pos[0] - panel.body.x, pos[1] - panel.body.y)) == tuple(hex_):
+            return pos
+    return None
+
+
+def centre_on(window, hex_) -> Action | None:
+    """A click on the global map that moves the detailed map to ``hex_`` (its centre)."""
+    panel = next((p for p in window.panels.values() if p.kind == "global" and not p.geometry.rolled), None)
+    dmap = window.primary
+    if panel is None or dmap is None:
+        return None
+    kept = (dmap.fx, dmap.fy)
+    dmap.center_on(tuple(hex_))  # where the map's own centring would put its origin...
+    fx, fy = dmap.fx, dmap.fy
+    dmap.fx, dmap.fy = kept  # ...only to find the point of the global map that means it
+    gm = window.global_map
+    image = window._global_image_rect(panel)
+    s = gm.scale
+    w = gm.image_size()[0]
+    x = int(round((fx + 0.25) * s - gm.scroll_x)) % w
+    y = int(round((fy + 0.5) * s))
+    pos = (image.x + x, image.y + y)
+    if not image.collidepoint(pos) or window.panel_at(pos) is not panel or window.gui.over_form(pos):
+        return None
+    return Action("click", pos, what=f"global map at {hex_[0]},{hex_[1]}")
+
+
+def scroll_towards(window, hex_) -> Action:
+    """Without a global map: the arrow key that scrolls the detailed map towards ``hex_``."""
+    col, row = window.primary.centre_hex
+    cols = window.model.grid.cols
+    dc = (hex_[0] - col + cols // 2) % cols - cols // 2
+    if abs(dc) >= abs(hex_[1] - row):
+        key = pygame.K_RIGHT if dc > 0 else pygame.K_LEFT
+    else:
+        key = pygame.K_DOWN if hex_[1] > row else pygame.K_UP
+    return Action("key", key=key, what=f"scroll towards {hex_[0]},{hex_[1]}")
+
+
+def on_map(window, hex_, what: str) -> Action:
+    """A click on ``hex_``, after centring the map on it if it is not in view."""
+    pos = hex_point(window, hex_)
+    if pos is not None:
+        return Action("click", pos, what=what)
+    return centre_on(window, hex_) or scroll_towards(window, hex_)
