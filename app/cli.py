@@ -297,6 +297,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="open a save whose plugins differ, to look at it (no command is accepted)")
     p.add_argument("--frames", type=int, help="quit after this many frames (tests, screenshots)")
     p.add_argument("--screenshot", help="save the last frame to this PNG")
+    p.add_argument("--autoplay", action="store_true",
+                   help="watch the game play itself: a bot clicks the forms and the map (app/guidriver.py)")
+    p.add_argument("--policy", default="random", choices=("random", "greedy"), help="--autoplay: the bots' policy")
+    p.add_argument("--seed", type=int, default=0, help="--autoplay: the bots' seed")
+    p.add_argument("--delay", type=float, default=0.3, help="--autoplay: seconds between two clicks (default 0.3)")
     p.set_defaults(func=cmd_play)
 
     # Sub-commands that live with their feature: app/cli_<name>.py defines add_<name>_commands.
