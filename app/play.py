@@ -125,6 +125,7 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
 
             self.play = PlayForms(self)
             self.play.popups.avoid = lambda: self.play.form_rect("play")
+            self.front_in_view()
         if reloader is not None:
             reloader.listeners.append(self._on_reload)
 
@@ -212,6 +213,27 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
             return (views[0].col, views[0].row)
         return (205, 52)
 
+    def front_in_view(self) -> None:
+        """Move the front from the map's middle to the middle of the part of the map the
+        forms over it (the Play form, the Setup Tray) leave uncovered."""
+        panel, dmap = self.panels.get("detailed"), self.primary
+        if panel is None or dmap is None or self.front_centre() is None:
+            return
+        body = panel.body
+        covering = [self.play.form_rect("play")] + ([self.play.form_rect("setup_tray")] if self.play.tray.active() else [])
+        free = body.copy()
+        for r in covering:
+            if not r.colliderect(free):
+                continue
+            if r.x > free.centerx:
+                free.width = r.x - free.x
+            elif r.right < free.centerx:
+                free.width, free.x = free.right - r.right, r.right
+            elif r.y > free.centery:
+                free.height = r.y - free.y
+        if free.width > 100 and free.height > 100:
+            dmap.scroll_pixels(body.centerx - free.centerx, body.centery - free.centery)
+
     def front_centre(self) -> tuple[int, int] | None:
         """The middle of the deciding power's front: its land units within FRONT_DISTANCE
         hexes of an enemy unit; else the middle of all its units on the map; else (before
@@ -231,8 +253,14 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
         if front or ours:
             return centre_of(front or ours, grid.cols)
         areas = ask_game(self.game, "setup_areas", state=self.game.state, power=power) if self.game.host else None
-        # each area's middle, counted once per unit set up there (a big, nearly empty reserve
-        # area does not pull the view away from the border)
+        # the set-up hexes next to the enemy's (his border), else each area's middle counted
+        # once per unit set up there (a big, nearly empty reserve area does not pull the view)
+        hexes = {tuple(h) for area in areas or [] for h in area.get("hexes", [])}
+        enemy = {p for p in k.powers() if k.side_of(p) not in (None, side)}
+        border = [h for h in hexes if any(self.model.controller(n) in enemy for n in grid.neighbours(h)
+                                          if tuple(n) not in hexes)]
+        if border:
+            return centre_of(sorted(border), grid.cols)
         middles = [centre_of([tuple(h) for h in area["hexes"]], grid.cols) for area in areas or [] if area.get("hexes")
                    for _ in area.get("units") or [None]]
         return centre_of(middles, grid.cols) if middles else None
@@ -396,12 +424,7 @@ def main(args) -> int:
             stack.push(GameScene(game, args.dev))
         else:
             stack.push(NewGameScene("barbarossa", new_save_path, args.dev))
-        driver = None
-        if getattr(args, "autoplay", False):  # a bot at the mouse, to watch a game play itself
-            from .guidriver import GuiDriver
-
-            driver = GuiDriver(policy=args.policy, seed=args.seed, delay=args.delay, quit_at_victory=False)
-        stack.run(frames=args.frames, screenshot=args.screenshot, each_frame=driver)
+        stack.run(frames=args.frames, screenshot=args.screenshot)
     except WifError as exc:
         print(f"error: {exc}")
         return 1

@@ -197,7 +197,17 @@ def test_selectable_units_show_counter_pictures_and_choosing_one_centres_the_map
 def test_the_map_opens_on_the_deciding_powers_front(window_of, tmp_path):
     game = lab_game(tmp_path / "f.wif")  # Germany to move; its corps face a Soviet corps at 207,52
     window = window_of(game, centre=None)
-    assert window.primary.centre_hex in {(206, 51), (206, 52)}
+    front = window.front_centre()
+    assert front in {(206, 51), (206, 52)}
+    assert_uncovered(window, front)
+
+
+def assert_uncovered(window, hex_):
+    """The hex is on the map and under none of the forms over it."""
+    at = hex_pos(window, hex_)
+    assert window.panels["detailed"].body.collidepoint(at)
+    for kind, form in window.play.forms().items():
+        assert not form.visible_rect().collidepoint(at), kind
 
 
 def test_barbarossa_opens_on_the_soviet_set_up_areas(window_of, tmp_path):
@@ -208,7 +218,9 @@ def test_barbarossa_opens_on_the_soviet_set_up_areas(window_of, tmp_path):
     window = window_of(game, centre=None)
     assert game.state.kernel.sequence.pending == ["ussr"]
     minsk = load_world_map().city("Minsk")
-    assert window.model.grid.distance(window.primary.centre_hex, (minsk.col, minsk.row)) <= 8
+    front = window.front_centre()
+    assert window.model.grid.distance(front, (minsk.col, minsk.row)) <= 8
+    assert_uncovered(window, front)  # in the part of the map the Play form and Setup Tray leave free
 
 
 # ---------------------------------------------------------------- item 9: the window fits the screen
