@@ -60,6 +60,10 @@ class PowerImpulse(BaseModel):
 
     action: str | None = None
     used: dict[str, int] = Field(default_factory=dict)  # activity kind -> count used
+    # Pick HQ, Combined action: with an offensive chit a combined action allows "the maximum
+    # number of activities that would be allowed if you had chosen a naval, an air and a land
+    # action" (ActionWidened)
+    widened: bool = False
 
 
 @rules.state("core.world")
@@ -202,6 +206,14 @@ class ActionChosen(EventData):
 
 
 @rules.event
+class ActionWidened(EventData):
+    """This impulse the power's combined action allows the activities of a naval, an air and a
+    land action (the hook point of the optional rule Offensive chits)."""
+
+    power: str
+
+
+@rules.event
 class ActivityUsed(EventData):
     power: str
     kind: str  # e.g. "land-move", "rail-move", "attack", "air-mission", "air-rebase"
@@ -288,6 +300,11 @@ def _action(state, event):
     world(state).impulses.setdefault(d["power"], PowerImpulse()).action = d["action"]
 
 
+@rules.reducer("ActionWidened")
+def _widened(state, event):
+    world(state).impulses.setdefault(event.data["power"], PowerImpulse()).widened = True
+
+
 @rules.reducer("ActivityUsed")
 def _activity(state, event):
     d = event.data
@@ -316,6 +333,11 @@ def _control_hex(event, state):
 def _say_action(event, state):
     d = event.data
     return f"{d['power']} chooses a {d['action'].capitalize()} action"
+
+
+@rules.describe("ActionWidened")
+def _say_widened(event, state):
+    return f"{event.data['power']}: a combined action this impulse allows the activities of a naval, an air and a land action"
 
 
 @rules.describe("WeatherSet")

@@ -169,6 +169,11 @@ def limit(state, power: str, kind: str, action: str | None = None) -> int | None
     if action is None:
         canonical_kind(kind)
         return 0
+    entry = core.world(state).impulses.get(power)
+    if action == "combined" and entry is not None and entry.widened:
+        # Pick HQ (offensive chit), Combined action: the most a naval, an air or a land action allows
+        caps = [action_limit(power, a, kind) for a in ("combined", "naval", "air", "land")]
+        return None if None in caps else max(caps)
     return action_limit(power, action, kind)
 
 
