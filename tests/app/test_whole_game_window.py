@@ -1,0 +1,98 @@
+"""A whole game through the window (issue: the acceptance test the suite lacked): the real
+program (the scene stack of app/scenes.py, SDL_VIDEODRIVER=dummy) opens on the Start New
+Game form; Barbarossa and hot seat are chosen by clicks, and both sides are played to the
+Victory form by app/guidriver.py, which only posts mouse and keyboard events (it reads
+``Game.choices`` through a bot to decide what to click, never to submit).
+
+The game takes minutes on the 2-core machine, so these tests are marked ``whole_game``:
+``python3 tools/dev.py test`` (and so .ci/run) runs them, a plain ``pytest`` skips them unless
+given ``--whole-game``."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from app import cli, newgame
+from app.guidriver import GuiDriver
+from app.scenes import NewGameScene, SceneStack
+from kernel.game import Game
+
+pytestmark = pytest.mark.whole_game
+
+GAME_SEED = 5  # the game's dice (the Start New Game form draws a seed otherwise)
+BOT_SEED = 5
+
+# Each kind of decision a Barbarossa player makes (issue: every decision can be made with the
+# mouse): the command the driver made through the forms, and the event it leaves in the log.
+KINDS = {
+    "move first": ("ChooseFirstMover", "FirstSideChosen"),
+    "action": ("ChooseAction", "ActionChosen"),
+    "land move": ("MoveLandUnit", "LandUnitMoved"),
+    "rail move": ("RailMove", "UnitRailMoved"),
+    "attack declaration": ("DeclareAttack", "AttackDeclared"),
+    "combat type": ("ChooseLandCombatType", "LandCombatTableChosen"),
+    "retreat": ("RetreatUnit", "UnitRetreated"),
+    "advance": ("AdvanceUnit", "UnitAdvanced"),
+    "air mission": ("FlyMission", "AirUnitFlew"),
+    "return to base": ("ReturnAirToBase", "AirUnitReturned"),
+    "overstacking": ("ChooseOverstackLoss", "OverstackLossChosen"),
+}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """Play the game once for the module: (driver figures, save path)."""
+    folder = tmp_path_factory.mktemp("whole-game")
+    path = folder / "barbarossa.wif"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WIF_CONFIG_DIR", str(folder / "config"))
+        ask = newgame.ask_optional_rules
+
+        def seeded(hook, *args, **kwargs):
+            if hook == "new_game_with_rules":
+                kwargs["seed"] = GAME_SEED
+            return ask(hook, *args, **kwargs)
+
+        mp.setattr(newgame, "ask_optional_rules", seeded)
+        pygame.display.init()
+        pygame.font.init()
+        try:
+            stack = SceneStack()
+            # another scenario and solitaire first: the driver must choose Barbarossa and hot seat
+            stack.push(NewGameScene("skirmish", lambda scenario: folder / f"{scenario}.wif"))
+            driver = GuiDriver(policy="random", seed=BOT_SEED, screenshot=str(folder / "mid-game.png"))
+            stack.run(each_frame=driver, fps=None)
+        finally:
+            pygame.quit()
+    return driver, path
+
+
+def test_barbarossa_from_start_new_game_to_the_victory_form_by_clicks(played):
+    driver, path = played
+    figures = driver.figures
+    assert figures.victory_seen, "the Victory form was not on screen at the end"
+    x, y, w, h = figures.victory_rect
+    assert x >= -10 and y >= -10 and w > 100 and h > 100
+    game = Game.open(path)
+    try:
+        assert game.state.kernel.sequence.finished
+        assert game.state.kernel.options["mode"] == "hotseat" and game.state.kernel.scenario == "barbarossa"
+    finally:
+        game.close()
+    assert cli.main(["verify", str(path)]) == 0
+
+
+def test_every_kind_of_decision_was_made_by_clicks(played):
+    driver, path = played
+    game = Game.open(path)
+    try:
+        in_log = {}
+        for record in game.history(1):
+            in_log[record.type] = in_log.get(record.type, 0) + 1
+    finally:
+        game.close()
+    made = driver.figures.commands
+    missing = {kind: (command, event) for kind, (command, event) in KINDS.items()
+               if not made.get(command) or not in_log.get(event)}
+    assert not missing, f"decisions not made through the window: {missing}; made: {made}"
