@@ -7,7 +7,11 @@ HQ of the power on the map) the benefits apply within the HQ's range, its reorga
 in hexes ("ignoring terrain, neutral countries, enemy units and their ZOCs"), for the impulse:
 an extra die in every ground strike (air or land action: the air plugin's hook
 ``ground_strike_extra_dice``) and doubled bombing factors in ground support (air action:
-``ground_support_factor``); "at the end of your impulse, the chosen HQ becomes disorganized".
+``ground_support_factor``); a combined action allows "the maximum number of activities that
+would be allowed if you had chosen a naval, an air and a land action" (core's ``ActionWidened``,
+read by turn's activity limits); "at the end of your impulse, the chosen HQ becomes disorganized".
+Not yet: doubling land combat factors in a land action (it needs a choice per combat and a
+combat hook), the naval re-rolls, half-cost reorganization, buying chits.
 With ``reorganize_hqs`` every HQ of the power is reorganized at once ("instead of gaining the
 normal benefits").  Chits held: ``data/offensive_chits.json`` (authored: see its header).
 Handler, choices and preview ask ``play_problem``.
@@ -148,6 +152,10 @@ def play_offensive_chit(ctx, cmd: PlayOffensiveChit) -> None:
     if problem:
         raise Rejected(problem)
     ctx.emit(OffensiveChitPlayed(power=cmd.actor, hq=cmd.hq, reorganize_hqs=cmd.reorganize_hqs))
+    if not cmd.reorganize_hqs:
+        # Combined action: "the maximum number of activities that would be allowed if you had
+        # chosen a naval, an air and a land action" (applies if the power chooses Combined)
+        ctx.emit(core.ActionWidened(power=cmd.actor))
     if cmd.reorganize_hqs:
         for u in sorted(units(ctx.state).units.values(), key=lambda u: u.id):
             if u.power == cmd.actor and core.is_hq(u) and u.on_map and not u.face_up:

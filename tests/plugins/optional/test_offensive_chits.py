@@ -81,3 +81,17 @@ def test_offensive_chits_the_hq_is_disorganized_at_the_end_of_the_impulse(save):
                        "turn": 1, "impulse": 1})
     flips = [e.data for e in events if e.type == "UnitFlipped" and e.data["unit"] == "g-hq"]
     assert flips and flips[0]["face_up"] is False
+
+
+def test_offensive_chits_a_combined_action_allows_a_naval_an_air_and_a_land_actions_activities(save):
+    from plugins.rules.turn import activities
+
+    game = _game(save)
+    plain = {k: activities.action_limit("germany", "combined", k) for k in activities.KINDS}
+    ok(game, {"type": "PlayOffensiveChit", "actor": "germany", "hq": "g-hq"})
+    ok(game, {"type": "ChooseAction", "actor": "germany", "action": "combined"})
+    for kind in activities.KINDS:
+        caps = [activities.action_limit("germany", a, kind) for a in ("combined", "naval", "air", "land")]
+        expected = None if None in caps else max(caps)
+        assert activities.limit(game.state, "germany", kind) == expected
+    assert any(activities.limit(game.state, "germany", k) != plain[k] for k in activities.KINDS)
