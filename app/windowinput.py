@@ -161,6 +161,9 @@ class WindowInput:
     def cancel_selection(self) -> bool:
         """Forget what was chosen of the command being filled in; False when nothing was."""
         play = self.play
+        if play.tray.in_stack:  # units picked up in the Setup Tray go back
+            play.tray.in_stack = []
+            return True
         fill = play.fill
         if fill is None or fill.values == type(fill)(fill.choice).values:
             return False

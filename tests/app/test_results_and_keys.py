@@ -309,3 +309,17 @@ def test_hot_seat_the_map_moves_to_the_front_of_the_player_who_takes_the_screen(
     window = window_of(game, centre=(180, 40))
     press(window, window.play.form, "I am Anna: show my decisions")
     assert window.primary.centre_hex in {(206, 51), (206, 52)}  # Germany's corps facing the Soviet one
+
+
+def test_esc_puts_the_units_picked_up_in_the_setup_tray_back(window_of, tmp_path):
+    from kernel.game import Game
+
+    game = Game.new("barbarossa", tmp_path / "tray.wif")
+    window = window_of(game, centre=None)
+    tray = window.play.tray
+    first = tray.listed_units()[0]
+    row = next(i["button_element"] for i in tray.form.unit_list.item_list if i["text"].startswith(tray.label(first)))
+    pump(window, *click(row.rect.center))  # picked up
+    assert tray.in_stack == [first]
+    pump(window, *key(pygame.K_ESCAPE))
+    assert tray.in_stack == [] and window.confirm_quit is None
