@@ -182,6 +182,10 @@ class MoveRules:
         self.weather_by_zone = w.weather
         self.map = core.world_map()
         self.zoc = _zoc_of(state, hostile)
+        # Partisans: "They may move anywhere within their home country, but they can never leave
+        # their home country" (the country is the unit's flag "home:XX", set when it arrives)
+        self.home = next((f[5:] for f in unit.flags if f.startswith("home:")), None) \
+            if unit.type in OWN_HEX_ZOC_TYPES else None
         u = state["units"]
         self.enemy_land: set = set()
         self.enemy_other: set = set()
@@ -217,6 +221,8 @@ class MoveRules:
         if b in self.enemy_land:
             return None, (f"Land Movement: hex {b[0]},{b[1]} holds enemy land units "
                           "(a unit enters such a hex only at the end of its move, by overrunning them)")
+        if self.home is not None and self.map.country_code(b) != self.home:
+            return None, f"Partisans: a partisan never leaves its home country ({self.home}); hex {b[0]},{b[1]} is outside it"
         owner = self.controller(b)
         if owner is None or (owner not in self.friends and not self.hostile(owner)):
             return None, f"Land Movement: hex {b[0]},{b[1]} is neutral territory ({owner or 'no major power'})"
