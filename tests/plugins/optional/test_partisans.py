@@ -142,3 +142,17 @@ def test_partisans_every_offered_placement_is_accepted(save, seed):
         cmd["hex"] = list(hex_field.all_options()[-1 if seed == 2 else 0].value)
         ok(game, cmd)
     assert not partisan_state(game.state).waiting
+
+
+def test_partisans_never_leave_their_home_country(save):
+    from plugins.rules.land.movement import reachable
+
+    game = _game(save)
+    for h in [(208, 47), (207, 47), (207, 46), (208, 46), (208, 48), (207, 48)]:
+        control(game, h, "germany")  # German-held: a partisan may move through enemy territory
+    place(game, unit("partisan-su-9", "ussr", (208, 47), "partisan", 1, 2, flags=["partisan", "home:SU"]),
+          unit("su-inf-x", "ussr", (208, 46), "inf", 2, 2))
+    found = reachable(game.state, "partisan-su-9")
+    assert (208, 46) in found or (208, 48) in found  # Soviet hexes
+    assert (207, 47) not in found and (207, 48) not in found  # Latvia: outside its home country
+    assert (207, 47) in reachable(game.state, "su-inf-x") or (207, 46) in reachable(game.state, "su-inf-x")
