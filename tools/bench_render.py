@@ -10,7 +10,9 @@
   "busy p95" is drawing plus that frame's prefetching (it stays inside the 16.7 ms frame);
 - chunk-cache build time: the first (cold) frame at each zoom, and the mean per chunk;
 - global-map view switch: each view built from nothing and drawn;
-- launch to first frame: `wif play SAVE --frames 1` as a new process, wall clock.
+- launch to first frame: `wif play SAVE --frames 1` as a new process, wall clock;
+- playing through the window (tools/bench_play.py): click on a unit -> reachable hexes drawn,
+  click on a destination -> moved counter drawn, and the whole-game GUI autoplay's frame rate.
 Targets (issue 4): frame p95 <= 4 ms at every zoom, view switch <= 50 ms, first frame <= 1.5 s.
 Drawing only: no vsync, no display flip.
 """
@@ -110,8 +112,12 @@ def run(**options) -> dict:
             subprocess.run([sys.executable, "-m", "app.cli", "play", str(save), "--frames", "1"], cwd=REPO_ROOT,
                            env=env, check=True, capture_output=True)
             launches.append(time.perf_counter() - t)
+    import bench_play  # clicks on the map and the whole-game GUI autoplay (tools/bench_play.py)
+
+    played = bench_play.run(game=options.get("game", True))
     pygame.quit()
     return {
+        "play": played,
         "size": f"{SIZE[0]}x{SIZE[1]}",
         "units_on_map": units,
         "frames_per_zoom": frames,
@@ -142,3 +148,6 @@ def print_table(result: dict) -> None:
     print(f"launch to first frame (new process, wif play --frames 1): {result['launch_to_first_frame_s']} s")
     print(f"load average before measuring (1, 5, 15 min): {result['load_average']}")
     print("targets: frame p95 <= 4 ms, view switch <= 50 ms, first frame <= 1.5 s")
+    import bench_play
+
+    bench_play.print_table(result["play"])

@@ -1,0 +1,151 @@
+"""Playing through the window, timed (part of `wif bench render`):
+
+- click on a unit -> its reachable hexes drawn, and click on a destination -> the moved
+  counter drawn: Barbarossa (seed 1) played by bots to the first Land Movement step of the
+  Axis, a 1920x1200 window with its forms; each click's events are handled and the frame
+  drawn (forms rebuilt, map outlined, counters redrawn), and the time from the click to the
+  end of that frame is taken, for up to ``units`` units; p50 / p95 / max;
+- the whole-game GUI autoplay's frames per second: app/guidriver.py plays a whole Barbarossa
+  game in a 1024x768 window from the Start New Game form (hot seat), every frame drawn, no
+  frame cap (``game=False`` leaves it out: it takes minutes).
+Target (issue 11): p95 <= 50 ms for each click.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+SIZE = (1920, 1200)
+UNITS = 25
+
+
+def _pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def _stats(times: list[float]) -> dict:
+    if not times:
+        return {"n": 0}
+    return {"n": len(times), "p50_ms": round(statistics.median(times) * 1000, 1),
+            "p95_ms": round(_pct(times, 95) * 1000, 1), "max_ms": round(max(times) * 1000, 1)}
+
+
+def _to_land_movement(game) -> None:
+    """Bots play until the Axis may move a land unit (the first Land Movement step)."""
+    from app.bots import Bot, Tally, play_pending
+
+    bots = {side: Bot("random", i) for i, side in enumerate(sorted(game.state.kernel.sides))}
+    tally = Tally()
+    for _ in range(3000):
+        offered = {c.type for d in game.choices(None).decisions for c in d.commands}
+        if "MoveLandUnit" in offered:
+            return
+        if not play_pending(game, bots, tally):
+            break
+    raise RuntimeError("the bots never reached a Land Movement step")
+
+
+def clicks(units: int = UNITS) -> dict:
+    import pygame
+
+    from app.guiclicks import events_of, hex_point
+    from app.play import GameWindow
+    from kernel.game import Game
+
+    with tempfile.TemporaryDirectory() as tmp:
+        game = Game.new("barbarossa", Path(tmp) / "bench.wif", seed=1)
+        try:
+            _to_land_movement(game)
+            window = GameWindow(game, screen=pygame.Surface(SIZE).convert(), forms=True)
+            window.draw()
+            play = window.play
+            select, move = [], []
+            for _ in range(units):
+                choice = next((c for c in play.decisions.commands() if c.type == "MoveLandUnit"), None)
+                if choice is None:
+                    break
+                if play.fill is None or play.fill.choice is not choice:
+                    play.fill_in(choice)
+                    window.draw()
+                unit = next((o.value for o in choice.fields[0].all_options() if play.map.unit_hex(o.value)), None)
+                if unit is None:
+                    break
+                where = play.map.unit_hex(unit)
+                window.primary.center_on(where)
+                window.draw()
+                for _clicks in range(8):  # a stack: the click picks its next unit until it is ours
+                    pos = hex_point(window, where)
+                    t = time.perf_counter()
+                    _click(window, events_of, pos)
+                    select.append(time.perf_counter() - t)
+                    if play.fill.values.get(choice.fields[0].name) == unit:
+                        break
+                pending = play.fill.pending()
+                destinations = [tuple(o.value) for o in pending.all_options()] if pending is not None else []
+                target = next((h for h in reversed(destinations) if hex_point(window, h)), None)
+                if target is None:
+                    break
+                t = time.perf_counter()
+                _click(window, events_of, hex_point(window, target))
+                move.append(time.perf_counter() - t)
+            game_seq = game.state.kernel.seq
+        finally:
+            game.close()
+    return {"size": f"{SIZE[0]}x{SIZE[1]}", "select_unit": _stats(select), "move_unit": _stats(move),
+            "events_after": game_seq}
+
+
+def _click(window, events_of, pos) -> None:
+    from app.guiclicks import Action
+
+    for event in events_of(Action("click", pos)):
+        window.handle(event)
+    window.draw()
+
+
+def whole_game(seed: int = 1) -> dict:
+    """The GUI driver plays a whole game from the Start New Game form; frames per second."""
+    import os
+
+    import pygame
+
+    from app.guidriver import GuiDriver
+    from app.scenes import NewGameScene, SceneStack
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["WIF_CONFIG_DIR"] = str(Path(tmp) / "config")
+        stack = SceneStack()
+        stack.push(NewGameScene("barbarossa", lambda scenario: Path(tmp) / f"{scenario}.wif"))
+        driver = GuiDriver(seed=seed)
+        started = time.perf_counter()
+        stack.run(each_frame=driver, fps=None)
+        seconds = time.perf_counter() - started
+        pygame.display.set_mode((64, 64))
+    f = driver.figures
+    return {"frames": f.frames, "seconds": round(seconds, 1), "fps": round(f.frames / seconds, 1),
+            "clicks": f.actions, "commands": sum(f.commands.values()), "victory_seen": f.victory_seen}
+
+
+def run(game: bool = True) -> dict:
+    out = {"clicks": clicks()}
+    if game:
+        out["whole_game"] = whole_game()
+    return out
+
+
+def print_table(result: dict) -> None:
+    c = result["clicks"]
+    print(f"clicks at Barbarossa's first Axis land movement, {c['size']} window with its forms:")
+    for name, what in (("select_unit", "click on a unit -> reachable hexes drawn"),
+                       ("move_unit", "click on a destination -> moved counter drawn")):
+        s = c[name]
+        print(f"  {what}: n {s.get('n')}, p50 {s.get('p50_ms')} ms, p95 {s.get('p95_ms')} ms, max {s.get('max_ms')} ms")
+    g = result.get("whole_game")
+    if g:
+        print(f"whole-game GUI autoplay: {g['frames']} frames in {g['seconds']} s = {g['fps']} frames/s "
+              f"({g['clicks']} inputs, {g['commands']} commands, Victory form seen: {g['victory_seen']})")
+    print("target: p95 <= 50 ms for each click")
