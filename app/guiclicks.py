@@ -120,7 +120,8 @@ def find_button(form, **tags) -> object | None:
 
 
 def _equal(a, b) -> bool:
-    norm = (lambda v: [norm(x) for x in v] if isinstance(v, (list, tuple)) else v)
+    norm = (lambda v: [norm(x) for x in v] if isinstance(v, (list, tuple))
+            else {k: norm(x) for k, x in v.items()} if isinstance(v, dict) else v)
     return norm(a) == norm(b)
 
 

@@ -31,7 +31,8 @@ from .guiclicks import Action, drop_down, find_button, list_row, on_map, post, s
 from .setuptray import PLACE, TRAY_COMMANDS
 
 SWALLOWED_AT_MOST = 3  # clicks in a row that change nothing before the driver gives up
-STACK_CLICKS = 12  # clicks on one stack while looking for one of its units
+STACK_CLICKS = 12
+IDLE_AT_MOST = 300  # frames with nothing to click (no decision shown) before the driver gives up  # clicks on one stack while looking for one of its units
 
 
 class Stuck(WifError):
@@ -68,6 +69,7 @@ class GuiDriver:
         self._swallowed = 0
         self._stack_clicks = 0
         self.done = False
+        self._idle = 0
         self.trace = bool(os.environ.get("WIF_DRIVER_TRACE"))
 
     # ------------------------------------------------------------------ each frame
@@ -90,7 +92,12 @@ class GuiDriver:
         else:
             return
         if action is None:
+            self._idle += 1
+            if self._idle > IDLE_AT_MOST and not self.done:
+                raise Stuck(f"nothing to click for {IDLE_AT_MOST} frames (the game waits for "
+                            f"{top.game.state.kernel.sequence.pending if hasattr(top, 'game') else '?'})")
             return
+        self._idle = 0
         self._last = action
         self.figures.actions += 1
         if self.trace:
