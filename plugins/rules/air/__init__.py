@@ -202,6 +202,7 @@ def step_ended(ctx, step_id, spec):
         decisions.reveal_lines(ctx)  # both sides are ready
     if step_id in aa.PLOT_STEPS:
         aa.roll_aa_fire(ctx, step_id)  # Anti-aircraft Fire Results (Die Rolls)
+    aa.disorganize_after_combat(ctx, step_id)  # AA units that fired at ground support
     # Air-to-air Combat: Attacking / Defending Unit's Result: "if a unit is aborted, a
     # digression is necessary for the owner to perform a return to base for the air unit";
     # so too for a voluntary abort (an "A" result to every unit of the side).

@@ -31,12 +31,14 @@ from functools import cache
 from kernel.choices import Field, Option
 from kernel.errors import Rejected
 from plugins.optional.framework import is_on
+from plugins.rules.combat.state import PROC as COMBAT_PROC
+from plugins.rules.combat.state import current_combat
 from plugins.rules.core import hex_key, key_hex
 from plugins.rules.supply import in_supply
 from plugins.rules.units import UnitFlipped
 
 from .aircraft import DATA, destroy, distance, hex_label, name, other_side, side, units_of
-from .events import AADamageApplied, AAFirePlotted, AAFireRolled
+from .events import AADamageApplied, AAFirePlotted, AAFireRolled, AAUnitsFired
 from .mission_kinds import KINDS
 from .state import AM, air
 
@@ -46,6 +48,8 @@ NON_PHASING, PHASING = f"{AM}.aa-by-non-phasing-side", f"{AM}.aa-by-phasing-side
 PLOT_STEPS = {f"{NON_PHASING}.plot-aa-fire": "nps", f"{PHASING}.plot-aa-fire": "ps"}
 RESULT_STEPS = {f"{NON_PHASING}.aa-fire-results": "nps", f"{PHASING}.aa-fire-results": "ps"}
 RULE = "Anti-aircraft Fire"
+ADVANCE_AFTER_COMBAT = f"{COMBAT_PROC}.advance-after-combat"
+AFTER_LAND_COMBAT = ("wif.turn.impulse.air-rebase", "wif.turn.impulse.end-of-impulse")
 
 
 @cache
@@ -334,8 +338,48 @@ def damage_refusal(state, step_id: str, power: str) -> str | None:
 
 
 def disorganize_fired(ctx) -> None:
-    """"If an AA unit uses anti-aircraft fire, it becomes disorganized at the end of the phase"."""
+    """"If an AA unit uses anti-aircraft fire, it becomes disorganized at the end of the
+    phase.  In particular, if firing against aircraft providing ground support, the AA unit
+    becomes disorganized after the Advancing after Combat subphase": called when the mission
+    is performed; in ground support the units wait in ``aa_after_combat``."""
+    m = air(ctx.state).mission
+    fired = sorted(m.aa_shots)
+    if not fired:
+        return
+    if m.kind == "ground-support":
+        ctx.emit(AAUnitsFired(units=[], after_combat={uid: _aimed_at(ctx.state, uid) for uid in fired}))
+        return
+    _flip(ctx, fired)
+
+
+def _aimed_at(state, unit_id: str) -> str:
+    """The combat hex an AA unit fired at (the nearest plotted one, if it split its shots)."""
+    unit = units_of(state)[unit_id]
+    hexes = sorted(air(state).mission.aa_damage, key=lambda k: (distance(unit.hex, key_hex(k)), k))
+    return hexes[0] if hexes else hex_key(unit.hex)
+
+
+def _flip(ctx, unit_ids) -> None:
     units = units_of(ctx.state)
-    for uid in sorted(air(ctx.state).mission.aa_shots):
-        if uid in units and units[uid].face_up:
+    ctx.emit(AAUnitsFired(units=list(unit_ids)))
+    for uid in unit_ids:
+        if uid in units and units[uid].on_map and units[uid].face_up:
             ctx.emit(UnitFlipped(unit=uid, face_up=False))
+
+
+def disorganize_after_combat(ctx, step_id: str) -> None:
+    """When Advance After Combat ends, the AA units that fired at that combat's ground
+    support; when the Air Rebase or End of Impulse stage begins, any left (their combat was
+    cancelled or ended before the advance)."""
+    waiting = air(ctx.state).aa_after_combat
+    if not waiting:
+        return
+    if step_id == ADVANCE_AFTER_COMBAT:
+        current = current_combat(ctx.state)
+        due = sorted(u for u, key in waiting.items() if current is not None and key == current.id)
+    elif step_id.startswith(AFTER_LAND_COMBAT):
+        due = sorted(waiting)
+    else:
+        return
+    if due:
+        _flip(ctx, due)

@@ -159,6 +159,14 @@ class StrategicBombardmentRolled(EventData):
 
 
 @rules.event
+class AAUnitsFired(EventData):
+    # the AA units that fired this mission become disorganized: now (``after_combat`` empty)
+    # or, in ground support, after the land combat at the hex each fired at
+    units: list[str]
+    after_combat: dict[str, str] = Field(default_factory=dict)  # unit -> "col,row"
+
+
+@rules.event
 class AirCargoDelivered(EventData):
     transport: str  # "" when its transport is no longer flying
     unit: str
@@ -378,3 +386,11 @@ def _cargo_stranded(m: Mission, flight) -> None:
     # the cargo "becomes disorganized if ... the ATR was aborted in either air combat"
     if flight is not None and flight.cargo and m.kind in CARRYING:
         m.stranded_cargo.append(flight.cargo)
+
+
+@rules.reducer("AAUnitsFired")
+def _aa_units_fired(state, event):
+    a = air(state)
+    for uid in event.data["units"]:
+        a.aa_after_combat.pop(uid, None)
+    a.aa_after_combat.update(event.data["after_combat"])

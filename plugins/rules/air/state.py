@@ -108,6 +108,9 @@ class AirState(BaseModel):
     mission: Mission = Field(default_factory=Mission)
     # Ground Support: "col,row" of the defending hex -> side -> tactical factors added
     ground_support: dict[str, dict[str, int]] = Field(default_factory=dict)
+    # AA units that fired at ground support: unit -> "col,row" of the combat; disorganized
+    # "after the Advancing after combat subphase" (anti_aircraft.disorganize_after_combat)
+    aa_after_combat: dict[str, str] = Field(default_factory=dict)
 
 
 def air(state) -> AirState:

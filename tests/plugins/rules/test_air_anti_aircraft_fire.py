@@ -158,3 +158,30 @@ def test_every_offered_anti_aircraft_command_is_accepted_to_the_end_of_the_missi
         seen |= {e.type for e in game.store.records()}
         assert mission_over(game)
     assert {"AAFirePlotted", "AAFireRolled", "AADamageApplied"} <= seen
+
+
+def test_aa_firing_at_ground_support_is_disorganized_only_after_the_land_combat(save):
+    # Anti-Air Fire: "if firing against aircraft providing ground support, the AA unit becomes
+    # disorganized after the Advancing after combat step"
+    attacker = unit("g1", "germany", (205, 52), combat=4, move=3)
+    game = lab_game(save, options={"units": [STUKA, attacker, RIFLE, flak(3)], "actions": {"germany": "land"},
+                                   "hex_control": {"203,52": "germany", "205,52": "germany"},
+                                   "start_at": "turn.impulse.land.combat.land-combat-declaration"},
+                    extra_plugins=["air"], seed=4)
+    ok(game, type="DeclareAttack", actor="germany", hex=list(TARGET), units=["g1"])
+    ok(game, type="FinishStep", actor="germany")
+    play_by_choices(game, 1, max_commands=20, until=lambda g: current(g).startswith(AM + ".phasing-side-flies"))
+    ok(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+    play_by_choices(game, 2, max_commands=20, until=lambda g: current(g) == PLOT)
+    ok(game, type="PlotAAFire", actor="ussr", unit="flak", hex=list(TARGET), shots=4)
+    play_by_choices(game, 3, max_commands=20, prefer=("ApplyAADamage",),
+                    until=lambda g: air_plugin.air(g.state).mission.performed)
+    # performed: the flak still defends organized in the land combat
+    assert game.state["units"].units["flak"].face_up
+    assert air_plugin.air(game.state).aa_after_combat == {"flak": "206,52"}
+    play_by_choices(game, 4, max_commands=80,
+                    until=lambda g: current(g).startswith(("wif.turn.impulse.air-rebase", "wif.turn.impulse.end-of-impulse")))
+    play_by_choices(game, 5, max_commands=5, until=lambda g: not air_plugin.air(g.state).aa_after_combat)
+    flak_now = game.state["units"].units["flak"]
+    assert not air_plugin.air(game.state).aa_after_combat
+    assert flak_now.hex is None or not flak_now.face_up
