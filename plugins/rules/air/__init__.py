@@ -2,25 +2,35 @@
 rebase and return to base.  This module only registers; the rules are in the modules
 named after the seed sections they implement:
 
+- ``mission_kinds``: what makes each air mission phase different (who flies as its bomber,
+  its targets, cargo, extra activities, performance, why it may not exist in a game); an
+  optional rule adds a kind on import (plugins/optional/carpet-bombing);
 - ``missions``: the mission phases and the Air Mission subphases (Combat Air Patrol, bombers
   and escorts, interceptors, which subphases are skipped); ``mission_choices``: what may fly
   where, and previews of a flight;
+- ``air_transport``: Air Transport, Paradrop (its forced land attack through the combat
+  plugin's ``declare_forced_attack``), Reorganization by Air Transport;
+- ``strategic_bombardment``: Strategic Bombardment and its table (no target without
+  production, as in Barbarossa);
 - ``air_to_air``: air-to-air combat (RAC 14.3): strengths, rounds, dice and results;
   ``air_combat_decisions``: Select Location, Arrange Units (secret until both are ready),
   the affected unit, abort or stay;
 - ``anti_aircraft``: Plot Anti-aircraft Fire and its results (AA divisions; the AA table);
-- ``performed``: Air Mission Performed (ground strike, ground support);
+- ``performed``: Air Mission Performed; Ground Strike and Ground Support;
 - ``return_to_base``: after a mission, the Return to Base Digression, the end of turn;
 - ``rebase``: Air Rebase; ``aircraft``: ranges, bases, fighters, tactical factors;
 - ``state``, ``events``, ``commands``, ``describe``.
 
 How it runs:
-- the mission phases (Ground Strike in the Independent Air Missions stage, Ground Support
-  in the Land Combat phase) are automatic steps: each records ``AirMissionBegan`` and
-  pushes ``procedures.air-mission``;
+- the mission phases (Strategic Bombardment, Carpet Bombing and Ground Strike in the
+  Independent Air Missions stage, Air Transport and Paradrop in Land Movement, Ground Support
+  in Land Combat, Reorganization by Air Transport at the end of the impulse) are automatic
+  steps: each records ``AirMissionBegan`` and pushes ``procedures.air-mission``, or is
+  skipped with the reason nobody can fly it;
 - in that sub-machine the non-phasing side flies CAP (``FlyCAP``), the phasing side its
-  bombers and escorts (``FlyMission``), in Ground Support the non-phasing side too, then
-  both sides fly interceptors (``FlyIntercept``);
+  bombers, air transports (``FlyMission.cargo``: the unit carried or organized) and
+  escorts (``FlyMission``), in Ground Support the non-phasing side too, then both sides fly
+  interceptors (``FlyIntercept``); Surprise Points Used is skipped (Port Attack only);
 - the Air-to-air Combat subphase finds every hex with flying units of both sides and a
   fighter, and runs ``procedures.air-to-air-combat`` for each (``SelectAirCombat``,
   ``ArrangeAirLine``, ``ChooseAirCasualty``, ``AirCombatAbortOrStay``: each mandatory, so
