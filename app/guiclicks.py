@@ -25,14 +25,15 @@ class Action:
     pos: tuple[int, int] = (0, 0)
     amount: int = 0
     key: int = 0
+    mod: int = 0
     what: str = ""  # what is clicked, for a report when a click is swallowed
 
 
 def events_of(action: Action) -> list[pygame.event.Event]:
     """The pygame events a player's mouse or keyboard would produce."""
     if action.kind == "key":
-        return [pygame.event.Event(pygame.KEYDOWN, key=action.key, mod=0, unicode="", scancode=0),
-                pygame.event.Event(pygame.KEYUP, key=action.key, mod=0, unicode="", scancode=0)]
+        return [pygame.event.Event(pygame.KEYDOWN, key=action.key, mod=action.mod, unicode="", scancode=0),
+                pygame.event.Event(pygame.KEYUP, key=action.key, mod=action.mod, unicode="", scancode=0)]
     move = pygame.event.Event(pygame.MOUSEMOTION, pos=action.pos, rel=(0, 0), buttons=(0, 0, 0), touch=False)
     if action.kind == "wheel":
         return [move, pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=action.amount, flipped=False, precise_x=0.0,
@@ -199,15 +200,18 @@ def centre_on(window, hex_) -> Action | None:
 
 
 def scroll_towards(window, hex_) -> Action:
-    """Without a global map: the arrow key that scrolls the detailed map towards ``hex_``."""
-    col, row = window.primary.centre_hex
+    """Without a global map on screen: the arrow key that scrolls the detailed map towards
+    ``hex_`` (with Ctrl, a page at a time, while it is more than half a page away)."""
+    dmap = window.primary
+    col, row = dmap.centre_hex
     cols = window.model.grid.cols
-    dc = (hex_[0] - col + cols // 2) % cols - cols // 2
-    if abs(dc) >= abs(hex_[1] - row):
-        key = pygame.K_RIGHT if dc > 0 else pygame.K_LEFT
+    dc, dr = (hex_[0] - col + cols // 2) % cols - cols // 2, hex_[1] - row
+    page_cols, page_rows = dmap.size[0] / dmap.geometry.w, dmap.size[1] / dmap.geometry.h
+    if abs(dc) / page_cols >= abs(dr) / page_rows:
+        key, far = (pygame.K_RIGHT if dc > 0 else pygame.K_LEFT), abs(dc) > page_cols / 2
     else:
-        key = pygame.K_DOWN if hex_[1] > row else pygame.K_UP
-    return Action("key", key=key, what=f"scroll towards {hex_[0]},{hex_[1]}")
+        key, far = (pygame.K_DOWN if dr > 0 else pygame.K_UP), abs(dr) > page_rows / 2
+    return Action("key", key=key, mod=pygame.KMOD_CTRL if far else 0, what=f"scroll towards {hex_[0]},{hex_[1]}")
 
 
 def on_map(window, hex_, what: str) -> Action:
