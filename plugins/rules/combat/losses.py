@@ -210,7 +210,8 @@ def apply_losses(ctx, step_id: str) -> None:
     shattered, destroyed, retreating = [], [], []
     if shatter:
         for u in survivors:
-            if retreat_options(state, c, u.id, c.hex)[1]:
+            # Partisans: "Shattered partisans are destroyed instead of being shattered."
+            if retreat_options(state, c, u.id, c.hex)[1] and u.type != "partisan":
                 shattered.append(u.id)  # "put each surviving defending land unit in the production pool"
             else:
                 destroyed.append(u.id)  # "Destroy any units that could not have retreated."

@@ -279,7 +279,10 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
         if mult != 1.0:
             notes.append(f"{u.name or u.id} x{mult:g} ({terrain}{', across a ' + side if side else ''})")
         attack += cf * mult
-    defence = sum(combat_factor(u) for u in dfn)
+    # Partisans: "1 is added to each partisan unit's combat factors if it is defending in a
+    # forest or jungle hex."
+    partisan_bonus = 1 if terrain in ("forest", "jungle") else 0
+    defence = sum(combat_factor(u) + (partisan_bonus if unit_type(u) == "partisan" else 0) for u in dfn)
     notional_cf = notional_factors(state, hex_, dfn) if notional else 0
     defence += notional_cf
     land_attack, land_defence = attack, defence
