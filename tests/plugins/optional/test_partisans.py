@@ -156,3 +156,14 @@ def test_partisans_never_leave_their_home_country(save):
     assert (208, 46) in found or (208, 48) in found  # Soviet hexes
     assert (207, 47) not in found and (207, 48) not in found  # Latvia: outside its home country
     assert (207, 47) in reachable(game.state, "su-inf-x") or (207, 46) in reachable(game.state, "su-inf-x")
+
+
+def test_partisans_defend_with_1_more_in_forest(save):
+    from plugins.rules.combat import odds_preview
+
+    game = _game(save)
+    control(game, (207, 47), "germany")
+    place(game, unit("partisan-su-9", "ussr", (208, 47), "partisan", 1, 2, flags=["partisan", "home:SU"]),
+          unit("g-inf-a", "germany", (207, 47), "inf", 4, 3))
+    preview = odds_preview(game.state, ["g-inf-a"], (208, 47), host=game.host)
+    assert preview["defence"] == 2  # a 1-2 partisan in forest (208,47)
