@@ -108,7 +108,7 @@ class SupplyLayer:
                 notes.append(f"{name}: in supply" + (f" from {source['label']} ({source['kind']})" if source else ""))
             else:
                 notes.append(f"{name}: OUT OF SUPPLY - {answer['why']}")
-        self._draw_legend(surface, pos, dmap.size, notes)
+        self._draw_legend(surface, pos, dmap.size, notes, power)
 
     def _draw_path(self, surface, dmap, pos, answer: dict, g) -> None:
         points = []
@@ -130,9 +130,10 @@ class SupplyLayer:
             end = points[-1]
             pygame.draw.circle(surface, SOURCE_COLOURS["primary"], end, max(4, g.w // 3))
 
-    def _draw_legend(self, surface, pos, size, notes: list[str]) -> None:
+    def _draw_legend(self, surface, pos, size, notes: list[str], power: str) -> None:
         f = font(15)
-        lines = [("Supply: ", None), ("primary", "primary"), ("secondary", "secondary"), ("tertiary", "tertiary"),
+        whose = "USSR" if power == "ussr" else power.title()
+        lines = [(f"Supply ({whose} sources): ", None), ("primary", "primary"), ("secondary", "secondary"), ("tertiary", "tertiary"),
                  ("X out of supply", "out")]
         width = 10 + sum(f.size(text)[0] + 22 for text, _ in lines)
         width = max(width, *(f.size(n)[0] + 16 for n in notes)) if notes else width

@@ -9,7 +9,6 @@ import pytest
 
 from app import play
 from app.cli import build_parser
-from app.newgame import quick_start
 from kernel.game import Game
 from kernel.store import EventStore
 
@@ -60,23 +59,28 @@ def test_the_read_only_window_says_why_and_refuses_commands(tmp_path, config, mo
     assert not window.game.submit({"type": "FinishStep", "actor": "germany"}).accepted
 
 
-def test_ctrl_o_in_a_quick_start_game_lists_the_rules(tmp_path, config):
-    pygame.display.init()
-    pygame.font.init()
-    game = quick_start("barbarossa", tmp_path / "quick.wif", seed=1)
-    try:
-        window = play.GameWindow(game, forms=True)
-        window.draw()
+def test_ctrl_o_in_a_quick_start_game_lists_the_rules(tmp_path, config, monkeypatch):
+    """`wif play --scenario barbarossa`: the game has the optional-rule framework, so Ctrl+O
+    (a real key event on the window) opens the rules list."""
+    from app import scenes
+
+    monkeypatch.setattr(play, "new_save_path", lambda scenario: tmp_path / f"{scenario}.wif")
+    seen = {}
+
+    def run(stack, **kw):  # the main loop's first frames, then look at the window
+        window = stack.top.window
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_o, mod=pygame.KMOD_CTRL, unicode="o",
                                              scancode=18))
         for event in pygame.event.get():
-            window.handle(event)
+            stack.top.handle(event)
         window.draw()
         form = window.rules_form
-        assert form is not None and form.in_play
-        shown = form.rows()
-        assert len(shown) >= 75 and not any(r["on"] for r in shown)
-        assert all(r["description"] for r in shown)
-    finally:
-        pygame.quit()
-        game.close()
+        seen.update(in_play=form.in_play, rows=form.rows(), shown=[r.text for r in form.shown])
+
+    monkeypatch.setattr(scenes.SceneStack, "run", run)
+    assert play.main(args(scenario="barbarossa")) == 0
+    assert seen["in_play"] and len(seen["rows"]) >= 70 and not any(r["on"] for r in seen["rows"])
+    assert all(r["description"] for r in seen["rows"])
+    assert seen["shown"] and all(text.startswith("OFF  ") for text in seen["shown"])
+    with Game.open(tmp_path / "barbarossa.wif") as game:
+        assert "optional-rules" in game.host.infos
