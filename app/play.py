@@ -424,7 +424,12 @@ def main(args) -> int:
             stack.push(GameScene(game, args.dev))
         else:
             stack.push(NewGameScene("barbarossa", new_save_path, args.dev))
-        stack.run(frames=args.frames, screenshot=args.screenshot)
+        driver = None
+        if getattr(args, "autoplay", False):  # a bot at the mouse, to watch a game play itself
+            from .guidriver import GuiDriver
+
+            driver = GuiDriver(policy=args.policy, seed=args.seed, delay=args.delay, quit_at_victory=False)
+        stack.run(frames=args.frames, screenshot=args.screenshot, each_frame=driver)
     except WifError as exc:
         print(f"error: {exc}")
         return 1
