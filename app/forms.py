@@ -32,7 +32,8 @@ from pygame_gui.elements import (
 UI_EVENTS = (pygame_gui.UI_BUTTON_PRESSED, pygame_gui.UI_SELECTION_LIST_NEW_SELECTION,
              pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION, pygame_gui.UI_TEXT_ENTRY_FINISHED,
              pygame_gui.UI_DROP_DOWN_MENU_CHANGED, pygame_gui.UI_WINDOW_CLOSE,
-             pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_TEXT_ENTRY_CHANGED)
+             pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_TEXT_ENTRY_CHANGED,
+             pygame_gui.UI_BUTTON_DOUBLE_CLICKED)
 TITLE_BAR_H = 28  # pygame_gui's default window title bar
 # Characters the fonts lack, and what stands in for them (rules describe results with arrows)
 SUBSTITUTES = {"→": "->", "←": "<-", "×": "x", "–": "-", "—": "-"}

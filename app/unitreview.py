@@ -8,8 +8,9 @@ Filters (cumulative, as the Unit View Filter's): power, unit type, supply (on th
 out of supply, the game's answer through the ``supply_status`` hook) and where (on the map,
 reinforcements to come or still to set up, eliminated, the pools).  Each row shows the unit's
 counter picture (app/counters.counter_picture) and where it is; a click on a row centres the
-current detailed map on the unit and selects its hex (seeds: "Double clicking on a unit closes
-this form and repositions the current detailed map so it is centered on the selected unit").
+current detailed map on the unit and selects its hex, a double click also closes the form
+(seeds: "Double clicking on a unit closes this form and repositions the current detailed map
+so it is centered on the selected unit").
 """
 
 from __future__ import annotations
@@ -181,8 +182,9 @@ class UnitReview:
             y = i * ROW_H
             UIImage(pygame.Rect(0, y + 2, PICTURE, PICTURE), counter_picture(unit, PICTURE), m, container=self.list)
             button = UIButton(pygame.Rect(PICTURE + 6, y + 6, inner - PICTURE - 6, 32), self.describe(unit), m,
-                              container=self.list, object_id="#unit_row")
+                              container=self.list, object_id="#unit_row", allow_double_clicks=True)
             self.gui.on(pygame_gui.UI_BUTTON_PRESSED, button, lambda u=unit.id: self.go_to(u))
+            self.gui.on(pygame_gui.UI_BUTTON_DOUBLE_CLICKED, button, lambda _=None, u=unit.id: self.go_and_close(u))
             self.rows.append((unit.id, button))
         self.form.owned.append(self.list)
 
@@ -201,6 +203,12 @@ class UnitReview:
         self.window.set_selection(hex_, [u.id for u in units.in_hex(hex_)])
         self.window.say(f"Unit Review: {unit.name or unit.id} at {hex_[0]},{hex_[1]}")
         return True
+
+    def go_and_close(self, unit_id: str) -> None:
+        """Seeds, "Unit Review": "Double clicking on a unit closes this form and repositions the
+        current detailed map so it is centered on the selected unit"."""
+        self.go_to(unit_id)
+        self.close()
 
     def close(self) -> None:
         if not self.closed:

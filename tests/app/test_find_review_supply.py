@@ -158,6 +158,15 @@ def test_ctrl_u_reviews_units_with_filters_and_centres_on_a_click(window):
     assert review.closed
 
 
+def test_a_double_click_in_unit_review_centres_on_the_unit_and_closes_it(window):
+    pump(window, ctrl(pygame.K_u))
+    review = open_forms(window)[-1]
+    row = dict(review.rows)["g-arm"]
+    pump(window, *click(row.rect.center), *click(row.rect.center))
+    assert window.primary.centre_hex == ARMOUR and "g-arm" in window.primary.selection.units
+    assert review.closed and not open_forms(window)
+
+
 # ---------------------------------------------------------------- the supply layer (Ctrl+S)
 def colours_near(window, point, radius=6) -> set:
     out = set()
