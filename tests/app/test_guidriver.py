@@ -1,0 +1,68 @@
+"""The GUI driver (app/guidriver.py) on single decisions of a Barbarossa game, by posted events
+only: a unit placed from the Setup Tray (seeds, "Setup Tray": a click moves a unit Ready ->
+In Stack, a click on a hex places it), and a command the forms cannot build stops the driver
+with the reason instead of being worked around."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from app.guiclicks import post
+from app.guidriver import GuiDriver, Stuck
+from app.play import GameWindow
+from kernel.game import Game
+
+
+@pytest.fixture
+def window(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    game = Game.new("barbarossa", tmp_path / "b.wif", seed=1)
+    win = GameWindow(game, forms=True)
+    win.draw()
+    yield win
+    pygame.quit()
+    game.close()
+
+
+def drive(window, driver, command, done, frames=40) -> None:
+    """Let the driver make ``command`` (as if its bot had chosen it) until ``done()``."""
+    play = window.play
+    for _ in range(frames):
+        if done():
+            return
+        driver.target, driver._target_at = command, play.decisions.position(play.decisions.deciding_player())
+        post(driver.play(window))
+        for _pass in range(4):  # the mouse events, then the events the forms post in reply
+            for event in pygame.event.get():
+                window.handle(event)
+            window.draw()
+    raise AssertionError(f"not done after {frames} inputs: {command}")
+
+
+def test_a_unit_is_placed_from_the_setup_tray_by_clicks(window):
+    play = window.play
+    assert play.tray.active()
+    choice, option = play.tray.offered_units()[0]
+    unit = option.value
+    hex_field = next(f for f in option.next_fields() if f.kind == "hex")
+    where = hex_field.all_options()[-1].value
+    command = {**choice.base(), choice.fields[0].name: unit, hex_field.name: list(where)}
+
+    def placed() -> bool:
+        at = window.game.state["units"].units[unit].hex
+        return at is not None and list(at) == list(where)
+
+    drive(window, GuiDriver(), command, placed)
+    assert list(window.game.state["units"].units[unit].hex) == list(where)
+
+
+def test_a_command_the_forms_do_not_offer_stops_the_driver_with_its_name(window):
+    play = window.play
+    driver = GuiDriver()
+    driver.target = {"type": "NoSuchCommand", "actor": play.actor()}
+    driver._target_at = play.decisions.position(play.decisions.deciding_player())
+    with pytest.raises(Stuck, match="NoSuchCommand"):
+        driver.play(window)
