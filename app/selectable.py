@@ -26,6 +26,9 @@ class SelectableUnits:
         self.form: FormWindow | None = None
         self.unit_ids: list = []
         self._built_for = None
+        self.rows: dict | None = None  # unit id -> (counter picture, button), while the form shows them
+        self.rows_for: str | None = None  # the field they were built for
+        self.box = None
 
     def unit_field(self):
         """The first unit field of the command being filled in (its options are the units)."""
@@ -40,6 +43,7 @@ class SelectableUnits:
             if self.form is not None:
                 self.gui.close(self.form)
                 self.form = None
+                self.rows = None
             self._built_for = None
             return
         fill = self.forms.fill
@@ -57,36 +61,69 @@ class SelectableUnits:
 
     def build(self, field) -> None:
         """One row per offered unit: its counter (app/counters.py) and its label, a button;
-        the chosen ones marked."""
+        the chosen ones marked.  When only some units left the list (one moved) or a mark
+        changed, the rows are kept and moved up: building a row costs ~5 ms."""
+        options = field.all_options()
+        texts = {o.value: ("> " if self.chosen(field, o.value) else "") + str(o.label or o.value) for o in options
+                 if isinstance(o.value, str)}
+        ids = [o.value for o in options]
+        if self.form is not None and self.rows is not None and self.rows_for == field.name \
+                and len(texts) == len(ids) and all(v in self.rows for v in ids):
+            self.update_rows(ids, texts)
+            return
         if self.form is None:
             self.form = FormWindow(self.gui, self.forms.form_rect("selectable"), "Selectable units",
                                    object_id="#selectable_units")
         form = self.form
         form.clear()
-        options = field.all_options()
-        self.unit_ids = [o.value for o in options]
+        self.unit_ids = ids
         inner = form.get_container().rect
         box = UIScrollingContainer(pygame.Rect(0, 0, inner.width, inner.height), self.gui.manager, container=form)
         box.set_scrollable_area_dimensions((inner.width - 20, ROW_H * len(options) + 4))
         units = self.forms.window.model.units()
-        rows = []
+        self.rows, self.rows_for, self.box = {}, field.name, box
         for i, option in enumerate(options):
             y = 2 + ROW_H * i
             unit = units.units.get(option.value) if units is not None and isinstance(option.value, str) else None
-            if unit is not None:
-                UIImage(pygame.Rect(2, y, PICTURE, PICTURE), counter_picture(unit, PICTURE), self.gui.manager,
-                        container=box)
-            marked = self.chosen(field, option.value)
-            button = UIButton(pygame.Rect(PICTURE + 6, y + 4, inner.width - PICTURE - 30, PICTURE - 8),
-                              ("> " if marked else "") + str(option.label or option.value), self.gui.manager,
-                              container=box, object_id="#selectable_unit")
+            image = UIImage(pygame.Rect(2, y, PICTURE, PICTURE), counter_picture(unit, PICTURE), self.gui.manager,
+                            container=box) if unit is not None else None
+            text = texts.get(option.value, str(option.label or option.value))
+            button = UIButton(pygame.Rect(PICTURE + 6, y + 4, inner.width - PICTURE - 30, PICTURE - 8), text,
+                              self.gui.manager, container=box, object_id="#selectable_unit")
             button.unit_id = option.value
             form.owned.append(button)
             self.gui.on(pygame_gui.UI_BUTTON_PRESSED, button,
-                        lambda _e=None, v=option.value: self.pick(field.name, v))
-            rows.append(button)
-        form.unit_rows = rows
+                        lambda _e=None, v=option.value, name=field.name: self.pick(name, v))
+            if isinstance(option.value, str):
+                self.rows[option.value] = (image, button)
+            else:
+                self.rows = None  # not a unit id: rebuilt each time
+        form.unit_rows = [self.rows[v][1] for v in ids] if self.rows is not None else []
         form.unit_ids = self.unit_ids
+
+    def update_rows(self, ids: list, texts: dict) -> None:
+        """Drop the rows of units no longer offered, move the others up, re-mark."""
+        form = self.form
+        for gone in [v for v in self.rows if v not in texts]:
+            image, button = self.rows.pop(gone)
+            self.gui.forget(button)
+            form.owned.remove(button)
+            button.kill()
+            if image is not None:
+                image.kill()
+        for i, unit_id in enumerate(ids):
+            image, button = self.rows[unit_id]
+            y = 2 + ROW_H * i
+            if image is not None and image.relative_rect.y != y:
+                image.set_relative_position((2, y))
+            if button.relative_rect.y != y + 4:
+                button.set_relative_position((PICTURE + 6, y + 4))
+            if button.text != texts[unit_id]:
+                button.set_text(texts[unit_id])
+        self.box.set_scrollable_area_dimensions((self.box.get_container().rect.width, ROW_H * len(ids) + 4))
+        self.unit_ids = ids
+        form.unit_rows = [self.rows[v][1] for v in ids]
+        form.unit_ids = ids
 
     def pick(self, field_name: str, unit_id) -> None:
         """As a click on the unit on the map: choose it, and centre the map on it (issue 11

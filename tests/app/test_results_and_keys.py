@@ -323,3 +323,15 @@ def test_esc_puts_the_units_picked_up_in_the_setup_tray_back(window_of, tmp_path
     assert tray.in_stack == [first]
     pump(window, *key(pygame.K_ESCAPE))
     assert tray.in_stack == [] and window.confirm_quit is None
+
+
+def test_a_unit_that_moves_leaves_selectable_units_and_the_other_rows_stay(window_of, tmp_path):
+    game = lab_game(tmp_path / "mv.wif")
+    window = window_of(game)
+    form = window.play.selectable.form
+    arm_row = next(b for b in form.unit_rows if b.unit_id == "g-arm")
+    pump(window, *click(hex_pos(window, (206, 52))), *click(hex_pos(window, (205, 53))))  # g-inf moves
+    assert tuple(game.state["units"].units["g-inf"].hex) == (205, 53)
+    window.draw()
+    rows = window.play.selectable.form.unit_rows
+    assert [b.unit_id for b in rows] == ["g-arm"] and rows[0] is arm_row and rows[0].relative_rect.y == 6
