@@ -253,7 +253,9 @@ def test_counter_picture_shows_factors_and_the_name_on_large_counters(tmp_path, 
     game = Game.new("lab", tmp_path / "p.wif", seed=1, options={"units": [
         unit("a", "ussr", QUIET, combat=3, move=3, name="8th Army"),
         unit("b", "ussr", QUIET, combat=5, move=4, name="8th Army"),
-        unit("c", "ussr", QUIET, combat=3, move=3, name="11th Army")]})
+        unit("c", "ussr", QUIET, combat=3, move=3, name="11th Army"),
+        unit("d", "ussr", QUIET, type_="arm", combat=3, move=3, name="8th Army"),
+        unit("e", "ussr", QUIET, combat=3, move=3, name="8th Corps")]})
     try:
         units = game.state["units"].units
         small = [counter_picture(units[u], 28) for u in "abc"]
@@ -263,6 +265,8 @@ def test_counter_picture_shows_factors_and_the_name_on_large_counters(tmp_path, 
         assert same(small[0], "RGB") != same(small[1], "RGB")  # the factors differ
         assert same(small[0], "RGB") == same(small[2], "RGB")  # no name at 28 px
         assert same(large[0], "RGB") != same(large[2], "RGB")  # the name at 44 px
+        assert same(small[0], "RGB") != same(counter_picture(units["d"], 28), "RGB")  # armour's symbol
+        assert same(small[0], "RGB") != same(counter_picture(units["e"], 28), "RGB")  # XXX, not XXXX
     finally:
         game.close()
 
