@@ -54,8 +54,9 @@ def _follow(parents: dict, start, goal) -> list:
 
 
 def _leg(tracer, seeds, railway: bool, start) -> list:
+    """One leg of the path, searched as ``Tracer.trace`` searches it (same seeds and limit)."""
     parents: dict = {}
-    tracer.search(seeds, railway=railway, limit=trace.UNLIMITED, parents=parents)
+    tracer.search(seeds, railway=railway, parents=parents)
     return _follow(parents, start, seeds)
 
 
