@@ -89,24 +89,18 @@ def visible_point(gui, element) -> tuple[int, int] | None:
     return pos if _on_top(gui, element, pos) else None
 
 
-def scroll_to(gui, element, what: str) -> Action | None:
-    """A wheel turn over the scrolling area holding ``element`` (a ``FormBody``) that brings
-    it into view; None when it is in none, or in view already."""
-    from pygame_gui.elements import UIScrollingContainer
-
-    container, seen = element.ui_container, set()
-    while container is not None and id(container) not in seen:
-        seen.add(id(container))
-        parent = getattr(container, "ui_container", None)
-        owner = getattr(container, "parent_element", None)
-        if isinstance(owner, UIScrollingContainer):
-            view = owner.get_abs_rect()
-            middle = visible_point(gui, owner)
-            rect = element.get_abs_rect()
-            if middle is None or view.contains(rect):
-                return None
-            return Action("wheel", middle, amount=-1 if rect.bottom > view.bottom else 1, what=f"scroll to {what}")
-        container = parent
+def scroll_to(gui, element, what: str, areas) -> Action | None:
+    """A wheel turn over the scrolling area (of ``areas``, UIScrollingContainers) holding
+    ``element`` that brings it into view; None when it is in none of them, or in view."""
+    for area in areas:
+        if area is None or not area.alive() or element.ui_container is not area.get_container():
+            continue
+        view = area.get_abs_rect()
+        rect = element.get_abs_rect()
+        middle = visible_point(gui, area)
+        if middle is None or view.contains(rect):
+            return None
+        return Action("wheel", middle, amount=-1 if rect.bottom > view.bottom else 1, what=f"scroll to {what}")
     return None
 
 

@@ -70,6 +70,7 @@ class GuiDriver:
         self._stack_clicks = 0
         self.done = False
         self._idle = 0
+        self.scrolling: list = []
         self.trace = bool(os.environ.get("WIF_DRIVER_TRACE"))
 
     # ------------------------------------------------------------------ each frame
@@ -124,6 +125,7 @@ class GuiDriver:
     # ------------------------------------------------------------------ the game window
     def play(self, window) -> Action | None:
         play = window.play
+        self.scrolling = [play.body.area] if play.body is not None else []  # the Play form scrolls
         game = window.game
         gui = window.gui
         victory = next((w for w in play.popups.open if getattr(w, "report", None) is not None
@@ -294,7 +296,7 @@ class GuiDriver:
     def _click(self, gui, element, what: str) -> Action:
         pos = visible_point(gui, element) if element is not None else None
         if pos is None and element is not None:
-            scroll = scroll_to(gui, element, what)
+            scroll = scroll_to(gui, element, what, self.scrolling)
             if scroll is not None:
                 return scroll
         if pos is None:

@@ -66,3 +66,17 @@ def test_a_command_the_forms_do_not_offer_stops_the_driver_with_its_name(window)
     driver._target_at = play.decisions.position(play.decisions.deciding_player())
     with pytest.raises(Stuck, match="NoSuchCommand"):
         driver.play(window)
+
+
+def test_a_button_below_the_play_forms_bottom_is_scrolled_to_with_the_wheel(window):
+    play = window.play
+    play.form.place(pygame.Rect(694, 100, 330, 110))  # a short form: the End phase button is below its bottom
+    play._built_for = None
+    window.draw()
+    window.draw()
+    driver = GuiDriver()
+    command = {"type": "FinishStep", "actor": play.actor()}
+    driver.target, driver._target_at = command, play.decisions.position(play.decisions.deciding_player())
+    assert driver.play(window).kind == "wheel"
+    before = window.game.state.kernel.seq
+    drive(window, driver, command, lambda: window.game.state.kernel.seq > before)
