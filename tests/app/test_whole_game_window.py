@@ -65,6 +65,9 @@ def played(tmp_path_factory):
             stack.run(each_frame=driver, fps=None)
         finally:
             pygame.quit()
+    f = driver.figures  # for docs/BENCHMARKS.md (pytest -s shows it)
+    print(f"\nwhole game through the window: {f.frames} frames, {f.actions} inputs, {sum(f.commands.values())} "
+          f"commands in {f.seconds:.0f} s ({f.frames / max(f.seconds, 1e-9):.1f} frames/s)")
     return driver, path
 
 
