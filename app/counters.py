@@ -13,7 +13,7 @@ import logging
 import pygame
 
 from . import mapstyle
-from .fonts import font, glyph_text
+from .fonts import glyph_text
 
 log = logging.getLogger("wif.app")
 
