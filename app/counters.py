@@ -1,5 +1,9 @@
-"""Unit counters drawn from unit data: nationality colour, a type symbol, factors, face-up or
-face-down (seeds: a face-down land unit is disorganized, an air unit has flown).
+"""Unit counters drawn from unit data, laid out as the printed ones: nationality colour; from
+top to bottom the unit's name (34 px and up, zoom 7-8), the NATO size mark (XX division, XXX
+corps, XXXX army, XXXXX army group or front), the type symbol, the factors (digits 9 px
+tall on the 22-px counter of zoom 5); face-up or face-down (seeds: a face-down land unit is
+disorganized, an air unit has flown).  ``counter_picture`` gives lists and forms the same
+picture.
 
 Surfaces are cached by everything that changes their look, so hundreds of counters on the
 map cost one ``fblits`` call.  A unit type the symbol table does not know is drawn with a
