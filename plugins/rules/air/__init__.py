@@ -18,7 +18,8 @@ named after the seed sections they implement:
 - ``anti_aircraft``: Plot Anti-aircraft Fire and its results (AA divisions; the AA table);
 - ``performed``: Air Mission Performed; Ground Strike and Ground Support;
 - ``return_to_base``: after a mission, the Return to Base Digression, the end of turn;
-- ``rebase``: Air Rebase; ``aircraft``: ranges, bases, fighters, tactical factors;
+- ``rebase``: Air Rebase; ``rebase_overrun``: air units in the Rebase Overrun Units
+  Digression; ``aircraft``: ranges, bases, fighters, tactical factors;
 - ``state``, ``events``, ``commands``, ``describe``.
 
 How it runs:
@@ -59,7 +60,7 @@ from kernel.hookspecs import hookimpl
 from . import air_combat_decisions as decisions
 from . import anti_aircraft as aa
 # noqa: F401 - they register with ``rules`` (describers, commands) and with mission_kinds (missions)
-from . import air_transport, describe, mission_choices, rebase, return_to_base, strategic_bombardment  # noqa: F401
+from . import air_transport, describe, mission_choices, rebase, rebase_overrun, return_to_base, strategic_bombardment  # noqa: F401,E501
 from .air_to_air import (
     a2a_result,
     a2a_table,
@@ -95,6 +96,7 @@ from .commands import (
     FlyMission,
     PlotAAFire,
     RebaseAir,
+    RebaseAirUnit,
     ReturnAirToBase,
     SelectAirCombat,
 )
@@ -152,6 +154,8 @@ rules.command(AirCombatAbortOrStay, choices=d.abort_choices, preview=d.abort_pre
 rules.command(ReturnAirToBase, choices=r.return_choices, preview=r.return_preview)(r.return_air_to_base)
 rules.command(RebaseAir, choices=rebase.rebase_choices, preview=rebase.rebase_preview)(rebase.rebase_air)
 rules.command(PlotAAFire, choices=aa.plot_choices, preview=aa.plot_preview)(aa.plot_aa_fire)
+rules.command(RebaseAirUnit, choices=rebase_overrun.rebase_overrun_choices,
+              preview=rebase_overrun.rebase_overrun_preview)(rebase_overrun.rebase_air_unit)
 rules.command(ApplyAADamage, choices=aa.damage_choices, preview=aa.damage_preview)(aa.apply_aa_damage)
 del m, d, r
 
@@ -203,7 +207,7 @@ def player_view(state, player, view):
 @hookimpl
 def finish_step_refusal(state, step_id, power):
     return (return_to_base.finish_refusal(state, step_id, power) or decisions.finish_refusal(state, step_id or "", power)
-            or aa.damage_refusal(state, step_id or "", power))
+            or aa.damage_refusal(state, step_id or "", power) or rebase_overrun.finish_refusal(state, step_id or "", power))
 
 
 @hookimpl

@@ -66,3 +66,9 @@ class PlotAAFire(Command):
 class ApplyAADamage(Command):
     hex: tuple[int, int]
     unit: str  # the bomber the next result (destroy, abort, reduce) falls on
+
+
+class RebaseAirUnit(Command):
+    unit: str
+    # None: no friendly base within rebase range, the unit is destroyed (Rebase Overrun Units)
+    hex: tuple[int, int] | None = None
