@@ -274,6 +274,20 @@ class FormBody:
     def label(self, rect, text: str) -> UILabel:
         return UILabel(pygame.Rect(rect), text, self.gui.manager, container=self.area)
 
+    def clear(self) -> None:
+        """Every widget gone, the scrolling area and its scroll position kept (building a
+        scrolling area is a good part of a form's rebuild)."""
+        for element in self.owned:
+            self.gui.forget(element)
+        self.owned.clear()
+        for element in list(self.area.get_container().elements):
+            element.kill()
+
+    def fits(self) -> bool:
+        """The area still fills the form (the form was not resized or cleared)."""
+        inner = self.form.get_container().rect
+        return self.area.alive() and self.owned is self.form.owned and self.area.rect.size == inner.size
+
     def finish(self, height: int) -> None:
         """The widgets are built down to ``height``: scroll only if they need it, to where the
         form was scrolled before it was rebuilt."""
@@ -281,6 +295,7 @@ class FormBody:
         bar = self.area.vert_scroll_bar
         if bar is not None and self._scroll:
             bar.set_scroll_from_start_percentage(min(self._scroll, 1.0 - bar.visible_percentage))
+        self._scroll = 0.0  # once: a rebuild in the same area keeps where the player scrolled
 
     def scroll(self) -> float:
         bar = self.area.vert_scroll_bar

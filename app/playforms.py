@@ -231,9 +231,13 @@ class PlayForms:
     def build_play_form(self) -> None:
         if self.form is None:
             self.form = FormWindow(self.gui, self.form_rect("play"), "Play", object_id="#play_form")
-        scroll = self.body.scroll() if self.body is not None and self.body.area.alive() else 0.0
-        self.form.clear()
-        form = self.body = FormBody(self.form, scroll)
+        if self.body is not None and self.body.fits():
+            self.body.clear()
+        else:
+            scroll = self.body.scroll() if self.body is not None and self.body.area.alive() else 0.0
+            self.form.clear()
+            self.body = FormBody(self.form, scroll)
+        form = self.body
         manager = self.gui.manager
         k = self.game.state.kernel
         width = min(self.WIDTH - 40, form.width - 8)
