@@ -111,10 +111,12 @@ def test_partisans_with_no_legal_hex_do_not_arrive(save):
 
 
 def test_partisans_setup_placement_is_skipped_with_the_reason(save):
-    game = _game(save)
+    game = new_game("barbarossa", save, on=["partisans"], seed=3)
+    for power in ("ussr", "germany"):
+        ok(game, {"type": "RestoreSetup", "actor": power})
+        finish(game, power)
     skipped = {e.data["step"]: e.data["reason"] for e in game.history() if e.type == "StepSkipped"}
-    reason = skipped.get("wif.new-game.setup.placing-partisans-on-the-map")
-    assert reason is None or "no partisan units to place" in reason  # setup not reached yet in a lab game
+    assert "no partisan units to place" in skipped["wif.new-game.setup.placing-partisans-on-the-map"]
 
 
 def test_partisans_off_no_partisan_ever_arrives(save):
