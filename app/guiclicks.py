@@ -97,7 +97,8 @@ def scroll_to(gui, element, what: str, areas) -> Action | None:
             continue
         view = area.get_abs_rect()
         rect = element.get_abs_rect()
-        middle = visible_point(gui, area)
+        # over the area's own scroll bar: over a list inside it, the wheel would scroll the list
+        middle = visible_point(gui, area.vert_scroll_bar) if area.vert_scroll_bar is not None else None
         if middle is None or view.contains(rect):
             return None
         return Action("wheel", middle, amount=-1 if rect.bottom > view.bottom else 1, what=f"scroll to {what}")

@@ -32,6 +32,7 @@ from .setuptray import PLACE, TRAY_COMMANDS
 
 SWALLOWED_AT_MOST = 3  # clicks in a row that change nothing before the driver gives up
 STACK_CLICKS = 12
+WHEELS_AT_MOST = 40  # wheel turns at one place before the driver gives up on scrolling there
 IDLE_AT_MOST = 300  # frames with nothing to click (no decision shown) before the driver gives up  # clicks on one stack while looking for one of its units
 
 
@@ -70,6 +71,7 @@ class GuiDriver:
         self._stack_clicks = 0
         self.done = False
         self._idle = 0
+        self._wheels = 0
         self.scrolling: list = []
         self.trace = bool(os.environ.get("WIF_DRIVER_TRACE"))
 
@@ -99,6 +101,10 @@ class GuiDriver:
                             f"{top.game.state.kernel.sequence.pending if hasattr(top, 'game') else '?'})")
             return
         self._idle = 0
+        same_wheel = action.kind == "wheel" and self._last is not None and self._last == action
+        self._wheels = self._wheels + 1 if same_wheel else 0
+        if self._wheels > WHEELS_AT_MOST:
+            raise Stuck(f"{WHEELS_AT_MOST} wheel turns did not bring {action.what} into view (making {self.target})")
         self._last = action
         self.figures.actions += 1
         if self.trace:
