@@ -44,9 +44,22 @@ def test_enter_key_finishes_the_step_for_the_pending_power(window):
     assert window.messages[-1][0] == "red: finished"
 
 
-def test_escape_quits(window):
+def test_escape_asks_before_quitting_and_quit_closes_the_window(window):
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=41))
-    assert [window.handle(e) for e in pygame.event.get() if e.type == pygame.KEYDOWN] == [False]
+    assert [window.handle(e) for e in pygame.event.get() if e.type == pygame.KEYDOWN] == [True]
+    confirm = window.confirm_quit
+    assert confirm is not None
+    window.draw()
+    at = next(b for b in confirm.owned if b.text == "Quit").rect.center
+    for e in (pygame.event.Event(pygame.MOUSEMOTION, pos=at, rel=(0, 0), buttons=(0, 0, 0)),
+              pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=at, button=1),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, pos=at, button=1)):
+        pygame.event.post(e)
+    for _ in range(3):
+        for e in pygame.event.get():
+            window.handle(e)
+        window.draw()
+    assert not window.running and window.handle(pygame.event.Event(pygame.USEREVENT)) is False
 
 
 def test_play_without_a_save_shows_the_start_new_game_form(tmp_path, monkeypatch):
