@@ -1,4 +1,4 @@
-"""What a player meets in the game window (issue 11, "What a player met", items 3-6), with real
+"""What a player meets in the game window (issue 11, "What a player met", items 3-6 and 9), with real
 posted pygame events (SDL_VIDEODRIVER=dummy) on the lab scenario: results queue one at a time
 and a land combat shows its chart; Esc cancels or closes, quitting asks; Enter ends a phase only
 when nothing mandatory is left; no internal ids on screen; the map follows the action."""
@@ -14,9 +14,6 @@ from app.play import GameWindow
 from app.playforms import FINISH
 from helpers import unit
 from test_playing import DECL, SUPPLY_HQ, TARGET, buttons, click, hex_pos, lab_game, motion, press, pump, seq
-
-SCREENSHOTS = None  # set to a folder to keep the pictures (docs/screenshots is written by hand)
-
 
 def key(k, mod=0):
     return [pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""), pygame.event.Event(pygame.KEYUP, key=k,
