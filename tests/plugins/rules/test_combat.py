@@ -58,32 +58,38 @@ def step(game):
     return game.state.kernel.sequence.current
 
 
-def to_roll(save, seed, table="blitz", units=None, target=T, attackers=("g-arm", "g-inf"), die=None, **kw):
-    """Declare the attack, finish declaration, choose the table and roll; the game and the
-    events of the roll.  ``die``: the combat die, played back in a lab game (later dice are the
-    game's ordinary ones again)."""
-    game = new_game(save, units=units, seed=seed, lab=die is not None, **kw)
+def to_resolve(save, seed=1, table="blitz", units=None, target=T, attackers=("g-arm", "g-inf"), lab=False, **kw):
+    """Declare the attack, finish declaration and choose the table: the game, and the
+    ResolveCombat command that rolls."""
+    game = new_game(save, units=units, seed=seed, lab=lab, **kw)
     ok(game, {"type": "DeclareAttack", "actor": "germany", "hex": list(target), "units": list(attackers)})
     ok(game, {"type": "FinishStep", "actor": "germany"})
     chooser = game.state.kernel.sequence.pending[0]
     ok(game, {"type": "ChooseLandCombatType", "actor": chooser, "table": table})
+    return game, {"type": "ResolveCombat", "actor": chooser}
+
+
+def to_roll(save, seed, table="blitz", units=None, target=T, attackers=("g-arm", "g-inf"), die=None, **kw):
+    """Up to the combat die, and roll it: the game and the events of the roll.  ``die``: the
+    combat die, played back in a lab game (the game's ordinary dice follow)."""
+    game, resolve = to_resolve(save, seed, table, units, target, attackers, lab=die is not None, **kw)
     if die is not None:
-        helpers.dice(game, die)
-    events = ok(game, {"type": "ResolveCombat", "actor": chooser})
-    if die is not None:
-        helpers.dice(game, None)
-    return game, events
+        helpers.dice(game, die, then_ordinary=True)
+    return game, ok(game, resolve)
 
 
 def find(tmp_path, want, table="blitz", **kw):
-    """The first combat die (1 to 10, played back) whose roll gives a result satisfying
-    ``want(result_code)``."""
+    """The combat rolled with the first die (1 to 10, played back) whose result satisfies
+    ``want(result_code)``: each die is tried by a dry run of the same game."""
+    game, resolve = to_resolve(tmp_path / "find.wif", table=table, lab=True, **kw)
     for die in range(1, 11):
-        game, events = to_roll(tmp_path / f"d{die}.wif", 1, table=table, die=die, **kw)
-        res = next(e for e in events if e.type == "LandCombatResolved")
-        if want(res.data["result"]):
-            return game, events, res
-        game.close()
+        helpers.dice(game, die, then_ordinary=True)
+        trial = game.dry_run(resolve)
+        assert trial.accepted, trial.reason
+        if want(next(e for e in trial.events if e.type == "LandCombatResolved").data["result"]):
+            events = ok(game, resolve)
+            return game, events, next(e for e in events if e.type == "LandCombatResolved")
+    game.close()
     raise AssertionError("no die gives that result")
 
 
