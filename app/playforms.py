@@ -61,6 +61,7 @@ class PlayForms:
         self.log: list[str] = []
         self.form: FormWindow | None = None
         self.body: FormBody | None = None  # the Play form's scrolling inside
+        self._top_again = False  # scroll the Play form back to its top at the next build
         self.popups = Popups(self.gui, self.game, window.model)
         self.selectable = SelectableUnits(self)
         self.tray = SetupTray(self)
@@ -143,6 +144,7 @@ class PlayForms:
         chosen = keep or on_map or (offered[0] if offered else None)
         self.fill = CommandFill(chosen) if chosen is not None else None
         self.map.forget()
+        self._top_again = self.fill is None or previous is None or self.fill.type != previous.type
 
     def fill_in(self, choice) -> None:
         """The player picked another offered command to fill in."""
@@ -243,6 +245,9 @@ class PlayForms:
         width = min(self.WIDTH - 40, form.width - 8)
         y = self._build_play_form(form, manager, k, width)
         form.finish(y + 4)
+        if self._top_again and form.area.vert_scroll_bar is not None:  # a new position: read from the top
+            form.area.vert_scroll_bar.set_scroll_from_start_percentage(0.0)
+        self._top_again = False
 
     def _build_play_form(self, form, manager, k, width: int) -> int:
         y = 4
