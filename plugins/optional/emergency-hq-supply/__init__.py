@@ -45,14 +45,22 @@ def _name(unit) -> str:
     return unit.name or unit.id
 
 
-def traces_to(state, unit, hq) -> bool:
-    """A basic supply path (in the unit's supply range, by the weather in its hex) to the HQ."""
-    tracer = trace.Tracer(state, unit.power)
-    dist = tracer.search({tuple(hq.hex)}, railway=False)
+def traces_to(state, unit, hq, searched: dict | None = None) -> bool:
+    """A basic supply path (in the unit's supply range, by the weather in its hex) to the HQ.
+    ``searched`` keeps each (HQ, power) search for the units asked about in the same position
+    (the choices ask about every unit for every HQ)."""
+    key = (hq.id, unit.power)
+    found = searched.get(key) if searched is not None else None
+    if found is None:
+        tracer = trace.Tracer(state, unit.power)
+        found = (tracer, tracer.search({tuple(hq.hex)}, railway=False))
+        if searched is not None:
+            searched[key] = found
+    tracer, dist = found
     return dist.get(tuple(unit.hex), trace.UNLIMITED) <= tracer.range_at(tuple(unit.hex))
 
 
-def unit_refusal(state, unit, hq) -> str | None:
+def unit_refusal(state, unit, hq, searched: dict | None = None) -> str | None:
     """Why ``unit`` may not receive emergency supply from ``hq``, or None."""
     if unit.branch != "land" or not unit.on_map:
         return f"{_name(unit)} is not a land unit on the map"
@@ -62,7 +70,7 @@ def unit_refusal(state, unit, hq) -> str | None:
         return f"{_name(unit)} does not co-operate with {_name(hq)}"
     if in_supply(state, unit.id):
         return f"{_name(unit)} is in supply already"
-    if not traces_to(state, unit, hq):
+    if not traces_to(state, unit, hq, searched):
         return f"{_name(unit)} can't trace a basic supply path to {_name(hq)}"
     return None
 
@@ -80,11 +88,13 @@ def hq_refusal(state, hq_id: str, power: str) -> str | None:
     return None
 
 
-def eligible_units(state, hq) -> list[str]:
-    units = state["units"].units.values()
+def eligible_units(state, hq, candidates=None, searched: dict | None = None) -> list[str]:
+    """The units that may receive emergency supply from ``hq``; ``candidates``: the units
+    to ask about (default: every land unit on the map)."""
+    units = state["units"].units.values() if candidates is None else candidates
     side = state.kernel.side_of(hq.power)
     return sorted(u.id for u in units if u.branch == "land" and u.on_map and state.kernel.side_of(u.power) == side
-                  and u.id != hq.id and unit_refusal(state, u, hq) is None)
+                  and u.id != hq.id and unit_refusal(state, u, hq, searched) is None)
 
 
 def declaration_problem(state, actor: str, hq_id: str, unit_ids: list[str]) -> tuple[str | None, list[str]]:
@@ -124,8 +134,14 @@ def declare_choices(state, actor: str, step_id: str):
     if not is_on(state, RULE_ID):
         return None
     units = state["units"].units
-    found = {u.id: eligible_units(state, u) for u in units.values()
-             if u.power == actor and hq_refusal(state, u.id, actor) is None}
+    hqs = [u for u in units.values() if u.power == actor and hq_refusal(state, u.id, actor) is None]
+    if not hqs:
+        return None
+    # only units out of supply can receive it: asked once, not once per HQ
+    out_of_supply = [u for u in units.values() if u.branch == "land" and u.on_map and not is_hq(u)
+                     and not in_supply(state, u.id)]
+    searched: dict = {}
+    found = {hq.id: eligible_units(state, hq, out_of_supply, searched) for hq in hqs}
     found = {hq: ids for hq, ids in found.items() if ids}
     if not found:
         return None
