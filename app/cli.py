@@ -199,7 +199,7 @@ def cmd_schema(args) -> int:
     return 0
 
 
-BENCHMARKS = ("kernel", "replay", "render", "rules", "map", "hotreload", "choices")
+BENCHMARKS = ("kernel", "replay", "render", "rules", "map", "hotreload", "choices", "play")
 
 
 def cmd_bench(args) -> int:
@@ -212,6 +212,8 @@ def cmd_bench(args) -> int:
     except ImportError as exc:
         raise WifError(f"benchmark {args.what!r} is not available ({exc})") from exc
     options = {k: v for k, v in (("events", args.events), ("keep", args.keep)) if v is not None}
+    if args.no_game:
+        options["game"] = False
     result = module.run(**options)
     if args.json:
         _print_json(result)
@@ -285,6 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("what", choices=BENCHMARKS)
     p.add_argument("--events", type=int, help="kernel: size of the synthetic game (default 300,000)")
     p.add_argument("--keep", help="keep the benchmark save at this path")
+    p.add_argument("--no-game", action="store_true",
+                   help="render / play: leave out the whole-game GUI autoplay (minutes); play: the clicks only")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 

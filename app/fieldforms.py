@@ -19,7 +19,7 @@ from typing import Callable
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UISelectionList, UITextBox, UITextEntryLine
+from pygame_gui.elements import UITextEntryLine
 
 from kernel.choices import CommandChoice, Field
 
@@ -107,8 +107,7 @@ class FieldWidgets:
 
     def title(self, html: str, y: int) -> int:
         """A line of text as tall as it needs (long rule labels wrap)."""
-        box = UITextBox(gui_text(html), pygame.Rect(4, y, self.width, -1), self.gui.manager, container=self.form.container,
-                        object_id="#field_title")
+        box = self.form.text_box(gui_text(html), (4, y, self.width, -1), object_id="#field_title")
         return y + box.rect.height + 2
 
     def plain(self, choice: CommandChoice, y: int) -> int:
@@ -117,8 +116,7 @@ class FieldWidgets:
         return y + ROW
 
     def not_fillable(self, choice: CommandChoice, y: int) -> int:
-        UITextBox(f"{title_of(choice.type)}: its rules offer no choices yet", pygame.Rect(4, y, self.width, 34),
-                  self.gui.manager, container=self.form.container)
+        self.form.text_box(f"{title_of(choice.type)}: its rules offer no choices yet", (4, y, self.width, 34))
         return y + 36
 
     # ------------------------------------------------------------ field by field
@@ -150,17 +148,15 @@ class FieldWidgets:
         return y
 
     def preview_box(self, text: str, preview: dict, y: int) -> int:
-        box = UITextBox(text, pygame.Rect(4, y, self.width, 64), self.gui.manager, container=self.form.container,
-                        object_id="#preview")
+        box = self.form.text_box(text, (4, y, self.width, 64), object_id="#preview")
         box.preview = preview
         return y + 66
 
     def chosen(self, fill: CommandFill, f: Field, y: int) -> int:
-        UITextBox(f"{field_title(f)}: <b>{fill.label(f)}</b>", pygame.Rect(4, y, self.width - 66, 64), self.gui.manager,
-                  container=self.form.container)
+        box = self.form.text_box(f"{field_title(f)}: <b>{fill.label(f)}</b>", (4, y, self.width - 66, -1))
         b = self.form.button((self.width - 60, y + 16, 64, 28), "change", lambda: self._set(fill, f.name, None))
         b.clears = f.name
-        return y + 66
+        return y + max(64, box.rect.height) + 2
 
     def options(self, fill: CommandFill, f: Field, y: int) -> int:
         options = f.all_options()
@@ -175,8 +171,7 @@ class FieldWidgets:
                 y += ROW
             return y
         items = [(gui_text(o.label or str(o.value)), f"#o{i}") for i, o in enumerate(options)]
-        lst = UISelectionList(pygame.Rect(4, y, self.width, min(180, 20 * len(items) + 6)), items, self.gui.manager,
-                              container=self.form.container)
+        lst = self.form.selection_list((4, y, self.width, min(180, 20 * len(items) + 6)), items)
         lst.options, lst.field_name = options, f.name
         self.form.owned.append(lst)
 
@@ -195,9 +190,8 @@ class FieldWidgets:
         chosen = fill.values.get(f.name) or []
         items = [(gui_text(o.label or str(o.value)), f"#o{i}") for i, o in enumerate(options)]
         selected = [items[i] for i, o in enumerate(options) if o.value in chosen]
-        lst = UISelectionList(pygame.Rect(4, y, self.width, min(150, 20 * max(1, len(items)) + 6)), items,
-                              self.gui.manager, container=self.form.container, allow_multi_select=True,
-                              default_selection=selected or None)
+        lst = self.form.selection_list((4, y, self.width, min(150, 20 * max(1, len(items)) + 6)), items, multi=True,
+                                       selected=selected)
         lst.options, lst.field_name = options, f.name
         self.form.owned.append(lst)
 

@@ -23,8 +23,10 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import (
     UIButton,
+    UIImage,
     UILabel,
     UISelectionList,
+    UITextBox,
     UITextEntryLine,
     UIWindow,
 )
@@ -219,6 +221,16 @@ class FormWindow(UIWindow):
     def label(self, rect, text: str) -> UILabel:
         return UILabel(pygame.Rect(rect), text, self.gui.manager, container=self)
 
+    def text_box(self, html: str, rect, object_id: str | None = None):
+        return UITextBox(html, pygame.Rect(rect), self.gui.manager, container=self, object_id=object_id)
+
+    def picture(self, rect, surface: pygame.Surface, what=None):
+        return UIImage(pygame.Rect(rect), surface, self.gui.manager, container=self)
+
+    def selection_list(self, rect, items: list, multi: bool = False, selected: list | None = None) -> UISelectionList:
+        return UISelectionList(pygame.Rect(rect), items, self.gui.manager, container=self, allow_multi_select=multi,
+                               default_selection=selected or None)
+
     @property
     def container(self):
         """Where the form's widgets go (a ``FormBody`` puts them in a scrolling area)."""
@@ -241,10 +253,23 @@ class FormWindow(UIWindow):
         super().kill()
 
 
+# What builders mark widgets with (read by app/guidriver.py and the tests: what a click
+# submits, sets, clears...): a reused widget loses them, its builder marks it again.
+MARKS = ("command", "sets", "clears", "steps", "fills", "finishes", "takes_screen", "preview", "status_text",
+         "unit_id", "options", "field_name")
+
+
 class FormBody:
     """The inside of a form whose widgets may be taller than it: they go in a scrolling
     area, so a widget below the form's bottom is scrolled to, never cut off.  Offers what
-    the builders use of a ``FormWindow`` (``button``, ``label``, ``owned``, ``container``)."""
+    the builders use of a ``FormWindow`` (``button``, ``label``, ``text_box``, ``picture``,
+    ``owned``, ``container``).
+
+    Creating a pygame_gui widget costs milliseconds (a text box's layout, a button's shape),
+    and a rebuild after a click mostly shows the same widgets again: ``clear`` keeps the
+    widgets aside, a builder asking for one with the same content and size gets it back (moved
+    where it now goes, its callback and marks set afresh), and ``finish`` removes the ones
+    not asked for again."""
 
     SCROLLBAR = 20
 
@@ -257,6 +282,9 @@ class FormBody:
                                          container=form, allow_scroll_x=False)
         self.width = inner.width - self.SCROLLBAR
         self._scroll = scroll
+        self._spare: dict[tuple, list] = {}  # widgets of the last build, by content, until asked for again
+        self.reused = 0  # widgets given back by the last build (tests read it)
+        self._area_size = None  # the scrolling area's size, as last set
 
     @property
     def container(self):
@@ -265,23 +293,98 @@ class FormBody:
     def get_container(self):
         return self.area.get_container()
 
+    # ------------------------------------------------------------ widgets, reused when the same
+    def _again(self, key: tuple, rect: pygame.Rect):
+        found = self._spare.get(key)
+        if not found:
+            return None
+        widget = found.pop()
+        for mark in MARKS:
+            widget.__dict__.pop(mark, None)
+        if widget.relative_rect.topleft != rect.topleft:
+            widget.set_relative_position(rect.topleft)
+        self.reused += 1
+        return widget
+
+    @staticmethod
+    def _keep(widget, key: tuple):
+        widget.reuse_key = key
+        return widget
+
     def button(self, rect, text: str, callback: Callable, tip: str | None = None) -> UIButton:
-        b = UIButton(pygame.Rect(rect), text, self.gui.manager, container=self.area, tool_tip_text=tip)
+        rect = pygame.Rect(rect)
+        key = ("button", text, tip, rect.size)
+        b = self._again(key, rect)
+        if b is None:
+            b = self._keep(UIButton(rect, text, self.gui.manager, container=self.area, tool_tip_text=tip), key)
+        elif not b.is_enabled:
+            b.enable()
         self.gui.on(pygame_gui.UI_BUTTON_PRESSED, b, callback)
         self.owned.append(b)
         return b
 
     def label(self, rect, text: str) -> UILabel:
-        return UILabel(pygame.Rect(rect), text, self.gui.manager, container=self.area)
+        rect = pygame.Rect(rect)
+        key = ("label", text, rect.size)
+        found = self._again(key, rect)
+        return found if found is not None else self._keep(UILabel(rect, text, self.gui.manager, container=self.area), key)
+
+    def text_box(self, html: str, rect, object_id: str | None = None):
+        """A text box; height -1: as tall as its text."""
+        rect = pygame.Rect(rect)
+        key = ("text", html, rect.size, object_id)
+        found = self._again(key, rect)
+        return found if found is not None else self._keep(
+            UITextBox(html, rect, self.gui.manager, container=self.area, object_id=object_id), key)
+
+    def picture(self, rect, surface: pygame.Surface, what) -> UIImage:
+        """A picture; ``what`` names it (the same ``what``, the same picture)."""
+        rect = pygame.Rect(rect)
+        key = ("image", what, rect.size)
+        found = self._again(key, rect)
+        return found if found is not None else self._keep(
+            UIImage(rect, surface, self.gui.manager, container=self.area), key)
+
+    def selection_list(self, rect, items: list, multi: bool = False, selected: list | None = None) -> UISelectionList:
+        """A list of ``items`` (text, object id); ``selected``: the rows chosen in it.  Given
+        back only with the same rows and the same rows chosen (the player may have chosen
+        rows in it since it was built)."""
+        rect = pygame.Rect(rect)
+        key = ("list", tuple(items), rect.size, multi)
+        spare = self._spare.get(key) or []
+        want = sorted(selected or [])
+        match = next((i for i, lst in enumerate(spare) if sorted(_chosen_rows(lst)) == want), None)
+        if match is not None:
+            spare.append(spare.pop(match))  # the one ``_again`` gives back
+            return self._again(key, rect)
+        return self._keep(UISelectionList(rect, items, self.gui.manager, container=self.area,
+                                          allow_multi_select=multi, default_selection=selected or None), key)
 
     def clear(self) -> None:
-        """Every widget gone, the scrolling area and its scroll position kept (building a
-        scrolling area is a good part of a form's rebuild)."""
+        """Every widget put aside for the next build (see the class), the others gone; the
+        scrolling area and its scroll position kept (building a scrolling area is a good part
+        of a form's rebuild)."""
         for element in self.owned:
             self.gui.forget(element)
         self.owned.clear()
-        for element in list(self.area.get_container().elements):
-            element.kill()
+        self._drop_spares()
+        elements = list(self.area.get_container().elements)
+        kept = [e for e in elements if getattr(e, "reuse_key", None) is not None and e.alive()]
+        # what a kept widget made beside itself stays with it: a text box's scroll bar, a list's rows
+        stays = {id(e) for e in kept} | {id(e.list_and_scroll_bar_container) for e in kept
+                                         if getattr(e, "list_and_scroll_bar_container", None) is not None}
+        for element in kept:
+            self._spare.setdefault(element.reuse_key, []).append(element)
+        for element in elements:
+            if id(element) not in stays and id(getattr(element, "parent_element", None)) not in stays:
+                element.kill()
+        self.reused = 0
+
+    def _drop_spares(self) -> None:
+        for widgets in self._spare.values():
+            for widget in widgets:
+                widget.kill()
+        self._spare = {}
 
     def fits(self) -> bool:
         """The area still fills the form (the form was not resized or cleared)."""
@@ -290,8 +393,11 @@ class FormBody:
 
     def finish(self, height: int) -> None:
         """The widgets are built down to ``height``: scroll only if they need it, to where the
-        form was scrolled before it was rebuilt."""
-        self.area.set_scrollable_area_dimensions((self.width, max(height, 1)))
+        form was scrolled before it was rebuilt; the widgets not asked for again gone."""
+        self._drop_spares()
+        if (self.width, max(height, 1)) != self._area_size:  # resizing rebuilds the scroll bar
+            self._area_size = (self.width, max(height, 1))
+            self.area.set_scrollable_area_dimensions(self._area_size)
         bar = self.area.vert_scroll_bar
         if bar is not None and self._scroll:
             bar.set_scroll_from_start_percentage(min(self._scroll, 1.0 - bar.visible_percentage))
@@ -300,6 +406,10 @@ class FormBody:
     def scroll(self) -> float:
         bar = self.area.vert_scroll_bar
         return bar.start_percentage if bar is not None else 0.0
+
+
+def _chosen_rows(lst: UISelectionList) -> list:
+    return [(item["text"], item["object_id"]) for item in lst.item_list if item["selected"]]
 
 
 def ask_name(gui: Gui, title: str, initial: str, on_ok: Callable[[str], None],

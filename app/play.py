@@ -330,6 +330,8 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
         self.last_changes = map_changes(game, records, self.model)
         for dmap in self.detailed.values():
             dmap.apply_changes(self.last_changes)
+        if records:  # the global map keeps the views these changes leave alone (the terrain)
+            self.global_map.note_changes(self.last_changes, records[0].seq - 1, records[-1].seq)
 
     def _on_reload(self, result) -> None:
         self.say(result.message, GOOD if result.ok else ACCENT)

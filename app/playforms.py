@@ -20,7 +20,6 @@ the new position, so no state of an earlier step (a rail move being filled in) s
 from __future__ import annotations
 
 import pygame
-from pygame_gui.elements import UIImage, UILabel, UITextBox
 
 from . import mapstyle
 from .commandfill import CommandFill, one_click, title_of
@@ -240,24 +239,22 @@ class PlayForms:
             self.form.clear()
             self.body = FormBody(self.form, scroll)
         form = self.body
-        manager = self.gui.manager
         k = self.game.state.kernel
         width = min(self.WIDTH - 40, form.width - 8)
-        y = self._build_play_form(form, manager, k, width)
+        y = self._build_play_form(form, k, width)
         form.finish(y + 4)
         if self._top_again and form.area.vert_scroll_bar is not None:  # a new position: read from the top
             form.area.vert_scroll_bar.set_scroll_from_start_percentage(0.0)
         self._top_again = False
 
-    def _build_play_form(self, form, manager, k, width: int) -> int:
+    def _build_play_form(self, form, k, width: int) -> int:
         y = 4
         actor = self.actor()
         if actor:
-            UIImage(pygame.Rect(4, y, 36, 24), flag_surface(actor), manager, container=form.container)
-        UILabel(pygame.Rect(44, y, width - 44, 24), f"turn {k.turn} impulse {k.impulse}  {actor or '-'}", manager,
-                container=form.container)
+            form.picture((4, y, 36, 24), flag_surface(actor), ("flag", actor))
+        form.label((44, y, width - 44, 24), f"turn {k.turn} impulse {k.impulse}  {actor or '-'}")
         y += 26
-        header = UITextBox(self.sequence_text(), pygame.Rect(4, y, width, -1), manager, container=form.container)
+        header = form.text_box(self.sequence_text(), (4, y, width, -1))
         y += header.rect.height + 2
         if k.sequence.finished:
             form.label((4, y, width, 24), "The game is over.")
@@ -276,13 +273,14 @@ class PlayForms:
                 button.disable()  # a mandatory decision is left: the tip says which
             y += 36
         if self.status[0]:
-            box = UITextBox(gui_text(self.status[0]), pygame.Rect(4, y, width, 64), manager, container=form.container,
-                            object_id="#status")
+            # as tall as their text (height -1): a text box too short for its text builds a scroll
+            # bar, most of a rebuild's cost; the form scrolls instead
+            box = form.text_box(gui_text(self.status[0]), (4, y, width, -1), object_id="#status")
             box.status_text = self.status[0]
-            y += 66
+            y += max(64, box.rect.height) + 2
         if self.log:
-            UITextBox("<br>".join(self.log[-6:]), pygame.Rect(4, y, width, 120), manager, container=form.container)
-            y += 124
+            box = form.text_box("<br>".join(self.log[-6:]), (4, y, width, -1))
+            y += max(120, box.rect.height) + 4
         return y
 
     def build_decisions(self, form: FormWindow, y: int, width: int) -> int:
@@ -333,8 +331,7 @@ class PlayForms:
         text = ", ".join(f"{kind} {'any' if n is None else n}" for kind, n in left["left"].items() if n != 0) \
             or "nothing"
         # as tall as its text (height -1): every activity left stays readable while acting
-        box = UITextBox(f"action <b>{left['action']}</b>; left: {text}", pygame.Rect(4, y, width, -1),
-                        self.gui.manager, container=form.container)
+        box = form.text_box(f"action <b>{left['action']}</b>; left: {text}", (4, y, width, -1))
         return y + box.rect.height + 2
 
     def sequence_text(self) -> str:

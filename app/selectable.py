@@ -120,7 +120,8 @@ class SelectableUnits:
                 button.set_relative_position((PICTURE + 6, y + 4))
             if button.text != texts[unit_id]:
                 button.set_text(texts[unit_id])
-        if len(ids) != len(self.unit_ids):
+        if ROW_H * len(ids) + 4 > self.box.get_container().rect.height:
+            # only to grow: resizing rebuilds the scroll bars (~10 ms); a shorter list keeps blank room below
             self.box.set_scrollable_area_dimensions((self.box.get_container().rect.width, ROW_H * len(ids) + 4))
         self.unit_ids = ids
         form.unit_rows = [self.rows[v][1] for v in ids]

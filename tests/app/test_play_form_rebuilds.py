@@ -1,0 +1,71 @@
+"""A click in the game window redoes only what changed (issue 11, clicks through the window):
+the Play form gives back the widgets whose content is the same (their callbacks bound afresh,
+the marks the GUI driver reads set afresh), and a move leaves the global map's terrain image
+alone.
+
+Situation (lab scenario, as tests/app/test_playing.py): German corps in 206,51 (armour) and
+206,52 (infantry), a Soviet rifle corps in 207,52, the German Land Movement step."""
+
+from __future__ import annotations
+
+from app.playforms import FINISH
+
+from test_playing import buttons, click, destinations, hex_pos, lab_game, motion, open_window, press, pump  # noqa: F401
+
+
+def body_widgets(play) -> list:
+    return list(play.body.get_container().elements)
+
+
+def test_choosing_a_unit_keeps_the_widgets_that_did_not_change(open_window, tmp_path):
+    game = lab_game(tmp_path / "keep.wif")
+    window = open_window(game)
+    play = window.play
+    finish = buttons(play.body)[FINISH]
+    pump(window, *click(hex_pos(window, (206, 52))))
+    assert play.fill.values["unit"] == "g-inf"
+    assert play.body.reused > 0
+    assert buttons(play.body)[FINISH] is finish  # the same widget, not a new one
+    assert finish.alive() and finish.visible
+    # the "change" button of the chosen unit is marked with what it clears
+    assert [b.clears for b in play.body.owned if hasattr(b, "clears")] == ["unit"]
+    # hovering a destination adds its preview; the rest is given back
+    goal = (205, 53)
+    assert goal in destinations(play)
+    pump(window, motion(hex_pos(window, goal)))
+    assert [e for e in body_widgets(play) if getattr(e, "preview", None)]
+    assert buttons(play.body)[FINISH] is finish
+
+
+def test_a_reused_widget_answers_with_its_new_callback_and_loses_old_marks(open_window, tmp_path):
+    game = lab_game(tmp_path / "marks.wif")
+    window = open_window(game)
+    play = window.play
+    pump(window, *click(hex_pos(window, (206, 52))))
+    goal = (205, 53)
+    pump(window, *click(hex_pos(window, goal)))
+    assert tuple(game.state["units"].units["g-inf"].hex) == goal
+    # a fresh move: no widget still says it clears the unit moved before
+    assert not [e for e in body_widgets(play) if hasattr(e, "clears")]
+    assert not [b for b in play.body.owned if getattr(b, "command", {}).get("unit") == "g-inf"]
+    # the End phase button, given back at each rebuild, still ends the phase
+    before = game.state.kernel.seq
+    press(window, play.body, FINISH)
+    assert game.state.kernel.seq > before
+    assert not game.state.kernel.sequence.current.endswith("land-movement")
+
+
+def test_a_move_keeps_the_global_maps_terrain_image(open_window, tmp_path):
+    game = lab_game(tmp_path / "terrain.wif")
+    window = open_window(game)
+    gmap = window.global_map
+    gmap.set_view("units")
+    units_before = gmap.image()
+    gmap.set_view("terrain")
+    terrain = gmap.image()
+    pump(window, *click(hex_pos(window, (206, 52))))
+    pump(window, *click(hex_pos(window, (205, 53))))
+    assert tuple(game.state["units"].units["g-inf"].hex) == (205, 53)
+    assert gmap.image() is terrain  # the terrain does not change with a move
+    gmap.set_view("units")
+    assert gmap.image() is not units_before  # the units view shows the move
