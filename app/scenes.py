@@ -31,6 +31,11 @@ class Scene:
     def enter(self) -> None:
         """It is on top now (pushed, or the scene over it popped)."""
 
+    def close_requested(self) -> bool:
+        """The system's close button was pressed: True to end the program now, False when the
+        scene asks the player first."""
+        return True
+
     def handle(self, event) -> None:
         """One pygame event."""
 
@@ -88,8 +93,10 @@ class SceneStack:
                     each_frame(self)
                 for event in pygame.event.get():
                     if event.type == pygame.QUIT:
-                        self.clear()
-                        break
+                        if self.top is None or self.top.close_requested():
+                            self.clear()
+                            break
+                        continue  # the scene asks the player first
                     if self.top is None:
                         break
                     self.top.handle(event)  # the top may change on any event: ask again each time
@@ -141,6 +148,15 @@ class GameScene(Scene):
     @property
     def screen(self) -> pygame.Surface:
         return self.window.screen
+
+    def close_requested(self) -> bool:
+        """Closing the window asks first, as Esc does (a second close, or a game that is over,
+        quits at once: every move is in the save either way)."""
+        window = self.window
+        if window is None or window.confirm_quit is not None or self.game.state.kernel.sequence.finished:
+            return True
+        window.ask_quit()
+        return False
 
     def handle(self, event) -> None:
         if not self.window.handle(event):

@@ -166,3 +166,28 @@ def test_play_on_from_here_replaces_the_game_by_its_fork(tmp_path, monkeypatch):
     finally:
         stack.clear()
         pygame.quit()
+
+
+def test_the_window_s_close_button_asks_before_quitting_and_a_second_close_quits(tmp_path, monkeypatch):
+    """Quitting asks for confirmation (issue 11 item 4), the system's close button included."""
+    from app.scenes import GameScene, SceneStack
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    stack = SceneStack()
+    game_scene = GameScene(lab_game(tmp_path / "close.wif"))
+    stack.push(game_scene)
+    seen = []
+
+    def each_frame(s):
+        seen.append((list(s.scenes), game_scene.window.confirm_quit is not None if game_scene.window else False))
+        if len(seen) in (2, 4):
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    try:
+        stack.run(frames=10, each_frame=each_frame, fps=None)
+    finally:
+        pygame.quit()
+    assert seen[2] == ([game_scene], True)  # the first close asked, and the game is still there
+    assert len(seen) == 4  # the second close ended the program at once
