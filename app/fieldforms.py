@@ -65,6 +65,11 @@ def preview_text(preview: dict | None) -> str:
     return "; ".join(parts)
 
 
+def hover_text(hovered: tuple, preview: dict) -> str:
+    """The preview of the command with the hovered hex, as its box shows it."""
+    return f"{hovered[0]},{hovered[1]}: " + preview_text(preview)
+
+
 def button_text(label: str, width: int) -> str:
     """A label short enough for a button ``width`` pixels wide (the whole label is its tip):
     the part before its first colon, else its beginning."""
@@ -88,6 +93,8 @@ class FieldWidgets:
         self.width = width
         self.submit = submit
         self.changed = changed
+        self.last_box = None
+        self.hover_box = None  # the preview of the hovered hex, when the form shows one
 
     # ------------------------------------------------------------ one click
     def one_click(self, choice: CommandChoice, y: int) -> int:
@@ -134,7 +141,8 @@ class FieldWidgets:
                 y = self.text(fill, f, y)
             elif f is pending:
                 if hovered is not None and preview:
-                    y = self.preview_box(f"{hovered[0]},{hovered[1]}: " + preview_text(preview), preview, y)
+                    y = self.preview_box(hover_text(hovered, preview), preview, y)
+                    self.hover_box = self.last_box
                 y = self.options(fill, f, y)
             else:
                 y = self.chosen(fill, f, y)
@@ -150,6 +158,7 @@ class FieldWidgets:
     def preview_box(self, text: str, preview: dict, y: int) -> int:
         box = self.form.text_box(text, (4, y, self.width, 64), object_id="#preview")
         box.preview = preview
+        self.last_box = box
         return y + 66
 
     def chosen(self, fill: CommandFill, f: Field, y: int) -> int:

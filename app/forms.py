@@ -334,6 +334,12 @@ class FormBody:
         rect = pygame.Rect(rect)
         key = ("text", html, rect.size, object_id)
         found = self._again(key, rect)
+        if found is None:  # a box of the same shape, its text set anew: half the cost of a new one
+            other = next((k for k, spare in self._spare.items() if spare and k[0] == "text" and k[2:] == key[2:]), None)
+            found = self._again(other, rect) if other is not None else None
+            if found is not None:
+                found.set_text(html)
+                found.reuse_key = key
         return found if found is not None else self._keep(
             UITextBox(html, rect, self.gui.manager, container=self.area, object_id=object_id), key)
 

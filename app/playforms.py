@@ -24,7 +24,7 @@ import pygame
 from . import mapstyle
 from .commandfill import CommandFill, one_click, title_of
 from .decisions import Decisions
-from .fieldforms import FieldWidgets, fillable, preview_text
+from .fieldforms import FieldWidgets, fillable, hover_text, preview_text
 from .forms import FormBody, FormWindow, Gui, gui_text
 from .mapinput import MapInput
 from .results import Popups
@@ -67,6 +67,7 @@ class PlayForms:
         self.map = MapInput(self)
         self._position = None
         self._built_for = None
+        self._hover_box = None  # the Play form's preview of the hovered hex, while it shows one
         self.game.listeners.append(lambda game, records: self.popups.on_events(records))
 
     # ------------------------------------------------------------------ who decides
@@ -222,12 +223,25 @@ class PlayForms:
                self.map.hover_key(), self.status[0])
         self.tray.refresh()  # cheap when nothing changed; the tray keeps its own key
         if key != self._built_for:
+            if not self._hover_only(key):
+                self.build_play_form()
             self._built_for = key
-            self.build_play_form()
         self.selectable.refresh()
         if self.game.state.kernel.sequence.finished and not self.popups.victory_shown:
             self.popups.victory_shown = True  # a game opened after its end
             self.popups.victory()
+
+    def _hover_only(self, key) -> bool:
+        """Another offered hex hovered, nothing else changed: only the preview box's text is
+        set (a rebuild moves every widget below it).  False when the form must be rebuilt."""
+        built, box = self._built_for, self._hover_box
+        hovered, preview = self.map.hover_hex, self.map.hover_preview
+        if built is None or key[:4] != built[:4] or key[5] != built[5] or key[4] is None or built[4] is None \
+                or box is None or not box.alive() or preview is None or not preview_text(preview):
+            return False
+        box.set_text(hover_text(hovered, preview))
+        box.preview = preview
+        return True
 
     def build_play_form(self) -> None:
         if self.form is None:
@@ -285,6 +299,7 @@ class PlayForms:
 
     def build_decisions(self, form: FormWindow, y: int, width: int) -> int:
         widgets = FieldWidgets(form, width, self.submit, self.fill_changed)
+        self._hover_box = None
         y = self.build_activities(form, y, width)
         fillable_here = []
         tray = self.tray.active()
@@ -319,6 +334,7 @@ class PlayForms:
         if self.fill is not None and self.fill.choice in fillable_here:
             hovered = self.map.hover_hex if not self.fill.complete() else None
             y = widgets.fill(self.fill, self.preview(), y, hovered)
+            self._hover_box = widgets.hover_box
         return y
 
     def build_activities(self, form, y: int, width: int) -> int:

@@ -69,3 +69,20 @@ def test_a_move_keeps_the_global_maps_terrain_image(open_window, tmp_path):
     assert gmap.image() is terrain  # the terrain does not change with a move
     gmap.set_view("units")
     assert gmap.image() is not units_before  # the units view shows the move
+
+
+def test_hovering_another_destination_sets_only_the_preview_text(open_window, tmp_path):
+    game = lab_game(tmp_path / "hover.wif")
+    window = open_window(game)
+    play = window.play
+    pump(window, *click(hex_pos(window, (206, 52))))
+    first, second = sorted(destinations(play))[:2]
+    pump(window, motion(hex_pos(window, first)))
+    box = next(e for e in body_widgets(play) if getattr(e, "preview", None))
+    widgets = body_widgets(play)
+    pump(window, motion(hex_pos(window, second)))
+    assert body_widgets(play) == widgets  # no widget made or moved
+    assert box.preview is play.map.hover_preview and box.html_text.startswith(f"{second[0]},{second[1]}:")
+    # leaving the offered hexes removes the preview (a rebuild)
+    pump(window, motion(hex_pos(window, (206, 58))))
+    assert not [e for e in body_widgets(play) if getattr(e, "preview", None)]
