@@ -20,26 +20,10 @@ os.environ.pop("WIF_PLUGINS_PATH", None)
 os.environ.pop("WIF_LOAD_PLUGINS", None)
 
 
-WHOLE_GAME = "--whole-game"  # runs the tests marked whole_game (tools/dev.py test, hence .ci/run, passes it)
-
-
-def pytest_addoption(parser):
-    parser.addoption(WHOLE_GAME, action="store_true", help="also run the whole games played through the window")
-
-
 def pytest_configure(config):
     sys._called_from_test = True
-    config.addinivalue_line("markers", "whole_game: a whole game played through the window (minutes); "
-                                       f"run with {WHOLE_GAME}")
-
-
-def pytest_collection_modifyitems(config, items):
-    if config.getoption(WHOLE_GAME):
-        return
-    skip = pytest.mark.skip(reason=f"a whole game through the window: run with {WHOLE_GAME} (tools/dev.py test does)")
-    for item in items:
-        if "whole_game" in item.keywords:
-            item.add_marker(skip)
+    # about a minute each, part of the default suite; `-m "not whole_game"` leaves them out
+    config.addinivalue_line("markers", "whole_game: a whole game played through the window")
 
 
 def pytest_unconfigure(config):

@@ -4,9 +4,8 @@ Game form; Barbarossa and hot seat are chosen by clicks, and both sides are play
 Victory form by app/guidriver.py, which only posts mouse and keyboard events (it reads
 ``Game.choices`` through a bot to decide what to click, never to submit).
 
-The game takes minutes on the 2-core machine, so these tests are marked ``whole_game``:
-``python3 tools/dev.py test`` (and so .ci/run) runs them, a plain ``pytest`` skips them unless
-given ``--whole-game``."""
+It takes about a minute (69 s at load 4 on the 2-core VM), so it is in the default suite;
+its marker ``whole_game`` lets ``-m "not whole_game"`` leave it out of a quick run."""
 
 from __future__ import annotations
 
