@@ -20,6 +20,7 @@ from app.unitreview import UnitReview
 from kernel.game import Game
 
 from helpers import unit
+from test_playing import pump
 
 MOVE = "turn.impulse.land.movement.land-movement"
 ARMOUR, HQ, FAR = (206, 51), (204, 51), (230, 40)
@@ -42,19 +43,6 @@ def window(tmp_path, monkeypatch):
     yield win
     pygame.quit()
     game.close()
-
-
-def pump(window, *events):
-    """Handle the events and those the forms post in reply, drawing between passes."""
-    for e in events:
-        pygame.event.post(e)
-    for _ in range(6):
-        pending = pygame.event.get()
-        for e in pending:
-            window.handle(e)
-        window.draw()
-        if not pending:
-            break
 
 
 def key(k, mod=0, unicode=""):
