@@ -25,10 +25,13 @@ Seeds:
 
 Not modelled (said in data/air.json): keeping the cargo aboard to land at the ATR's base
 ("Air Transport Landing"), the air-landing divisions that may paradrop with a PARA, a
-paradropped unit disorganized by the hex's movement cost, Large ATRs and Bomber ATRs.
+paradropped unit disorganized by the hex's movement cost.  Optional rules extend who flies air
+supply through ``AIR_SUPPLY_FLYERS`` (Bomber ATRs).
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from plugins.rules.combat import declare_forced_attack
 from plugins.rules.combat.declaration import is_new_attack
@@ -54,6 +57,18 @@ def is_para(unit) -> bool:
 
 def transport_flyer(state, unit) -> str | None:
     return None if is_transport(unit) else f"{name(state, unit.id)} is not an air transport (ATR)"
+
+
+# Extension point: an optional rule that lets other aircraft fly air supply (Reorganization by
+# Air Transport) appends ``may_fly(state, unit) -> bool`` here ("Reorganize Units", By Air: the
+# optional rule Bomber ATRs & No-paradrop ATRs; plugins/optional/bomber-atrs-and-no-paradrop-atrs).
+AIR_SUPPLY_FLYERS: list[Callable] = []
+
+
+def air_supply_flyer(state, unit) -> str | None:
+    if is_transport(unit) or any(may_fly(state, unit) for may_fly in AIR_SUPPLY_FLYERS):
+        return None
+    return transport_flyer(state, unit)
 
 
 def _aboard(state) -> set[str]:
@@ -82,12 +97,13 @@ def carried_units(state, atr, paradrop: bool = False) -> list:
     return out
 
 
-def _in_reach_of_transports(state, power: str, wanted) -> set[tuple[int, int]]:
-    """Land hexes within mission range of ``power``'s air transports that ``wanted(hex)`` accepts."""
+def _in_reach_of_transports(state, power: str, wanted, flyer=transport_flyer) -> set[tuple[int, int]]:
+    """Land hexes within mission range of ``power``'s air transports (aircraft ``flyer`` accepts)
+    that ``wanted(hex)`` accepts."""
     grid, wm = world_map().grid, world_map()
     out: set[tuple[int, int]] = set()
     for u in units_of(state).values():
-        if u.power == power and u.on_map and is_transport(u):
+        if u.power == power and u.on_map and u.branch == "air" and flyer(state, u) is None:
             out |= {h for h in grid.within(u.hex, reach(u, "mission")) if wm.is_land(h) and wanted(h)}
     return out
 
@@ -207,7 +223,7 @@ def _friendly_disorganized_hexes(state, power: str) -> set[tuple[int, int]]:
     mine = side(state, power)
     hexes = {tuple(u.hex) for u in units_of(state).values()
              if u.on_map and u.branch in ("land", "air") and not u.face_up and side(state, u.power) == mine}
-    return _in_reach_of_transports(state, power, lambda h: h in hexes)
+    return _in_reach_of_transports(state, power, lambda h: h in hexes, flyer=air_supply_flyer)
 
 
 # ---------------------------------------------------------------- the three kinds
@@ -225,6 +241,6 @@ register(MissionKind(
     cargo=lambda state, atr, hex_: carried_units(state, atr, paradrop=True), activities=paradrop_activities))
 register(MissionKind(
     id="air-reorganization", name="Reorganization by Air Transport", step=AIR_REORGANIZATION,
-    who="organized air transports (ATR)", flyer=transport_flyer, targets=_friendly_disorganized_hexes,
+    who="organized air transports (ATR)", flyer=air_supply_flyer, targets=_friendly_disorganized_hexes,
     target_problem=reorganization_problem, perform=perform_reorganization,
     cargo=disorganized_units, cargo_at_target=True))
