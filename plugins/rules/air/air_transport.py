@@ -21,12 +21,14 @@ Seeds:
   a land attack"; the ATR that flies is an air mission.
 - "Reorganization by Air Transport" / "Reorganize Units" (By Air): "Each surviving ATR gives
   you 1 reorganization point you can use to organize disorganized units in the target hex"
-  (the unit is chosen when the ATR flies: ``FlyMission.cargo``).
+  (the unit is chosen when the ATR flies: ``FlyMission.cargo``; with more points, as the
+  optional rule Large ATRs gives, the further units: ``FlyMission.also_organize``).
 
 Not modelled (said in data/air.json): keeping the cargo aboard to land at the ATR's base
 ("Air Transport Landing"), the air-landing divisions that may paradrop with a PARA, a
 paradropped unit disorganized by the hex's movement cost.  Optional rules extend who flies air
-supply through ``AIR_SUPPLY_FLYERS`` (Bomber ATRs).
+supply through ``AIR_SUPPLY_FLYERS`` (Bomber ATRs) and its reorganization points through
+``REORGANIZATION_POINTS`` (Large ATRs).
 """
 
 from __future__ import annotations
@@ -73,7 +75,8 @@ def air_supply_flyer(state, unit) -> str | None:
 
 def _aboard(state) -> set[str]:
     """Units already carried or chosen by a flight of this mission."""
-    return {f.cargo for f in air(state).mission.flights.values() if f.cargo}
+    flights = air(state).mission.flights.values()
+    return {f.cargo for f in flights if f.cargo} | {u for f in flights for u in f.also_organize}
 
 
 def _moved_this_impulse(state, unit) -> bool:
@@ -200,7 +203,23 @@ def disorganized_units(state, atr, hex_) -> list:
             and side(state, u.power) == side(state, atr.power)]
 
 
-def reorganization_problem(state, atr, hex_, cargo) -> str | None:
+# Extension point: "Each surviving ATR gives you 1 reorganization point"; an optional rule that
+# gives more appends ``points(state, atr, hex_) -> int`` here (Large ATRs: 2 within half range;
+# plugins/optional/large-atrs).  The flight organizes its cargo and up to points - 1 more units.
+REORGANIZATION_POINTS: list[Callable] = []
+
+
+def reorganization_points(state, atr, hex_) -> int:
+    return max([1] + [points(state, atr, hex_) for points in REORGANIZATION_POINTS])
+
+
+def further_reorganization(state, atr, hex_, cargo) -> tuple[list, int]:
+    """The other disorganized units ``atr`` may also organize at ``hex_`` and how many."""
+    others = [u for u in disorganized_units(state, atr, hex_) if u.id != cargo]
+    return others, reorganization_points(state, atr, hex_) - 1
+
+
+def reorganization_problem(state, atr, hex_, cargo, also_organize=()) -> str | None:
     candidates = {u.id for u in disorganized_units(state, atr, hex_)}
     if not candidates:
         return f"no disorganized friendly unit is at hex {tuple(hex_)}"
@@ -208,15 +227,27 @@ def reorganization_problem(state, atr, hex_, cargo) -> str | None:
         return f"{name(state, atr.id)} must name the disorganized unit it organizes at hex {tuple(hex_)}"
     if cargo not in candidates:
         return f"{name(state, cargo)} is not a disorganized friendly unit at hex {tuple(hex_)}"
+    if not also_organize:
+        return None
+    points = reorganization_points(state, atr, hex_)
+    if len(also_organize) > points - 1:
+        return (f"{name(state, atr.id)} has {points} reorganization point{'s' if points > 1 else ''} at hex "
+                f"{tuple(hex_)}: it organizes at most {points} unit{'s' if points > 1 else ''}")
+    if len(set(also_organize)) != len(also_organize) or cargo in also_organize:
+        return f"{name(state, atr.id)} names a unit to organize twice"
+    for uid in also_organize:
+        if uid not in candidates:
+            return f"{name(state, uid)} is not a disorganized friendly unit at hex {tuple(hex_)}"
     return None
 
 
 def perform_reorganization(ctx, flights) -> None:
     for f in sorted(flights, key=lambda f: f.unit):
-        unit = units_of(ctx.state).get(f.cargo or "")
-        if unit is not None and not unit.face_up and unit.on_map and tuple(unit.hex) == tuple(f.hex):
-            ctx.emit(AirCargoDelivered(transport=f.unit, unit=unit.id, hex=tuple(f.hex), outcome="reorganized"))
-            ctx.emit(UnitFlipped(unit=unit.id, face_up=True))
+        for uid in [f.cargo or "", *f.also_organize]:
+            unit = units_of(ctx.state).get(uid)
+            if unit is not None and not unit.face_up and unit.on_map and tuple(unit.hex) == tuple(f.hex):
+                ctx.emit(AirCargoDelivered(transport=f.unit, unit=unit.id, hex=tuple(f.hex), outcome="reorganized"))
+                ctx.emit(UnitFlipped(unit=unit.id, face_up=True))
 
 
 def _friendly_disorganized_hexes(state, power: str) -> set[tuple[int, int]]:
@@ -243,4 +274,4 @@ register(MissionKind(
     id="air-reorganization", name="Reorganization by Air Transport", step=AIR_REORGANIZATION,
     who="organized air transports (ATR)", flyer=air_supply_flyer, targets=_friendly_disorganized_hexes,
     target_problem=reorganization_problem, perform=perform_reorganization,
-    cargo=disorganized_units, cargo_at_target=True))
+    cargo=disorganized_units, cargo_at_target=True, further_cargo=further_reorganization))

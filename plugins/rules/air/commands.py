@@ -22,6 +22,9 @@ class FlyMission(Command):
     # Air Transport / Paradrop: the land unit the transport carries; Reorganization by Air
     # Transport: the disorganized unit at the hex it organizes
     cargo: str | None = None
+    # Reorganization by Air Transport with more than 1 reorganization point (optional rule
+    # Large ATRs): the further disorganized units at the hex it organizes
+    also_organize: list[str] = []
 
 
 class FlyIntercept(Command):

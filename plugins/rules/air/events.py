@@ -28,6 +28,7 @@ class AirUnitFlew(EventData):
     hex: tuple[int, int]
     base: tuple[int, int]
     cargo: str | None = None
+    also_organize: list[str] = []
 
 
 @rules.event

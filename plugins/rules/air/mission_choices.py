@@ -107,8 +107,18 @@ def fly_mission_choices(state, actor, step_id):
                         check_mission_target(state, unit, h, "bomber", c.id)
                     except Rejected:
                         continue
-                    out.append(Option(c.id, name(state, c.id)))
+                    out.append(Option(c.id, name(state, c.id), further(h, c.id)))
                 return out
+
+            def further(h, cargo) -> list[Field]:
+                """More units to organize with the flight's further reorganization points."""
+                if kind.further_cargo is None:
+                    return []
+                units, how_many = kind.further_cargo(state, unit, h, cargo)
+                if how_many <= 0 or not units:
+                    return []
+                return [Field("also_organize", "units", [Option(u.id, name(state, u.id)) for u in units],
+                              min=0, max=how_many, label="further units to organize")]
             hexes = []
             for h in sorted(target_hexes(state, unit.power, kind.id), key=lambda h: (distance(unit.hex, h), h)):
                 cargo = organizable(h) if distance(unit.hex, h) <= reach(unit, "mission") else []
@@ -164,7 +174,7 @@ def fly_cap_preview(state, cmd) -> dict:
 
 def fly_mission_preview(state, cmd) -> dict:
     unit = check_mission_flyer(state, cmd.actor, cmd.unit, cmd.role)
-    check_mission_target(state, unit, cmd.hex, cmd.role, cmd.cargo)
+    check_mission_target(state, unit, cmd.hex, cmd.role, cmd.cargo, cmd.also_organize)
     out = _flight(state, unit, cmd.hex, cmd.role)
     m = air(state).mission
     kind = KINDS[m.kind]
@@ -175,6 +185,8 @@ def fly_mission_preview(state, cmd) -> dict:
             out["activities"][activity] = out["activities"].get(activity, 0) + count
     if cmd.cargo is not None:
         out["cargo"] = cmd.cargo
+    if cmd.also_organize:
+        out["also_organize"] = list(cmd.also_organize)
     if cmd.role == "bomber":
         out["tactical"] = tactical_factor(state, unit, cmd.hex)  # after the target hex's weather and terrain
         if m.kind == "ground-strike":

@@ -47,6 +47,10 @@ class MissionKind:
     cargo_at_target: bool = False  # the cargo is chosen after the hex (the unit to organize there)
     unavailable: Callable | None = None
     activities: Callable | None = None
+    # ``further_cargo(state, unit, hex_, cargo) -> (units, how_many)``: the further units the
+    # flight may also organize besides ``cargo`` (Large ATRs' second reorganization point);
+    # ``target_problem`` then also takes them as a fifth argument
+    further_cargo: Callable | None = None
 
 
 KINDS: dict[str, MissionKind] = {}

@@ -73,9 +73,9 @@ def target_hexes(state, power: str, kind: str) -> set[tuple[int, int]]:
     return set(k.targets(state, power)) if k is not None else set()
 
 
-def _fly(ctx, unit, role: str, hex_, cargo: str | None = None) -> None:
+def _fly(ctx, unit, role: str, hex_, cargo: str | None = None, also_organize=()) -> None:
     ctx.emit(AirUnitFlew(unit=unit.id, power=unit.power, side=side(ctx.state, unit.power), role=role,
-                         hex=tuple(hex_), base=unit.hex, cargo=cargo))
+                         hex=tuple(hex_), base=unit.hex, cargo=cargo, also_organize=list(also_organize)))
     ctx.emit(UnitMoved(unit=unit.id, to_hex=tuple(hex_)))
 
 
@@ -148,21 +148,24 @@ def check_mission_flyer(state, actor: str, unit_id: str, role: str):
     return unit
 
 
-def check_mission_target(state, unit, hex_, role: str, cargo: str | None = None) -> None:
+def check_mission_target(state, unit, hex_, role: str, cargo: str | None = None, also_organize=()) -> None:
     m = air(state).mission
     check_mission_weather(state, hex_, MISSION_NAME[m.kind])
     if role == "bomber":
         kind = KINDS[m.kind]
         if cargo is not None and kind.cargo is None:
             raise Rejected(f"{kind.name}: a {kind.name} bomber carries nothing (cargo {cargo!r})")
-        problem = kind.target_problem(state, unit, hex_, cargo)
+        if also_organize and kind.further_cargo is None:
+            raise Rejected(f"{kind.name}: a {kind.name} bomber organizes nothing (also_organize {list(also_organize)!r})")
+        problem = (kind.target_problem(state, unit, hex_, cargo, list(also_organize)) if also_organize
+                   else kind.target_problem(state, unit, hex_, cargo))
         if problem:
             raise Rejected(f"{kind.name}: {problem}")
         check_in_range(state, unit, hex_, "mission", kind.name)
         for activity, count in (kind.activities(state, unit, hex_, cargo) if kind.activities else []):
             check_activity(state, unit.power, activity)
         return
-    if cargo is not None:
+    if cargo is not None or also_organize:
         raise Rejected(f"Escort: an escort carries nothing (cargo {cargo!r})")
     # Ground Support: "Escorts may only fly the mission if there is a bomber participating
     # in the attack with which the fighter cooperates"
@@ -178,14 +181,14 @@ def escorted_hexes(state, side_: str) -> set[tuple[int, int]]:
 def fly_mission(ctx, cmd) -> None:
     state = ctx.state
     unit = check_mission_flyer(state, cmd.actor, cmd.unit, cmd.role)
-    check_mission_target(state, unit, cmd.hex, cmd.role, cmd.cargo)
+    check_mission_target(state, unit, cmd.hex, cmd.role, cmd.cargo, cmd.also_organize)
     if cmd.role == "bomber":
         kind = KINDS[air(state).mission.kind]
         extra = kind.activities(state, unit, cmd.hex, cmd.cargo) if kind.activities else []
         use_activity(ctx, cmd.actor, "air-mission", mission=kind.id)
         for activity, count in extra:
             use_activity(ctx, cmd.actor, activity, count)
-    _fly(ctx, unit, cmd.role, cmd.hex, cmd.cargo)
+    _fly(ctx, unit, cmd.role, cmd.hex, cmd.cargo, cmd.also_organize)
 
 
 def mission_hexes(state, unit, role: str, cargo: str | None = None) -> list[tuple[int, int]]:

@@ -57,6 +57,7 @@ class Flight(BaseModel):
     # Air Transport / Paradrop: the land unit carried; Reorganization by Air Transport: the
     # unit to organize at the hex
     cargo: str | None = None
+    also_organize: list[str] = []  # the further units it organizes (Large ATRs)
 
 
 class Combat(BaseModel):
