@@ -79,7 +79,7 @@ def plan_land_move(state, unit, path=None, to=None, *, hook=None, judge: bool = 
     target = norm(path[-1] if path is not None else to)
     if target in rules.enemy_land:
         # Land Movement: "Enemy units might be overrun during land movement"
-        approach = overrun_approach(state, unit, path, to)
+        approach = overrun_approach(state, unit, path, to, rules)
         plan = LandMovePlan(approach.path, approach.cost, approach.defenders)
         if judge:
             plan.odds, plan.odds_text = overrun_odds(state, unit, approach, hook)
@@ -201,7 +201,7 @@ def destinations(state, unit, hook=None) -> list[Option]:
     targets = sorted({n for h in found for n, _kind in _adjacent(h) if n in rules.enemy_land})
     for h in targets:
         try:
-            plan = plan_land_move(state, unit, to=h, hook=hook)
+            plan = plan_land_move(state, unit, to=h, hook=hook, rules=rules)
         except Rejected:
             continue
         out.append(Option(list(h), f"{hex_label(h)}: overrun {len(plan.overrun)} unit(s) at {plan.odds_text}, "

@@ -9,6 +9,7 @@ seeds leave out is ``data/terrain_effects.json``.  Rail paths are in ``rail_move
 
 from __future__ import annotations
 
+import copy
 import heapq
 import json
 from functools import cache
@@ -134,19 +135,27 @@ def zoc_hexes(state, side: str) -> set[tuple[int, int]]:
 
 
 def _zoc_of(state, owner_pred, skip_hex=None) -> set:
+    skip = core.hex_key(skip_hex) if skip_hex is not None else None
     out: set = set()
+    for key, hexes in _zoc_by_stack(state, owner_pred).items():
+        if key != skip:
+            out |= hexes
+    return out
+
+
+def _zoc_by_stack(state, owner_pred) -> dict[str, set]:
+    """{hex key of a stack exerting a zone of control: the hexes it extends it into}, so a
+    zone of control without one stack (an overrun's target) is a union, not a new search."""
+    out: dict = {}
     u = state["units"]
     world = core.world(state)
-    skip = core.hex_key(skip_hex) if skip_hex is not None else None
     for key, ids in u.at_hex.items():
-        if key == skip:
-            continue
         units = [u.units[i] for i in ids]
         exerting = [x for x in units if x.branch == "land" and owner_pred(x.power)]
         if not exerting:
             continue
         hex_ = core.key_hex(key)
-        out.add(hex_)
+        zone = out[key] = {hex_}
         if all(is_division(x) or x.type in OWN_HEX_ZOC_TYPES for x in exerting):
             continue
         for n, _kind in _adjacent(hex_):
@@ -156,7 +165,7 @@ def _zoc_of(state, owner_pred, skip_hex=None) -> set:
             controller = world.hex_control.get(core.hex_key(n)) or world.countries.get(core.world_map().country_code(n))
             if controller is None:
                 continue  # neutral country
-            out.add(n)
+            zone.add(n)
     return out
 
 
@@ -181,7 +190,8 @@ class MoveRules:
         self.countries = w.countries
         self.weather_by_zone = w.weather
         self.map = core.world_map()
-        self.zoc = _zoc_of(state, hostile)
+        self.zoc_by_stack = _zoc_by_stack(state, hostile)
+        self.zoc = set().union(*self.zoc_by_stack.values())
         # Partisans: "They may move anywhere within their home country, but they can never leave
         # their home country" (the country is the unit's flag "home:XX", set when it arrives)
         self.home = next((f[5:] for f in unit.flags if f.startswith("home:")), None) \
@@ -195,6 +205,14 @@ class MoveRules:
                 if hostile(x.power):
                     (self.enemy_land if x.branch == "land" else self.enemy_other).add(core.key_hex(key))
         self._weather: dict = {}
+
+    def without_zoc_of(self, hex_) -> "MoveRules":
+        """These rules with the enemy zone of control of the stack in ``hex_`` left out (an
+        overrun's target does not stop the unit on its way in)."""
+        skip = core.hex_key(hex_)
+        other = copy.copy(self)
+        other.zoc = set().union(*(z for key, z in self.zoc_by_stack.items() if key != skip))
+        return other
 
     def weather(self, hex_) -> str:
         w = self._weather.get(hex_)

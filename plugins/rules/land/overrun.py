@@ -18,7 +18,6 @@ from plugins.rules.units import hex_key as unit_hex_key
 from .movement import (
     MoveRules,
     _adjacent,
-    _zoc_of,
     hex_cost,
     hexside_cost,
     movement_allowance,
@@ -48,26 +47,30 @@ class OverrunApproach:
 
 def _as_if_adjacent(state, unit, from_hex) -> GameState:
     """The state with ``unit`` standing at ``from_hex``, for judging the overrun's odds as
-    the land combat rules would from there (a scratch copy: the game's state is untouched)."""
-    units = state["units"].model_copy(deep=True)
+    the land combat rules would from there (a scratch copy: the game's state is untouched).
+    Only what changes is copied (the moved unit, its two stacks); the rest is shared, read only."""
+    old_units = state["units"]
+    units = old_units.model_copy()
+    units.units = {**old_units.units, unit.id: old_units.units[unit.id].model_copy(update={"hex": tuple(from_hex)})}
+    units.at_hex = dict(old_units.at_hex)
     old = unit_hex_key(unit.hex)
     units.at_hex[old] = [i for i in units.at_hex.get(old, []) if i != unit.id]
     if not units.at_hex[old]:
         del units.at_hex[old]
-    units.units[unit.id].hex = tuple(from_hex)
-    units.at_hex.setdefault(unit_hex_key(from_hex), []).append(unit.id)
+    new = unit_hex_key(from_hex)
+    units.at_hex[new] = [*units.at_hex.get(new, []), unit.id]
     return GameState(state.kernel, {**state.sections, "units": units})
 
 
-def overrun_approach(state, unit, path=None, to=None) -> OverrunApproach:
+def overrun_approach(state, unit, path=None, to=None, rules: MoveRules | None = None) -> OverrunApproach:
     """The cheapest legal way for ``unit`` to overrun the enemy land units in the last hex of
-    ``path`` (or ``to``), or Rejected naming the rule."""
+    ``path`` (or ``to``), or Rejected naming the rule.  ``rules``: the unit's ``MoveRules``
+    for this state when the caller has them already."""
     rules_data = overrun_rules()
     dest = norm(path[-1] if path else to)
-    rules = MoveRules(state, unit)
-    defenders = [u.id for u in state["units"].in_hex(dest) if u.branch == "land" and rules.hostile(u.power)]
     # the overrun hex's own units do not stop the unit on its way in (authored, see data)
-    rules.zoc = _zoc_of(state, rules.hostile, skip_hex=dest)
+    rules = (rules or MoveRules(state, unit)).without_zoc_of(dest)
+    defenders = [u.id for u in state["units"].in_hex(dest) if u.branch == "land" and rules.hostile(u.power)]
     start = norm(unit.hex)
     if path:
         approach = [norm(h) for h in path[:-1]]
