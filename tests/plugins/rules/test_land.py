@@ -198,6 +198,25 @@ def test_land_movement_overrun_destroys_weak_enemy_land_units_and_enters(overrun
     game.close()
 
 
+def test_land_movement_overrun_odds_offered_and_previewed_leave_the_state_untouched(overrun_game):
+    """Land Movement, overruns: the odds are judged as if the unit stood next to the hex (a
+    scratch state sharing the unchanged units); asking them changes nothing in the game."""
+    target = (207, 52)
+    weak = unit("r1", power="ussr", hex_=target, size="division")
+    weak["factors"] = {"combat": 1, "move": 3}
+    game = overrun_game([strong("g1", (205, 52)), weak, unit("r2", power="ussr", hex_=(208, 50))])
+    before = game.state.to_json()
+    choice = next(c for d in game.choices(None).decisions for c in d.commands if c.type == "MoveLandUnit")
+    g1 = next(o for o in choice.fields[0].all_options() if o.value == "g1")
+    offered = {tuple(o.value): o.label for o in g1.next_fields()[0].all_options()}
+    assert "overrun 1 unit(s)" in offered[target]
+    preview = game.preview({"type": "MoveLandUnit", "actor": "germany", "unit": "g1", "to": list(target)})
+    assert preview["overrun"] and preview["overrun_units"] == ["r1"] and preview["odds"] >= 11
+    assert game.state.to_json() == before
+    assert game.state["units"].at_hex["205,52"] == ["g1"] and game.state["units"].units["g1"].hex == (205, 52)
+    game.close()
+
+
 def test_land_movement_overrun_refused_below_the_odds_or_without_movement_points(overrun_game):
     target = (207, 52)
     defender = unit("r1", power="ussr", hex_=target, size="division")
