@@ -11,7 +11,7 @@ from . import mapstyle
 from .detailed import font
 from .globalmap import draw_legend
 from .results import on_top
-from .wording import in_words, step_title, step_trail
+from .wording import in_words, power_name, step_title, step_trail
 from .windowstyle import (
     ACCENT,
     BACKGROUND,
@@ -115,7 +115,7 @@ class PanelDrawing:
             seq = k.sequence
             lines = [(f"{k.scenario}  turn {k.turn} impulse {k.impulse}   {step_title(self.game, seq.current)}"
                       f"{'  (game over)' if seq.finished else ''}", TEXT),
-                     (f"waiting for: {', '.join(seq.pending) or 'nobody'}   Enter: end phase   "
+                     (f"waiting for: {', '.join(power_name(p) for p in seq.pending) or 'nobody'}   Enter: end phase   "
                       "Esc: cancel / close / quit", DIM)]
         hover = [("  ".join(self.model.info(self.hover_hex).lines()), TEXT)] if self.hover_hex is not None else []
         lines = [(fit_text(text, f, width), colour) for text, colour in lines]

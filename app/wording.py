@@ -21,6 +21,16 @@ def humanize(part: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+SHORT_NAMES = {"ussr": "USSR", "usa": "USA"}  # powers whose name is written in capitals
+
+
+def power_name(power: str | None) -> str:
+    """A power or side as the player reads it: "USSR", "Germany", "Commonwealth", "Axis"."""
+    if not power:
+        return ""
+    return SHORT_NAMES.get(power, " ".join(w.capitalize() for w in power.replace("-", " ").split()))
+
+
 def step_title(game, step_id: str | None) -> str:
     """The step's title as the sequence of play gives it (never its dotted id)."""
     if not step_id:

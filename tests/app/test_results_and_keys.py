@@ -156,6 +156,7 @@ def test_the_top_bar_and_the_sequence_panel_show_step_titles_not_ids(window_of, 
     shown = [text for text, _ in window.main_lines()] + window.sequence_lines() + [window.play.sequence_text()]
     assert title in shown[0] and window.sequence_lines()[-1] == title
     assert not [t for t in shown if re.search(r"\bwif\.[a-z]", t)]
+    assert "waiting for: Germany" in shown[1]  # powers by their names, not their ids
     pump(window, *click(hex_pos(window, (206, 52))), *click(hex_pos(window, (205, 53))))  # a move
     assert not re.search(r"\bwif\.|[A-Z][a-z]+[A-Z][a-z]+: done", window.play.status[0]), window.play.status[0]
     window.draw()
