@@ -16,6 +16,7 @@ from pathlib import Path
 
 from kernel.hookspecs import hookimpl
 from plugins.optional.framework import is_on
+from plugins.rules.land.movement import is_engineer  # what an engineer unit is: one home, land's stacking
 
 RULE_ID = "combat-engineers"
 DATA = Path(__file__).resolve().parent / "data" / "engineer_counters.json"
@@ -24,10 +25,6 @@ DATA = Path(__file__).resolve().parent / "data" / "engineer_counters.json"
 @cache
 def counters() -> list[dict]:
     return json.loads(DATA.read_text(encoding="utf-8"))["counters"]
-
-
-def is_engineer(unit) -> bool:
-    return unit.branch == "land" and (unit.type.lower() in ("eng", "engineer") or "engineer" in unit.flags)
 
 
 @hookimpl(optionalhook=True)
