@@ -8,8 +8,11 @@ authored: see its header).  What the base rules do not already give any land uni
   choice of land combat."  Without the rule a division-sized AT unit would count as half a
   unit like any division; with it a whole ARM corps (combat hook ``table_choice_weight``).
 
-Stacking as the third unit in a hex ("Over-Stacked Hex") is the land rules' own.  AA fire at
-any air mission is not implemented: the air rules have no anti-aircraft fire yet.
+Stacking as the third unit in a hex ("Over-Stacked Hex") is the land rules' own, and so is AA
+fire: the air rules' anti-aircraft fire ("Anti-Air Fire") fires every organized, in-supply land
+unit with an ``aa`` factor, which the AA counters here carry.  Not modelled: doubling field
+artillery for ground support with an offensive chit ("Pick HQ"), as field artillery gives no
+ground support in these rules.
 """
 
 from __future__ import annotations
