@@ -45,22 +45,14 @@ def _name(unit) -> str:
     return unit.name or unit.id
 
 
-def traces_to(state, unit, hq, searched: dict | None = None) -> bool:
-    """A basic supply path (in the unit's supply range, by the weather in its hex) to the HQ.
-    ``searched`` keeps each (HQ, power) search for the units asked about in the same position
-    (the choices ask about every unit for every HQ)."""
-    key = (hq.id, unit.power)
-    found = searched.get(key) if searched is not None else None
-    if found is None:
-        tracer = trace.Tracer(state, unit.power)
-        found = (tracer, tracer.search({tuple(hq.hex)}, railway=False))
-        if searched is not None:
-            searched[key] = found
-    tracer, dist = found
-    return dist.get(tuple(unit.hex), trace.UNLIMITED) <= tracer.range_at(tuple(unit.hex))
+def traces_to(state, unit, hq) -> bool:
+    """A basic supply path (in the unit's supply range, by the weather in its hex) to the HQ;
+    the supply engine searches from each HQ once per position (``trace.basic_reach``)."""
+    dist = trace.basic_reach(state, unit.power, hq.hex)
+    return dist.get(tuple(unit.hex), trace.UNLIMITED) <= trace.tracer_for(state, unit.power).range_at(tuple(unit.hex))
 
 
-def unit_refusal(state, unit, hq, searched: dict | None = None) -> str | None:
+def unit_refusal(state, unit, hq) -> str | None:
     """Why ``unit`` may not receive emergency supply from ``hq``, or None."""
     if unit.branch != "land" or not unit.on_map:
         return f"{_name(unit)} is not a land unit on the map"
@@ -70,7 +62,7 @@ def unit_refusal(state, unit, hq, searched: dict | None = None) -> str | None:
         return f"{_name(unit)} does not co-operate with {_name(hq)}"
     if in_supply(state, unit.id):
         return f"{_name(unit)} is in supply already"
-    if not traces_to(state, unit, hq, searched):
+    if not traces_to(state, unit, hq):
         return f"{_name(unit)} can't trace a basic supply path to {_name(hq)}"
     return None
 
@@ -88,13 +80,13 @@ def hq_refusal(state, hq_id: str, power: str) -> str | None:
     return None
 
 
-def eligible_units(state, hq, candidates=None, searched: dict | None = None) -> list[str]:
+def eligible_units(state, hq, candidates=None) -> list[str]:
     """The units that may receive emergency supply from ``hq``; ``candidates``: the units
     to ask about (default: every land unit on the map)."""
     units = state["units"].units.values() if candidates is None else candidates
     side = state.kernel.side_of(hq.power)
     return sorted(u.id for u in units if u.branch == "land" and u.on_map and state.kernel.side_of(u.power) == side
-                  and u.id != hq.id and unit_refusal(state, u, hq, searched) is None)
+                  and u.id != hq.id and unit_refusal(state, u, hq) is None)
 
 
 def declaration_problem(state, actor: str, hq_id: str, unit_ids: list[str]) -> tuple[str | None, list[str]]:
@@ -140,8 +132,7 @@ def declare_choices(state, actor: str, step_id: str):
     # only units out of supply can receive it: asked once, not once per HQ
     out_of_supply = [u for u in units.values() if u.branch == "land" and u.on_map and not is_hq(u)
                      and not in_supply(state, u.id)]
-    searched: dict = {}
-    found = {hq.id: eligible_units(state, hq, out_of_supply, searched) for hq in hqs}
+    found = {hq.id: eligible_units(state, hq, out_of_supply) for hq in hqs}
     found = {hq: ids for hq, ids in found.items() if ids}
     if not found:
         return None
@@ -171,7 +162,9 @@ def _could_benefit(state) -> bool:
     powers = {p for s in inactive for p in k.sides.get(s, [])}
     units = state["units"].units.values()
     hqs = [u for u in units if u.power in powers and u.on_map and u.face_up and is_hq(u)]
-    return any(eligible_units(state, hq) for hq in hqs)
+    out_of_supply = [u for u in units if u.branch == "land" and u.on_map and not is_hq(u)
+                     and not in_supply(state, u.id)]
+    return bool(out_of_supply) and any(eligible_units(state, hq, out_of_supply) for hq in hqs)
 
 
 rules.command(DeclareEmergencyHQSupply, anytime=True, choices=declare_choices, preview=declare_preview)(

@@ -326,16 +326,42 @@ class SupplyResult:
 _cache: dict = {"state": None, "seq": -1, "results": {}}
 
 
-def result_for(state, power: str, extra_country: str | None = None) -> SupplyResult:
+def _position(state) -> None:
     seq = state.kernel.seq
     if _cache["state"] is not state or _cache["seq"] != seq:
         # A strong reference: the object cannot be freed and its id reused while cached;
         # a rejected command rebuilds state into a new object, so it never hits stale data.
         _cache.update(state=state, seq=seq, results={})
+
+
+def result_for(state, power: str, extra_country: str | None = None) -> SupplyResult:
+    _position(state)
     key = (power, extra_country)
     found = _cache["results"].get(key)
     if found is None:
         found = _cache["results"][key] = Tracer(state, power).trace(extra_country)
+    return found
+
+
+def tracer_for(state, power: str) -> Tracer:
+    """One ``Tracer`` of ``power`` per position (state object and event seq): its enemy ZOC
+    and friendly units are gathered once however many searches ask."""
+    _position(state)
+    found = _cache["results"].get(("tracer", power))
+    if found is None:
+        found = _cache["results"][("tracer", power)] = Tracer(state, power)
+    return found
+
+
+def basic_reach(state, power: str, hex_) -> dict:
+    """Basic supply path costs (railways not free) from each hex to ``hex_`` for units of
+    ``power``, within the longest range: searched once per position (e.g. every unit asking
+    whether it traces to the same HQ)."""
+    _position(state)
+    key = ("reach", power, tuple(hex_))
+    found = _cache["results"].get(key)
+    if found is None:
+        found = _cache["results"][key] = tracer_for(state, power).search({tuple(hex_)}, railway=False)
     return found
 
 
