@@ -111,7 +111,11 @@ def fold_rows(host: "PluginHost", state: "GameState", rows) -> int:
     kernel = state.kernel
     n = 0
     for seq, type_, v, actor, turn, impulse, step, cmd, data, hash_ in rows:
-        rec = EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, loads(data), hash_)
+        try:
+            data = loads(data)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise EventDataError(f"table events, seq {seq}: the data is not JSON ({exc})", seq) from None
+        rec = EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, data, hash_)
         entry = events.get(type_)
         if entry is None or entry.version != v:
             upcast(host, rec)
@@ -140,6 +144,7 @@ class Context:
         self.snapshots: list[tuple[int, str]] = []
         self.first_seq = self.state.kernel.seq + 1
         self._prev_hash = game._last_hash
+        self.decided_after = game._last_hash  # the head this command is decided on (store.append checks it)
         # The only dice of the game: seeded per game and per position in the log, so the
         # same command at the same point rolls the same; replay never gets here.
         self.rng = random.Random(f"{self.state.kernel.seed}:{self.first_seq}")
@@ -369,6 +374,8 @@ def validate_command(host: "PluginHost", raw: dict[str, Any]):
     fields = {k: v for k, v in raw.items() if k != "type"}
     try:
         return entry, entry.model.model_validate(fields)
+    except RecursionError:
+        raise Rejected(f"{type_} is malformed: its fields are nested too deeply") from None
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or type_}: {e['msg']}" for e in exc.errors())
         raise Rejected(f"{type_} is malformed: {problems}") from None

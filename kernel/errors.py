@@ -51,3 +51,8 @@ class ReadOnlyGame(WifError):
 
 class Rejected(WifError):
     """A command was refused; the message is the reason shown to the player."""
+
+
+class GameMovedOn(Rejected):
+    """Another process stored events since this game last read its save: the command was
+    decided on an old state, so it is refused; refresh and decide again."""

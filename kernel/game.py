@@ -22,7 +22,7 @@ from .errors import (
 from .events import EventRecord, canonical_json
 from .devsaves import changes_played_before, record_reopened
 from .plugins import PluginHost, PluginInfo, discover, plugin_set_hash, resolve
-from .state import GameState
+from .state import GameState, SnapshotError
 from .store import EventStore
 
 DEFAULT_SNAPSHOT_EVERY = 1000
@@ -188,10 +188,14 @@ class Game(Decisions):
     def state_at(self, seq: int) -> GameState:
         """The state after event ``seq``: the nearest snapshot, folded forward."""
         snap = self.store.nearest_snapshot(seq, self.plugins_hash)
+        state = None
         if snap is not None:
-            state = GameState.from_json(snap[1], self.host.state_models)
-            start = snap[0] + 1
-        else:
+            try:
+                state = GameState.from_json(snap[1], self.host.state_models)
+                start = snap[0] + 1
+            except SnapshotError as exc:  # a cache: say so and replay from the events
+                self.store.bad_snapshot(snap[0], str(exc))
+        if state is None:
             state = self._fresh_state()
             start = 1
         if seq >= start:
@@ -319,6 +323,7 @@ class Game(Decisions):
                     for r in ctx.records
                 ],
                 snapshots,
+                expect_head=(ctx.first_seq - 1, ctx.decided_after),
             )
         except BaseException:
             self._rebuild()

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
+from .errors import WifError
 from .events import canonical_json
 
 
@@ -99,10 +100,25 @@ class GameState:
 
     @classmethod
     def from_json(cls, text: str | bytes, section_models: dict[str, type[BaseModel]]) -> "GameState":
-        raw = json.loads(text)
+        """A state from its JSON (a snapshot); SnapshotError names what is wrong with it."""
+        try:
+            raw = json.loads(text)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise SnapshotError(f"not JSON ({exc})") from None
+        if not isinstance(raw, dict) or not isinstance(raw.get("kernel"), dict) \
+                or not isinstance(raw.get("sections", {}), dict):
+            raise SnapshotError('not a game state (an object with "kernel" and "sections")')
         sections = {}
         stored = raw.get("sections", {})
-        for name, model in section_models.items():
-            # A section a newer plugin added starts from its defaults.
-            sections[name] = model.model_validate(stored[name]) if name in stored else model()
-        return cls(KernelState.model_validate(raw["kernel"]), sections)
+        try:
+            for name, model in section_models.items():
+                # A section a newer plugin added starts from its defaults.
+                sections[name] = model.model_validate(stored[name]) if name in stored else model()
+            name = "kernel"
+            return cls(KernelState.model_validate(raw["kernel"]), sections)
+        except ValidationError as exc:
+            raise SnapshotError(f"section {name!r} does not match its model ({exc.errors()[0]['msg']})") from None
+
+
+class SnapshotError(WifError):
+    """A stored snapshot cannot be read back as a state."""

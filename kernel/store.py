@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import sqlite_utils
 
-from .errors import SaveFileError
+from .errors import EventDataError, GameMovedOn, SaveFileError
 from .events import EventRecord, canonical_json
 
 SCHEMA_VERSION = 1
@@ -86,6 +86,7 @@ class EventStore:
     def __init__(self, path: str | Path, conn: sqlite3.Connection):
         self.path = Path(path)
         self.conn = conn
+        self.warnings: list[str] = []  # things skipped that cost nothing but time (a bad snapshot)
 
     # ------------------------------------------------------------ open / create
     @classmethod
@@ -114,8 +115,15 @@ class EventStore:
         path = Path(path)
         if not path.exists():
             raise SaveFileError(f"{path}: no such save file")
-        with open(path, "rb") as f:
-            header = f.read(len(SQLITE_HEADER))
+        if path.is_dir():
+            raise SaveFileError(f"{path}: a folder, not a save file")
+        try:
+            with open(path, "rb") as f:
+                header = f.read(len(SQLITE_HEADER))
+        except OSError as exc:
+            raise SaveFileError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+        if not header:
+            raise SaveFileError(f"{path}: an empty file (0 bytes), not a World in Flames save")
         if header != SQLITE_HEADER:
             raise SaveFileError(f"{path}: not a World in Flames save (not an SQLite database)")
         try:
@@ -131,9 +139,13 @@ class EventStore:
             version = store.meta("schema_version")
             # Counting reads every page of the events table: a truncated file fails here.
             store.conn.execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone()
+            check_meta_shapes(path, store.all_meta())
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise SaveFileError(f"{path}: the save file is damaged ({exc})") from exc
+        except SaveFileError:
+            conn.close()
+            raise
         if not isinstance(version, int):
             conn.close()
             raise SaveFileError(f"{path}: not a World in Flames save (no schema version in meta)")
@@ -164,10 +176,16 @@ class EventStore:
     # ------------------------------------------------------------ meta
     def meta(self, key: str, default: Any = None) -> Any:
         row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return json.loads(row[0]) if row else default
+        return self._meta_value(key, row[0]) if row else default
 
     def all_meta(self) -> dict[str, Any]:
-        return {k: json.loads(v) for k, v in self.conn.execute("SELECT key, value FROM meta")}
+        return {k: self._meta_value(k, v) for k, v in self.conn.execute("SELECT key, value FROM meta")}
+
+    def _meta_value(self, key: str, text: Any) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise SaveFileError(f"{self.path}: table meta, key {key!r}: the value is not JSON ({exc})") from None
 
     def _write_meta(self, values: dict[str, Any]) -> None:
         self.conn.executemany(
@@ -188,15 +206,22 @@ class EventStore:
             raise
 
     # ------------------------------------------------------------ events
-    def append(self, rows: Iterable[tuple], snapshots: Iterable[tuple[int, str, str]] = ()) -> None:
+    def append(self, rows: Iterable[tuple], snapshots: Iterable[tuple[int, str, str]] = (),
+               expect_head: tuple[int, bytes] | None = None) -> None:
         """Append one command's events (and any snapshots taken meanwhile) atomically.
 
         ``rows`` are tuples in column order (seq, type, v, actor, turn, impulse, step, cmd,
-        data_json, hash).
+        data_json, hash).  ``expect_head``: the (seq, hash) of the last event the caller
+        decided on; another process that appended meanwhile makes this refuse (GameMovedOn),
+        checked under the write lock so two writers cannot both pass.
         """
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if expect_head is not None and self.last() != expect_head:
+                seq = self.last()[0]
+                raise GameMovedOn(f"the game moved on: refresh (another player or process stored event {seq}; "
+                                  f"this command was decided after event {expect_head[0]})")
             conn.executemany(_INSERT, rows)
             for seq, plugins_hash, state_json in snapshots:
                 conn.execute(
@@ -221,23 +246,44 @@ class EventStore:
     def records(self, from_seq: int = 1, to_seq: int | None = None) -> Iterator[EventRecord]:
         loads = json.loads
         for seq, type_, v, actor, turn, impulse, step, cmd, data, hash_ in self.rows(from_seq, to_seq):
-            yield EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, loads(data), hash_)
+            try:
+                data = loads(data)
+            except (TypeError, ValueError, RecursionError) as exc:
+                raise event_data_not_json(self.path, seq, exc) from None
+            yield EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, data, hash_)
 
     # ------------------------------------------------------------ snapshots
     def nearest_snapshot(self, seq: int, plugins_hash: str) -> tuple[int, str] | None:
-        row = self.conn.execute(
-            "SELECT seq, state FROM snapshots WHERE seq <= ? AND plugins_hash = ? ORDER BY seq DESC LIMIT 1",
+        """The newest readable snapshot at or before ``seq``; an unreadable one is a cache
+        entry lost, skipped with a warning (the events hold the truth)."""
+        for snap_seq, blob in self.conn.execute(
+            "SELECT seq, state FROM snapshots WHERE seq <= ? AND plugins_hash = ? ORDER BY seq DESC",
             (seq, plugins_hash),
-        ).fetchone()
-        if row is None:
-            return None
-        return row[0], zlib.decompress(row[1]).decode()
+        ):
+            text = self._snapshot_text(snap_seq, blob)
+            if text is not None:
+                return snap_seq, text
+        return None
 
     def snapshots(self) -> Iterator[tuple[int, str, str]]:
         for seq, plugins_hash, blob in self.conn.execute(
             "SELECT seq, plugins_hash, state FROM snapshots ORDER BY seq"
         ):
-            yield seq, plugins_hash, zlib.decompress(blob).decode()
+            text = self._snapshot_text(seq, blob)
+            if text is not None:
+                yield seq, plugins_hash, text
+
+    def _snapshot_text(self, seq: int, blob: Any) -> str | None:
+        try:
+            return zlib.decompress(blob).decode()
+        except (zlib.error, TypeError, UnicodeDecodeError) as exc:
+            self.bad_snapshot(seq, f"not zlib-compressed text ({exc})")
+            return None
+
+    def bad_snapshot(self, seq: int, why: str) -> None:
+        note = f"{self.path}: table snapshots, seq {seq}: {why}; ignored, the state is replayed from the events"
+        if note not in self.warnings:
+            self.warnings.append(note)
 
     def snapshot_seqs(self, plugins_hash: str) -> list[int]:
         return [
@@ -246,3 +292,32 @@ class EventStore:
                 "SELECT seq FROM snapshots WHERE plugins_hash=? ORDER BY seq", (plugins_hash,)
             )
         ]
+
+
+def event_data_not_json(path: Path, seq: int, exc: BaseException) -> EventDataError:
+    return EventDataError(f"{path}: table events, seq {seq}: the data is not JSON ({exc})", seq)
+
+
+# What each meta key the game reads must be; a wrong shape is named, not a traceback later.
+META_SHAPES: dict[str, tuple[type, ...]] = {
+    "schema_version": (int,), "seed": (int,), "scenario": (str,), "plugins": (dict,), "options": (dict,),
+    "players": (dict,), "dev_modified": (bool,), "plugin_history": (list,), "created_at": (int, float),
+}
+
+
+def check_meta_shapes(path: Path, meta: dict[str, Any]) -> None:
+    for key, types in META_SHAPES.items():
+        if key in meta and (not isinstance(meta[key], types) or (types == (int,) and isinstance(meta[key], bool))):
+            wanted = " or ".join(_JSON_NAMES[t] for t in types)
+            raise SaveFileError(f"{path}: table meta, key {key!r}: should be {wanted}, is "
+                                f"{_JSON_NAMES.get(type(meta[key]), type(meta[key]).__name__)}")
+    for plugin_id, record in (meta.get("plugins") or {}).items():
+        if not isinstance(record, dict):
+            raise SaveFileError(f"{path}: table meta, key 'plugins', plugin {plugin_id!r}: should be an object")
+    for n, change in enumerate(meta.get("plugin_history") or []):
+        if not isinstance(change, dict):
+            raise SaveFileError(f"{path}: table meta, key 'plugin_history', entry {n}: should be an object")
+
+
+_JSON_NAMES = {int: "a number", float: "a number", str: "a string", dict: "an object", list: "a list",
+               bool: "true or false", type(None): "null"}
