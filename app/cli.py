@@ -78,6 +78,9 @@ def cmd_submit(args) -> int:
     except json.JSONDecodeError as exc:
         print(f"rejected: the command is not valid JSON ({exc})", file=sys.stderr)
         return 1
+    except RecursionError:
+        print("rejected: the command's JSON is nested too deeply", file=sys.stderr)
+        return 1
     with Game.open(args.path) as game:
         outcome = game.submit(command, player=args.player)
         if outcome.accepted:

@@ -367,6 +367,8 @@ def validate_command(host: "PluginHost", raw: dict[str, Any]):
     if not isinstance(raw, dict) or "type" not in raw:
         raise Rejected('a command is a JSON object with a "type" (e.g. {"type": "FinishStep", "actor": "red"})')
     type_ = raw["type"]
+    if not isinstance(type_, str):
+        raise Rejected(f'a command\'s "type" is a name such as "FinishStep", not {type(type_).__name__}')
     entry = host.commands.get(type_)
     if entry is None:
         known = ", ".join(sorted(host.commands))
