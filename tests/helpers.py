@@ -33,6 +33,19 @@ def air_unit(uid: str, power: str = "germany", type_: str = "ftr", hex_=(204, 52
 
 # ---------------------------------------------------------------- the rig (lab games; docs/MODDING.md)
 @cache
+def ship(uid: str, power: str = "germany", type_: str = "ca", hex_=(200, 50), attack: float = 3, defense: float = 3,
+         aa: float = 1, speed: float = 4, range_: float = 4, **extra) -> dict:
+    """A naval unit for the lab scenario (plugins/rules/naval/README.md): ``type_`` one of cv, bb,
+    ca, cl, dd, sub, trs, amph (a convoy: ``type_="convoy", factors={"points": n}``); default
+    hex Konigsberg."""
+    factors = {"attack": attack, "defense": defense, "aa": aa, "speed": speed, "range": range_}
+    if type_ == "convoy":
+        factors = {"speed": speed, "range": range_}
+    factors.update(extra.pop("factors", {}))
+    return {"id": uid, "power": power, "branch": "naval", "type": type_, "name": extra.pop("name", uid),
+            "factors": factors, "hex": list(hex_) if hex_ is not None else None, **extra}
+
+
 def _available():
     from kernel.plugins import discover
 
