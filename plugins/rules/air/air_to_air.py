@@ -215,8 +215,13 @@ def apply_result(ctx, target_side: str) -> None:
     after_effect(ctx, unit, effect)
 
 
+AIR_TO_AIR = "air-to-air combat"  # the reason the ``aircraft_destroyed`` hook is told
+
+
 def after_effect(ctx, unit: str, effect: str) -> None:
     if effect == "destroyed":
+        ctx.host.pm.hook.aircraft_destroyed(ctx=ctx, unit=unit, reason=AIR_TO_AIR,
+                                            hex_=tuple(air(ctx.state).mission.combat.hex))
         ctx.emit(UnitMoved(unit=unit, to_hex=None, to_where="force-pool"))
     elif effect == "aborted" and units_of(ctx.state)[unit].face_up:
         # "An aborted air unit becomes disorganized"; it returns to base at once, through

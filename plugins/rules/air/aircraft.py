@@ -161,5 +161,8 @@ def check_activity(state, power: str, kind: str, mission: str | None = None) -> 
 
 def destroy(ctx, unit_id: str, reason: str) -> None:
     """Return to Base: a unit that cannot return is destroyed (to the force pool)."""
+    unit = units_of(ctx.state)[unit_id]
+    hex_ = tuple(unit.hex) if unit.hex is not None else None
     ctx.emit(AirUnitDestroyed(unit=unit_id, reason=reason))
+    ctx.host.pm.hook.aircraft_destroyed(ctx=ctx, unit=unit_id, reason=reason, hex_=hex_)
     ctx.emit(UnitMoved(unit=unit_id, to_hex=None, to_where="force-pool"))

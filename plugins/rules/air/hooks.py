@@ -38,3 +38,10 @@ class HOOKSPECS:
     def ground_strike_extra_dice(state, bomber, target):
         """Extra dice a ground strike by ``bomber`` on ``target`` rolls (any die at or under
         the tactical factor succeeds): a number, or None."""
+
+    @staticmethod
+    @hookspec
+    def aircraft_destroyed(ctx, unit, reason, hex_):
+        """``unit`` (an aircraft id) was just destroyed, for ``reason`` ("air-to-air combat",
+        "destroyed by anti-aircraft fire", ...), over or at ``hex_`` (None if unknown): optional
+        rules may emit their own events through ``ctx`` (e.g. Pilots: is the pilot lost?)."""
