@@ -24,6 +24,7 @@ from .devsaves import changes_played_before, record_reopened
 from .plugins import PluginHost, PluginInfo, discover, plugin_set_hash, resolve
 from .state import GameState, SnapshotError
 from .store import EventStore
+from .views import records_seen_by, state_seen_by
 
 DEFAULT_SNAPSHOT_EVERY = 1000
 
@@ -203,17 +204,8 @@ class Game(Decisions):
         return state
 
     def history(self, from_seq: int = 1, to_seq: int | None = None, player: str | None = None) -> list[EventRecord]:
-        out = []
-        for rec in self.store.records(from_seq, to_seq):
-            upcast(self.host, rec)
-            if player is not None:
-                view = rec.as_dict()
-                self.host.pm.hook.event_view(event=rec, player=player, view=view, state=self.state)
-                if view.get("hidden"):
-                    continue
-                rec.data = view["data"]
-            out.append(rec)
-        return out
+        """The events as ``player`` sees them (kernel/views.py: no trace of what is hidden)."""
+        return list(records_seen_by(self, from_seq, to_seq, player))
 
     def describe(self, rec: EventRecord, state: GameState | None = None) -> str:
         text = self.host.pm.hook.describe_event(event=rec, state=state or self.state)
@@ -224,10 +216,7 @@ class Game(Decisions):
 
     def view(self, player: str | None) -> dict:
         """The state as ``player`` may see it (every player-facing read goes through here)."""
-        data = self.state.to_dict()
-        if player is not None:
-            self.host.pm.hook.player_view(state=self.state, player=player, view=data)
-        return data
+        return state_seen_by(self, player)
 
     def legal_commands(self) -> list[str]:
         seq = self.state.kernel.sequence
