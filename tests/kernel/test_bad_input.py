@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ def test_save_from_a_newer_version(save):
     conn.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
     conn.commit()
     conn.close()
-    with pytest.raises(SaveFileError, match="newer version of the game \\(save schema 99; this build reads up to 1\\)"):
+    with pytest.raises(SaveFileError, match="newer version of the game \\(save schema 99; this build reads up to 2\\)"):
         Game.open(save)
 
 
@@ -183,3 +184,156 @@ def test_kill_9_in_the_middle_of_appends_loses_only_the_uncommitted_command(plug
         assert last >= committed  # nothing acknowledged was lost
         assert (last - base) % 3 == 0  # no command half-written
         assert again.submit({"type": "Triple", "actor": "p"}).accepted
+
+
+# ---------------------------------------------------------------- issue 13: one clear line, nothing lost
+def wif(*argv):
+    """Run the command line in this process: (exit code, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from app.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in argv])
+    if argv[0] == "play":  # the window says its errors on the console it was started from
+        return code, "", out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+def one_error_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err, err
+    return lines[0]
+
+
+def skirmish_save(path, commands=6, snapshot_every=None):
+    kwargs = {"snapshot_every": snapshot_every} if snapshot_every else {}
+    game = Game.new("skirmish", path, seed=1, options={"turns": 1000}, **kwargs)
+    finish_all(game, commands)
+    state, last = game.state.to_json(), game.store.last()[0]
+    game.close()
+    return state, last
+
+
+def tamper(path, *sql, drop_triggers=False):
+    conn = sqlite3.connect(path)
+    if drop_triggers:  # what a hand edit has to do first
+        conn.execute("DROP TRIGGER events_no_update")
+    for statement in sql:
+        conn.execute(*statement) if isinstance(statement, tuple) else conn.execute(statement)
+    conn.commit()
+    conn.close()
+
+
+def cli_commands(save):
+    return [("state", save), ("log", save), ("verify", save), ("play", save, "--frames", "1")]
+
+
+@pytest.mark.parametrize("value, words", [
+    ("{not json", "table meta, key 'plugins': the value is not JSON"),
+    ("[1, 2]", "table meta, key 'plugins': should be an object, is a list"),
+    ('{"kernel": 7}', "table meta, key 'plugins', plugin 'kernel': should be an object"),
+])
+def test_meta_value_not_json_or_of_the_wrong_shape_is_named(save, value, words):
+    skirmish_save(save)
+    tamper(save, ("UPDATE meta SET value=? WHERE key='plugins'", (value,)))
+    before = save.read_bytes()
+    with pytest.raises(SaveFileError, match=f"{save.name}: {words}".replace("(", "\\(").replace("[", "\\[")):
+        Game.open(save)
+    for argv in cli_commands(save):
+        code, _, err = wif(*argv)
+        assert code == 1 and words in one_error_line(err), (argv, err)
+    assert save.read_bytes() == before  # nothing written, nothing lost
+
+
+def test_event_data_not_json_opens_read_only_at_the_event_before_naming_table_and_seq(save):
+    good_before_last, _ = skirmish_save(save, commands=5)
+    last = EventStore.open(save).last()[0]
+    good_all, _ = skirmish_save(save.with_name("twin.wif"), commands=6)
+    first_of_sixth = sqlite3.connect(save.with_name("twin.wif")).execute("SELECT MAX(seq) FROM events").fetchone()
+    assert first_of_sixth[0] > last
+    tamper(save, ("UPDATE events SET data='{\"faces\": 10, oops' WHERE seq=?", (last,)), drop_triggers=True)
+    with Game.open(save) as game:
+        assert game.read_only
+        assert f"table events, seq {last}: the data is not JSON" in game.problems[0]
+        assert game.state.kernel.seq == last - 1
+    code, out, err = wif("log", save)
+    assert code == 1 and f"table events, seq {last}: the data is not JSON" in one_error_line(err)
+    code, out, err = wif("state", save)
+    assert code == 0 and f"read-only: {save}: table events, seq {last}" not in err
+    assert f"table events, seq {last}: the data is not JSON" in out
+    assert not verify(save).ok  # the chain does not hold the edit
+    code, _, err = wif("verify", save)
+    assert code == 1 and f"seq {last}" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("blob, words", [
+    (b"\x00\xffnot zlib", "not zlib-compressed text"),
+    (zlib.compress(b"{this is not json"), "not JSON"),
+    (zlib.compress(b'{"kernel": {"seq": "many"}, "sections": {}}'), "section 'kernel' does not match its model"),
+])
+def test_a_bad_snapshot_is_ignored_with_a_warning_and_the_state_replayed(save, blob, words):
+    good, _ = skirmish_save(save, commands=8, snapshot_every=5)
+    seqs = [r[0] for r in sqlite3.connect(save).execute("SELECT seq FROM snapshots ORDER BY seq")]
+    assert len(seqs) >= 2
+    tamper(save, ("UPDATE snapshots SET state=? WHERE seq=?", (blob, seqs[-1])))
+    with Game.open(save) as game:
+        assert not game.read_only and game.state.to_json() == good
+        warning, = game.store.warnings
+        assert f"{save}: table snapshots, seq {seqs[-1]}: {words}" in warning and "replayed from the events" in warning
+        assert game.submit({"type": "FinishStep", "actor": game.state.kernel.acting_power()}).accepted
+    code, out, err = wif("state", save)
+    assert code == 0 and f"warning: {save}: table snapshots, seq {seqs[-1]}" in err
+
+
+def test_a_folder_given_as_a_save_is_named(tmp_path):
+    folder = tmp_path / "saves.wif"
+    folder.mkdir()
+    with pytest.raises(SaveFileError, match="saves.wif: a folder, not a save file"):
+        Game.open(folder)
+    for argv in cli_commands(folder):
+        code, _, err = wif(*argv)
+        assert code == 1 and "a folder, not a save file" in one_error_line(err), argv
+    assert folder.is_dir()
+
+
+def test_an_empty_file_given_as_a_save_is_named(tmp_path):
+    empty = tmp_path / "empty.wif"
+    empty.write_bytes(b"")
+    with pytest.raises(SaveFileError, match="empty.wif: an empty file \\(0 bytes\\)"):
+        Game.open(empty)
+    for argv in cli_commands(empty):
+        code, _, err = wif(*argv)
+        assert code == 1 and "an empty file (0 bytes)" in one_error_line(err), argv
+    assert empty.read_bytes() == b""
+
+
+def nested(levels: int):
+    top = inner = []
+    for _ in range(levels - 1):
+        inner.append([])
+        inner = inner[0]
+    return top
+
+
+def test_a_command_nested_30000_levels_deep_is_refused(save):
+    skirmish_save(save, commands=0)
+    with Game.open(save) as game:
+        head = game.store.last()
+        deep = nested(30000)
+        for command, words in [
+            ({"type": "FinishStep", "actor": "red", "extra": deep}, "FinishStep is malformed"),
+            ({"type": "FinishStep", "actor": deep}, "actor: Input should be a valid string"),
+            ({"type": deep, "actor": "red"}, 'a command\'s "type" is a name'),
+            (deep, 'a command is a JSON object with a "type"'),
+        ]:
+            outcome = game.submit(command)
+            assert not outcome.accepted and words in outcome.reason
+        assert game.store.last() == head
+    text = '{"type": "FinishStep", "actor": "red", "extra": ' + "[" * 30000 + "]" * 30000 + "}"
+    code, _, err = wif("submit", save, text)
+    assert code == 1 and err.strip() == "rejected: the command's JSON is nested too deeply"
+    code, _, err = wif("submit", save, "[" * 30000 + "]" * 30000)
+    assert code == 1 and "nested too deeply" in err and "Traceback" not in err
