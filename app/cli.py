@@ -95,44 +95,6 @@ def cmd_submit(args) -> int:
     return 1
 
 
-def cmd_log(args) -> int:
-    from kernel.game import Game
-
-    with Game.open(args.path, read_only=True) as game:
-        records = game.history(args.from_seq, args.to_seq, player=args.player)
-        if args.json:
-            _print_json([r.as_dict() for r in records])
-        else:
-            for r in records:
-                where = f"T{r.turn}.{r.impulse}" if r.turn else "setup"
-                print(f"{r.seq:>7} {where:<7} {game.describe(r)}")
-    return 0
-
-
-def cmd_state(args) -> int:
-    from kernel.game import Game
-
-    with Game.open(args.path, read_only=True) as game:
-        if args.at is not None:
-            game.state = game.state_at(args.at)
-        view = game.view(args.player)
-        if args.json:
-            _print_json(view)
-        else:
-            k = view["kernel"]
-            seq = k["sequence"]
-            print(f"{args.path}: {k['scenario']}, event {k['seq']}, turn {k['turn']} impulse {k['impulse']}")
-            print(f"  step: {seq['current']}{' (game over)' if seq['finished'] else ''}")
-            if seq["pending"]:
-                print(f"  waiting for: {', '.join(seq['pending'])}")
-            print(f"  active side: {k['active_side']}")
-            for name, section in view["sections"].items():
-                print(f"  [{name}] {json.dumps(section, ensure_ascii=False)[:400]}")
-            for problem in game.problems:
-                print(f"  read-only: {problem}")
-    return 0
-
-
 def cmd_verify(args) -> int:
     from kernel.verify import verify
 
@@ -253,21 +215,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="player", default="solo", help="the player submitting (default: solo)")
     p.set_defaults(func=cmd_submit)
 
-    p = sub.add_parser("log", help="print a game's events")
-    p.add_argument("path")
-    p.add_argument("--from", dest="from_seq", type=int, default=1)
-    p.add_argument("--to", dest="to_seq", type=int)
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--as", dest="player", help="show only what this player may see")
-    p.set_defaults(func=cmd_log)
-
-    p = sub.add_parser("state", help="print a game's state")
-    p.add_argument("path")
-    p.add_argument("--at", type=int, help="the state after this event seq")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--as", dest="player", help="show only what this player may see")
-    p.set_defaults(func=cmd_state)
-
     p = sub.add_parser("verify", help="check a save's hash chain, snapshots and plugin set")
     p.add_argument("path")
     p.set_defaults(func=cmd_verify)
@@ -314,7 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Sub-commands that live with their feature: app/cli_<name>.py defines add_<name>_commands.
     import importlib
 
-    for name in ("map", "render", "replay", "rules", "choices", "bots"):
+    for name in ("log", "map", "render", "replay", "rules", "choices", "bots"):
         try:
             module = importlib.import_module(f"app.cli_{name}")
         except ModuleNotFoundError as exc:

@@ -125,3 +125,17 @@ def test_wif_log_and_state_as_a_player_hide_the_arrangement_and_the_seed(save, c
     assert main(["state", str(save), "--json", "--as", "bob"]) == 0
     state = json.loads(capsys.readouterr().out)
     assert "seed" not in state["kernel"] and "axis" not in state["sections"]["air"]["mission"]["combat"]["arranged"]
+
+
+def test_wif_log_json_streams_the_same_text_as_one_json_list(save, capsys):
+    import json
+
+    from app.cli import main
+
+    game = Game.new("skirmish", save, seed=1)
+    whole = [r.as_dict() for r in game.history()]
+    game.close()
+    assert main(["log", str(save), "--json"]) == 0
+    assert capsys.readouterr().out == json.dumps(whole, indent=2, ensure_ascii=False) + "\n"
+    assert main(["log", str(save), "--json", "--from", "99999"]) == 0
+    assert capsys.readouterr().out == "[]\n"
