@@ -1,0 +1,186 @@
+"""Guadalcanal: the introductory naval scenario (seed section "Scenarios", Guadalcanal).
+
+Japan against the USA and the Commonwealth, May/June 1942 to January/February 1943: 5 turns,
+2 players ("only 3 major powers in play ... limited to just the Pacific. In particular, it does
+not include any combat in China or the USSR").  The data (order of battle, playable area,
+starting control, victory points) is ``data/order_of_battle.json``, loaded and checked by
+``oob.py``; its header says where each value comes from and what is authored.
+
+Starting political state (May/June 1942).  Japan controls Japan, Korea, Formosa, its
+mandated islands, Indochina, Thailand (its ally), and what it conquered since December 1941:
+the Philippines, Malaya and Borneo, the Netherlands East Indies (a conquered minor country),
+Burma, Portuguese Timor, Guam, Wake, New Britain and New Ireland, Lae and Tulagi.  The USA
+controls the USA; the Commonwealth controls Australia, New Zealand, India, Canada, the United
+Kingdom and Free French New Caledonia.  Japan is at war with the USA and the Commonwealth
+from the start.  The partial map: China, the USSR, Mongolia, Manchukuo, Sinkiang and Tibet
+have no controller, so they are neutral territory that no unit enters, and nothing outside
+the Pacific half-map counts for victory (``oob.in_play``).
+
+Setup.  Every counter sets up where it stood in May/June 1942 (the seeds leave setups to the
+setup booklet; this edition fixes them), so the Setup phases are skipped with that reason
+(data/phases_left_out.json).  Reinforcements ("Reinforcements": every turn except the first)
+arrive on the map at the city where they historically entered the theatre, or, if the enemy
+holds it, at the nearest city in play their power controls.
+
+Victory (Guadalcanal Special Victory Conditions): victory points for captured objectives and
+resources, enemy carriers destroyed and, for the Allies, Japanese convoys short of 5 in the
+China Sea and South China Sea at the end of each turn; the margin gives the level
+(``victory.py``).  Naval Repair replaces Production (the naval plugin's phase).
+
+The turn loop is the turn plugin's, from core ``LastTurnSet(5)`` and the turn plugin's
+``CalendarSet`` (May/June 1942) emitted here.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from kernel.hookspecs import hookimpl
+from kernel.plugins import ScenarioSpec
+from plugins.rules.core import (
+    CountryConquered,
+    CountryControlSet,
+    HexControlChanged,
+    LastTurnSet,
+    WarDeclared,
+    enemies,
+    hex_controller,
+    world_map,
+)
+from plugins.rules.land.movement import stacking_problems
+from plugins.rules.turn import CalendarSet
+from plugins.rules.units import Unit, UnitCreated, units
+
+from . import oob
+from .state import (  # noqa: F401 - the scenario's public names
+    REINFORCEMENTS,
+    SCENARIO,
+    VICTORY_CHECK,
+    ConvoyPointsScored,
+    ScenarioState,
+    VictoryDetermined,
+    VictoryPointsCounted,
+    ours,
+    rules,
+    scenario_state,
+    victory_rules,
+)
+from .victory import convoy_points_now, count_victory_points, margin_level, result_words, victory_check  # noqa: F401
+from .victory_hooks import game_result, objective_hexes  # noqa: F401 - hookimpls, registered with the plugin
+
+
+def _unit_model(u: oob.UnitData, hex_) -> Unit:
+    return Unit(id=u.id, power=u.power, nationality=u.nationality, branch=u.branch, type=u.type, name=u.name,
+                factors=dict(u.factors), size=u.size or ("army" if u.branch == "land" else u.branch),
+                year=u.year, flags=list(u.flags), hex=tuple(hex_), where="map")
+
+
+def setup(ctx) -> None:
+    """The starting position of May/June 1942: calendar, length, control, war and every counter."""
+    data = oob.scenario_data()
+    ctx.emit(CalendarSet(year=data.start.year, bimonth=data.start.bimonth))
+    ctx.emit(LastTurnSet(turn=data.start.turns))
+    countries, hexes = oob.start_control()
+    for country, power in countries.items():
+        ctx.emit(CountryControlSet(country=country, power=power))
+    for country, power in data.political.conquered.items():
+        ctx.emit(CountryConquered(country=country, conqueror=power))
+    for h, power in sorted(hexes.items()):
+        ctx.emit(HexControlChanged(hex=h, power=power))
+    for pair in data.political.at_war:
+        ctx.emit(WarDeclared(powers=tuple(pair)))
+    for u in data.units:
+        if u.turn == 1:
+            ctx.emit(UnitCreated(unit=_unit_model(u, oob.unit_hex(u))))
+
+
+def arrival_problem(state, u: oob.UnitData, hex_) -> str | None:
+    """Why the reinforcement ``u`` cannot arrive in ``hex_`` now, or None (Reinforcements:
+    a friendly controlled city free of enemy units, within the stacking limits)."""
+    hex_ = tuple(hex_)
+    if hex_controller(state, hex_) != u.power:
+        return f"Reinforcements: {hex_} is not controlled by {u.power}"
+    if any(enemies(state, x.power, u.power) for x in units(state).in_hex(hex_)):
+        return f"Reinforcements: enemy units occupy {hex_}"
+    model = _unit_model(u, hex_)
+    return "; ".join(stacking_problems(state, hex_, adding=[model], leaving=set())) or None
+
+
+def arrival_hex(state, u: oob.UnitData) -> tuple[int, int] | None:
+    """Where ``u`` arrives: its historical city, else the nearest city in play its power holds."""
+    first = oob.unit_hex(u)
+    if arrival_problem(state, u, first) is None:
+        return first
+    m = world_map()
+    cities = sorted((c.hex for c in m.cities.values() if oob.in_play(c.hex)),
+                    key=lambda h: (m.grid.distance(first, h), h[1], h[0]))
+    return next((h for h in cities if arrival_problem(state, u, h) is None), None)
+
+
+@rules.step_rule(REINFORCEMENTS)
+def reinforcements(ctx, step_id: str) -> None:
+    """Reinforcements: this turn's arrivals are placed on the map."""
+    if not ours(ctx.state):
+        return
+    turn = ctx.state.kernel.turn
+    for u in oob.scenario_data().units:
+        if u.turn != turn:
+            continue
+        hex_ = arrival_hex(ctx.state, u)
+        if hex_ is None:
+            # no city of its power can take it: it waits off the map (the seeds' force pool)
+            ctx.emit(UnitCreated(unit=_unit_model(u, oob.unit_hex(u)).model_copy(update={"hex": None,
+                                                                                          "where": "force-pool"})))
+        else:
+            ctx.emit(UnitCreated(unit=_unit_model(u, hex_)))
+
+
+# ---------------------------------------------------------------- hooks
+@hookimpl
+def register_scenarios(register):
+    data = oob.scenario_data()
+    register(ScenarioSpec(id=SCENARIO, name="Guadalcanal", sides=data.sides, sequence="wif", setup=setup,
+                          description="Japan against the USA and the Commonwealth in the Pacific, "
+                                      "May/June 1942 to Jan/Feb 1943: 5 turns."))
+
+
+PHASES_LEFT_OUT = Path(__file__).parent / "data" / "phases_left_out.json"
+
+
+@cache
+def phases_left_out() -> dict[str, str]:
+    """Step id -> why Guadalcanal leaves the phase out (the data file's header says what is read)."""
+    return json.loads(PHASES_LEFT_OUT.read_text(encoding="utf-8"))["phases"]
+
+
+@hookimpl
+def skip_step(state, step_id, spec):
+    if not ours(state):
+        return None
+    if step_id == REINFORCEMENTS and state.kernel.turn <= 1:
+        return "Reinforcements: every turn except the first starts with the arrival of reinforcements"
+    return phases_left_out().get(step_id)
+
+
+@rules.describe("ConvoyPointsScored")
+def _say_convoys(event, state):
+    d = event.data
+    return f"Turn {d['turn']} convoy points for the Allies: " + ", ".join(f"{a} {p}" for a, p in d["points"].items())
+
+
+@rules.describe("VictoryPointsCounted")
+def _say_points(event, state):
+    d = event.data
+    return f"Turn {d['turn']} victory points: " + ", ".join(f"{s} {p}" for s, p in d["points"].items())
+
+
+@rules.describe("VictoryDetermined")
+def _say_victory(event, state):
+    return f"Victory: {event.data['result']}"
+
+
+rules.export(globals())
+
+from .ui import *  # noqa: E402,F401,F403 - the front end's hooks (app/uihooks.py), ui.__all__

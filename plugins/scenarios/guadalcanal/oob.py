@@ -1,0 +1,208 @@
+"""Guadalcanal's authored data (``data/order_of_battle.json``; its ``source`` and
+``approximations`` fields say where each value comes from): the order of battle, the
+playable area, the political state of May/June 1942 and the victory points.  Loaded once
+per process, validated by pydantic; read-only.
+
+Public functions:
+- ``scenario_data()``: the validated data;
+- ``unit_hex(u)``: where a unit of the order of battle sets up or arrives;
+- ``in_play(hex_)``: is a hex inside the Pacific playable area (Scenarios: "limited to just
+  the Pacific ... does not include any combat in China or the USSR");
+- ``start_control()``: (country -> power, hex -> power) of May/June 1942;
+- ``start_controller(hex_)``: who controlled a hex when the game began;
+- ``objectives()`` / ``resources()``: the objective hexes and resource points in play.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from plugins.rules.core import world_map
+
+DATA = Path(__file__).parent / "data" / "order_of_battle.json"
+
+LAND_TYPES = {"inf", "hq-i"}
+AIR_TYPES = {"ftr", "lnd"}
+LAND_FACTORS = {"combat", "move"}
+AIR_FACTORS = {"air", "tactical", "strategic", "naval", "range"}
+
+
+class Start(BaseModel):
+    year: int
+    bimonth: str
+    turns: int
+
+
+class PlayArea(BaseModel):
+    half_map: str
+    out_countries: list[str]
+    note: str = ""
+
+
+class HexTransfer(BaseModel):
+    to: str
+    country: str | None = None
+    cols: tuple[int, int] | None = None
+    rows: tuple[int, int] | None = None
+    hexes: list[tuple[int, int]] = Field(default_factory=list)
+    note: str = ""
+
+
+class Political(BaseModel):
+    countries: dict[str, str]
+    conquered: dict[str, str] = Field(default_factory=dict)
+    hex_control: list[HexTransfer]
+    at_war: list[tuple[str, str]]
+
+
+class Victory(BaseModel):
+    objective_points: int
+    cv_points: int
+    convoy_areas: list[str]
+    convoy_quota: int
+    oil_points: int
+    resource_points: int
+    margins: list[tuple[int, str]]  # (lowest margin, level), highest first
+
+
+class UnitData(BaseModel):
+    id: str
+    power: str
+    nationality: str = ""
+    branch: str
+    type: str
+    size: str = ""
+    name: str
+    year: int
+    factors: dict[str, int]
+    flags: list[str] = Field(default_factory=list)
+    turn: int  # 1: sets up at the start; N > 1: arrives on turn N (Reinforcements)
+    at: str  # the city or port where it sets up or arrives
+
+    def problem(self) -> str | None:
+        """Why this is not a valid Guadalcanal land or air counter, or None."""
+        if self.branch == "land":
+            if self.type not in LAND_TYPES:
+                return f"unit {self.id}: unknown land unit type {self.type!r}"
+            if set(self.factors) != LAND_FACTORS:
+                return f"unit {self.id}: land factors must be {sorted(LAND_FACTORS)}"
+        elif self.branch == "air":
+            if self.type not in AIR_TYPES:
+                return f"unit {self.id}: unknown air unit type {self.type!r}"
+            if set(self.factors) != AIR_FACTORS:
+                return f"unit {self.id}: air factors must be {sorted(AIR_FACTORS)}"
+        else:
+            return f"unit {self.id}: branch {self.branch!r} (land and air units are listed here)"
+        return None
+
+
+class ScenarioData(BaseModel):
+    source: str
+    approximations: str
+    unit_types: dict[str, str]
+    start: Start
+    sides: dict[str, list[str]]
+    power_names: dict[str, str]
+    play_area: PlayArea
+    political: Political
+    victory: Victory
+    units: list[UnitData]
+
+
+@cache
+def scenario_data() -> ScenarioData:
+    try:
+        data = ScenarioData.model_validate(json.loads(DATA.read_text(encoding="utf-8")))
+    except Exception as exc:  # name the file, as every bad-input error does
+        raise ValueError(f"{DATA}: {exc}") from exc
+    powers = {p for ps in data.sides.values() for p in ps}
+    seen = set()
+    for u in data.units:
+        if u.id in seen:
+            raise ValueError(f"{DATA}: unit id {u.id!r} appears twice")
+        seen.add(u.id)
+        problem = u.problem()
+        if problem:
+            raise ValueError(f"{DATA}: {problem}")
+        if u.power not in powers:
+            raise ValueError(f"{DATA}: unit {u.id}: {u.power!r} is not a major power of the scenario")
+        if world_map().city(u.at) is None:
+            raise ValueError(f"{DATA}: unit {u.id}: {u.at!r} is not a city on the map")
+        if not 1 <= u.turn <= data.start.turns:
+            raise ValueError(f"{DATA}: unit {u.id}: turn {u.turn} is outside turns 1-{data.start.turns}")
+    return data
+
+
+def unit_hex(u: UnitData) -> tuple[int, int]:
+    return world_map().city(u.at).hex
+
+
+def power_name(power: str) -> str:
+    return scenario_data().power_names.get(power, power)
+
+
+# ---------------------------------------------------------------- the playable area
+@cache
+def _out_countries() -> frozenset[str]:
+    return frozenset(scenario_data().play_area.out_countries)
+
+
+def in_play(hex_) -> bool:
+    """Scenarios (Guadalcanal): the game is "limited to just the Pacific" and "does not include
+    any combat in China or the USSR": the Pacific half-map less those countries."""
+    m = world_map()
+    hex_ = m.grid.normalize(tuple(hex_))
+    area = scenario_data().play_area
+    return m.half_map(hex_) == area.half_map and m.country_code(hex_) not in _out_countries()
+
+
+# ---------------------------------------------------------------- May/June 1942
+@cache
+def start_control() -> tuple[dict[str, str], dict[tuple[int, int], str]]:
+    """(country -> power, hex -> power where it differs from its country's controller)."""
+    m = world_map()
+    pol = scenario_data().political
+    hexes: dict[tuple[int, int], str] = {}
+    for t in pol.hex_control:
+        for h in t.hexes:
+            if not m.is_land(tuple(h)):
+                raise ValueError(f"{DATA}: hex_control {t.note!r}: hex {tuple(h)} is not land")
+            hexes[tuple(h)] = t.to
+        if t.country:
+            for h in m.hexes_of_country(t.country):
+                h = tuple(h)
+                if t.cols and not t.cols[0] <= h[0] <= t.cols[1]:
+                    continue
+                if t.rows and not t.rows[0] <= h[1] <= t.rows[1]:
+                    continue
+                if m.is_land(h):
+                    hexes[h] = t.to
+    return dict(pol.countries), hexes
+
+
+def start_controller(hex_) -> str | None:
+    countries, hexes = start_control()
+    hex_ = tuple(hex_)
+    return hexes.get(hex_) or countries.get(world_map().country_code(hex_))
+
+
+@cache
+def objectives() -> tuple[tuple[str, tuple[int, int]], ...]:
+    """The objective cities of the map ("Victory": the 67, names in red) inside the playable area."""
+    return tuple(sorted(((c.name, c.hex) for c in world_map().objectives if in_play(c.hex)),
+                        key=lambda c: (c[1][1], c[1][0])))
+
+
+@cache
+def resources() -> tuple[tuple[str, tuple[int, int], str, int], ...]:
+    """(place, hex, kind "oil" or "resource", points) of every resource in the playable area."""
+    out = []
+    for f in world_map().economy:
+        h = (f.col, f.row)
+        if f.kind in ("oil", "resource") and in_play(h):
+            out.append((f.place or f"{h[0]},{h[1]}", h, f.kind, f.count))
+    return tuple(sorted(out, key=lambda r: (r[1][1], r[1][0])))
