@@ -31,8 +31,6 @@ def air_unit(uid: str, power: str = "germany", type_: str = "ftr", hex_=(204, 52
             "factors": factors, "hex": list(hex_) if hex_ is not None else None, **extra}
 
 
-# ---------------------------------------------------------------- the rig (lab games; docs/MODDING.md)
-@cache
 def ship(uid: str, power: str = "germany", type_: str = "ca", hex_=(200, 50), attack: float = 3, defense: float = 3,
          aa: float = 1, speed: float = 4, range_: float = 4, **extra) -> dict:
     """A naval unit for the lab scenario (plugins/rules/naval/README.md): ``type_`` one of cv, bb,
@@ -46,6 +44,8 @@ def ship(uid: str, power: str = "germany", type_: str = "ca", hex_=(200, 50), at
             "factors": factors, "hex": list(hex_) if hex_ is not None else None, **extra}
 
 
+# ---------------------------------------------------------------- the rig (lab games; docs/MODDING.md)
+@cache
 def _available():
     from kernel.plugins import discover
 
