@@ -16,6 +16,11 @@ Seeds:
   and stacked with an ATR"; "A unit which paradrops into an enemy controlled hex must attack
   the defending land units (even if only a notional unit)" (the combat plugin's
   ``declare_forced_attack``, Ignore Notional).
+- Paradrop under an action that allows no land attack (Air, Naval): refused, and the phase
+  skipped when no phasing power with a PARA may attack, since the forced attack needs a land
+  combat phase that only a Land or Combined action runs (``paradrop_action_problem``).
+- Stacking at the target hex ("Over-Stacked Hex"): an air transported unit may not overstack
+  it; paradropping units have their own limit (``landing_stack_problem``).
 - Activity Limits: "Moving a land unit during the ... air transport ... or paradrop ... step
   counts as a land move"; "All land attacks, including an invasion and/or paradrop, count as
   a land attack"; the ATR that flies is an air mission.
@@ -40,7 +45,9 @@ from plugins.rules.combat.declaration import is_new_attack
 from plugins.rules.combat.retreat import destroy as destroy_land_unit
 from plugins.rules.core import enemies, hex_controller, world_map
 from plugins.rules.land.events import land, this_impulse
+from plugins.rules.land.movement import land_stack_ok, stacking_breaches
 from plugins.rules.supply import began_impulse_out_of_supply, in_supply
+from plugins.rules.turn.activities import action_problem
 from plugins.rules.units import UnitFlipped, UnitMoved
 
 from .aircraft import friendly_base, name, reach, rules_data, side, units_of
@@ -120,11 +127,38 @@ def _cargo_problem(state, atr, cargo, paradrop: bool) -> str | None:
     return None
 
 
+def _landing(state, hex_, cargo) -> list:
+    """The land units this mission's flights land at ``hex_`` (those already flying and ``cargo``)."""
+    units = state["units"].units
+    ids = [f.cargo for f in air(state).mission.flights.values() if f.cargo and tuple(f.hex) == tuple(hex_)]
+    return [units[uid] for uid in sorted(set(ids) | {cargo}) if uid in units]
+
+
+def landing_stack_problem(state, hex_, cargo, paradrop: bool) -> str | None:
+    """Stacking at the target hex ("Over-Stacked Hex": "You cannot voluntarily overstack").
+
+    Air Transport: the cargo joins the hex's friendly units under the land limit (2, or 3 if
+    the third is a division, artillery or supply unit) and units that can't co-operate can't
+    stack together.  Paradrop: "Units invading ... and paradropping ... have a stacking limit
+    in addition to the defending units' limit.  This limit is applied to the combined number
+    of invading and paradropping units" (no invasion happens in these rules: no ships)."""
+    landing = _landing(state, hex_, cargo)
+    where = f"{tuple(hex_)[0]},{tuple(hex_)[1]}"
+    if paradrop:
+        if land_stack_ok(landing):
+            return None
+        return (f"Over-Stacked Hex: paradropping units stack at most 2 in a hex (3 if the third is a division, "
+                f"artillery or supply unit); {len(landing)} would drop into hex {where}")
+    breaches = stacking_breaches(state, hex_, adding=landing, leaving=[u.id for u in landing])
+    problems = [breaches[k] for k in ("land", "sides") if k in breaches]
+    return f"{problems[0]} with {name(state, cargo)} air transported there" if problems else None
+
+
 # ---------------------------------------------------------------- Air Transport
 def transport_problem(state, atr, hex_, cargo) -> str | None:
     if not friendly_base(state, atr.power, hex_):
         return f"hex {tuple(hex_)} is not controlled by a friendly country"
-    return _cargo_problem(state, atr, cargo, paradrop=False)
+    return _cargo_problem(state, atr, cargo, paradrop=False) or landing_stack_problem(state, hex_, cargo, False)
 
 
 def land_move(state, atr, hex_, cargo) -> list[tuple[str, int]]:
@@ -136,11 +170,27 @@ def perform_transport(ctx, flights) -> None:
 
 
 # ---------------------------------------------------------------- Paradrop
+PARADROP_ATTACK = ("Paradrop: \"paradropping into a hex means that the paradropping major power must conduct a "
+                   "land attack on the hex\", and an attack is declared only under a Land or Combined action (Land "
+                   "Combat Declaration; an Air action allows no land attacks, Activity Limits)")
+
+
+def paradrop_action_problem(state, power: str) -> str | None:
+    """Why ``power`` may not paradrop under the action it chose: the forced land attack must be
+    one its action allows, or no land combat phase would ever resolve it."""
+    problem = action_problem(state, power, "land-attack")
+    return f"{PARADROP_ATTACK}: {problem}" if problem else None
+
+
+def paradrop_flyer(state, unit) -> str | None:
+    return transport_flyer(state, unit) or paradrop_action_problem(state, unit.power)
+
+
 def paradrop_problem(state, atr, hex_, cargo) -> str | None:
     owner = hex_controller(state, hex_)
     if owner is None or not enemies(state, atr.power, owner):
         return f"hex {tuple(hex_)} is not controlled by an enemy"
-    return _cargo_problem(state, atr, cargo, paradrop=True)
+    return _cargo_problem(state, atr, cargo, paradrop=True) or landing_stack_problem(state, hex_, cargo, True)
 
 
 def paradrop_activities(state, atr, hex_, cargo) -> list[tuple[str, int]]:
@@ -154,10 +204,12 @@ def paradrop_activities(state, atr, hex_, cargo) -> list[tuple[str, int]]:
 
 def no_para(state) -> str | None:
     phasing = set(state.kernel.sides.get(state.kernel.active_side, []))
-    if any(u.power in phasing and u.on_map and is_para(u) for u in units_of(state).values()):
-        return None
-    return ("Paradrop: no phasing power has a paradrop (PARA) unit on the map (\"Paradrops can be made by air "
-            "transport units that transport a paradrop unit\")")
+    with_para = {u.power for u in units_of(state).values() if u.power in phasing and u.on_map and is_para(u)}
+    if not with_para:
+        return ("Paradrop: no phasing power has a paradrop (PARA) unit on the map (\"Paradrops can be made by air "
+                "transport units that transport a paradrop unit\")")
+    problems = [paradrop_action_problem(state, p) for p in sorted(with_para)]
+    return None if not all(problems) else problems[0]
 
 
 def perform_paradrop(ctx, flights) -> None:
@@ -266,7 +318,7 @@ register(MissionKind(
     cargo=lambda state, atr, hex_: carried_units(state, atr), activities=land_move))
 register(MissionKind(
     id="paradrop", name="Paradrop", step=PARADROP, who="organized air transports (ATR)",
-    flyer=transport_flyer, targets=lambda state, power: _in_reach_of_transports(
+    flyer=paradrop_flyer, targets=lambda state, power: _in_reach_of_transports(
         state, power, lambda h: (o := hex_controller(state, h)) is not None and enemies(state, power, o)),
     target_problem=paradrop_problem, perform=perform_paradrop, unavailable=no_para,
     cargo=lambda state, atr, hex_: carried_units(state, atr, paradrop=True), activities=paradrop_activities))

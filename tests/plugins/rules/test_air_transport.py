@@ -6,7 +6,7 @@ Map facts: (201,51) is a German forest hex in supply; (203,52), 2 hexes away, is
 
 from __future__ import annotations
 
-from helpers import air_unit, dice, lab_game, ok, refused, types, unit
+from helpers import air_unit, dice, lab_game, offered, ok, refused, rig, types, unit
 
 from plugins.rules import air as air_plugin
 from plugins.rules.combat.odds import evaluate_combat
@@ -127,3 +127,56 @@ def test_air_supply_suffers_anti_aircraft_fire_only_with_its_optional_rule(save)
     ok(game, type="FlyMission", actor="germany", unit="ju52", hex=list(FRIENDLY), cargo="g2")
     reasons = skipped(ok(game, type="FinishStep", actor="germany"))
     assert "AsA option 3" in reasons[f"{AM}.aa-by-non-phasing-side"]
+
+
+# ---------------------------------------------------------------- Paradrop under an Air action
+def test_paradrop_is_not_flown_under_an_air_action_whose_forced_attack_no_phase_resolves(save):
+    # Paradrop: "paradropping into a hex means that the paradropping major power must conduct a
+    # land attack"; Land Combat Declaration: only under a Land or Combined action
+    game = transport_lab(save, [JU52, PARA, RIFLE], start="turn.impulse.land.movement.paradrop", action="air")
+    reason = skipped(game.store.records())["wif.turn.impulse.land.movement.paradrop"]
+    assert "must conduct a land attack" in reason and "Land or Combined" in reason
+
+
+def test_paradrop_refused_and_not_offered_once_the_action_allows_no_land_attack(save):
+    game = transport_lab(save, [JU52, PARA, RIFLE], start="turn.impulse.land.movement.paradrop")
+    assert [c.fields[0].values() for c in offered(game, "FlyMission")] == [["ju52"]]
+    rig(game, "RigAction", power="germany", action="air")  # the rig: any action, mid-mission
+    assert offered(game, "FlyMission") == [] or all("ju52" not in c.fields[0].values()
+                                                    for c in offered(game, "FlyMission"))
+    refused(game, None, "must conduct a land attack", type="FlyMission", actor="germany", unit="ju52",
+            hex=list(ENEMY), cargo="fj")
+    assert not game.preview({"type": "FlyMission", "actor": "germany", "unit": "ju52", "hex": list(ENEMY),
+                             "cargo": "fj"})["legal"]
+
+
+# ---------------------------------------------------------------- Stacking at the target hex
+def test_air_transport_may_not_overstack_its_destination(save):
+    # Over-Stacked Hex: "Up to 2 land units can stack in a hex ... You cannot voluntarily overstack"
+    there = [unit("g3", "germany", FRIENDLY), unit("g4", "germany", FRIENDLY)]
+    army = unit("g5", "germany", BASE)
+    game = transport_lab(save, [JU52, army, *there, RIFLE])
+    reason = refused(game, None, "at most 2 land units", type="FlyMission", actor="germany", unit="ju52",
+                     hex=list(FRIENDLY), cargo="g5")
+    assert "hex 203,52" in reason
+    role = offered(game, "FlyMission")[0].fields[0].all_options()[0].next_fields()[0]  # unit -> role
+    cargo = role.all_options()[0].next_fields()[0]
+    assert cargo.values() == ["g5"]
+    hexes = cargo.all_options()[0].next_fields()[0].values()
+    assert hexes and FRIENDLY not in hexes  # the choices ask the same stacking check
+    # a division makes a third unit legal
+    game2 = transport_lab(save.parent / "div.wif", [JU52, INFANTRY, *there, RIFLE])
+    ok(game2, type="FlyMission", actor="germany", unit="ju52", hex=list(FRIENDLY), cargo="g1")
+
+
+def test_paradropping_units_have_their_own_stacking_limit(save):
+    # Over-Stacked Hex: "Units invading ... and paradropping ... have a stacking limit in addition
+    # to the defending units' limit ... applied to the combined number of invading and paradropping units"
+    atrs = [air_unit(f"ju52{i}", "germany", "atr", BASE, air=0, range_=6) for i in "abc"]
+    paras = [unit(f"fj{i}", "germany", BASE, type_="para", combat=2, move=3, size="corps") for i in "abc"]
+    game = transport_lab(save, [*atrs, *paras, RIFLE, unit("r2", "ussr", ENEMY)],
+                         start="turn.impulse.land.movement.paradrop", action="combined")
+    ok(game, type="FlyMission", actor="germany", unit="ju52a", hex=list(ENEMY), cargo="fja")
+    ok(game, type="FlyMission", actor="germany", unit="ju52b", hex=list(ENEMY), cargo="fjb")
+    refused(game, None, "paradropping units stack at most 2", type="FlyMission", actor="germany", unit="ju52c",
+            hex=list(ENEMY), cargo="fjc")
