@@ -1,0 +1,86 @@
+"""The naval plugin's state (``state["naval"]``), its data and where naval play happens in
+the sequence of play.
+
+A naval unit is an ordinary counter of the units plugin (``branch "naval"``); what only
+naval rules need is kept here:
+
+- in a port: the unit's ``hex`` is the port's hex (the units plugin), nothing here;
+- at sea: ``at_sea[unit] = SeaBox(area, section)``, and the unit's ``hex`` is the sea area's
+  box hex (``sea_box_section.box_hex``) so that the map draws it in its sea area;
+- damage (``damaged``), cargo aboard transports and carrier air units aboard carriers
+  (``aboard``: ship -> units; the passengers' ``where`` is ``"aboard"``), the impulse each
+  unit last made a naval move (``moved``), the repair pool;
+- the naval combat being fought (``combat``).
+
+``rules`` is the plugin's registry; the other modules add to it and ``__init__`` exports it.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from kernel.registry import Registry
+
+rules = Registry()
+
+DATA = Path(__file__).with_name("data") / "naval.json"
+
+ROOT = "wif"
+IMPULSE = f"{ROOT}.turn.impulse"
+NAVAL_MOVEMENT = f"{IMPULSE}.naval.naval-movement"
+PHASING_NAVAL_COMBAT = f"{IMPULSE}.naval.phasing-side-naval-combat"
+NON_PHASING_NAVAL_COMBAT = f"{IMPULSE}.naval.non-phasing-side-naval-combat"
+STAY_AT_SEA = (f"{ROOT}.turn.end-of-turn.stay-at-sea-phasing", f"{ROOT}.turn.end-of-turn.stay-at-sea-non-phasing")
+RETURN_TO_BASE = (f"{ROOT}.turn.end-of-turn.return-to-base-phasing",
+                  f"{ROOT}.turn.end-of-turn.return-to-base-non-phasing")
+NAVAL_REPAIR = f"{ROOT}.turn.end-of-turn.naval-repair"
+
+
+class SeaBox(BaseModel):
+    area: str  # sea area code, e.g. "CO" (Coral Sea)
+    section: int  # sea-box section 0-4
+
+
+class NavalCombat(BaseModel):
+    """A naval combat being fought in one sea area (Naval Combat)."""
+
+    area: str
+    initiator: str  # the initiating side
+    round: int = 1
+    included: dict[str, list[str]] = Field(default_factory=dict)  # side -> units included this round
+    surprise: dict[str, int] = Field(default_factory=dict)  # side -> surprise points to spend
+    kind: str = "surface"  # this round's combat type
+
+
+class Naval(BaseModel):
+    at_sea: dict[str, SeaBox] = Field(default_factory=dict)
+    damaged: list[str] = Field(default_factory=list)
+    aboard: dict[str, list[str]] = Field(default_factory=dict)  # ship -> cargo or carrier air units
+    moved: dict[str, list[int]] = Field(default_factory=dict)  # unit -> [turn, impulse] of its last naval move
+    # Non-Phasing Side Naval Combat: sea areas the phasing side moved a non-SUB unit into and
+    # stopped in this impulse -> [turn, impulse]
+    entered: dict[str, list[int]] = Field(default_factory=dict)
+    # Naval Combat: "an area can't be chosen twice per impulse" -> [turn, impulse]
+    fought: dict[str, list[int]] = Field(default_factory=dict)
+    combat: NavalCombat | None = None
+    repairs: dict[str, int] = Field(default_factory=dict)  # Naval Repair: unit -> turn it returns
+
+
+rules.state("naval")(Naval)
+
+
+def naval(state) -> Naval:
+    return state["naval"]
+
+
+def this_impulse(state) -> list[int]:
+    return [state.kernel.turn, state.kernel.impulse]
+
+
+@cache
+def data() -> dict:
+    return json.loads(DATA.read_text(encoding="utf-8"))
