@@ -10,6 +10,17 @@ without pilots go into the air reserve pool").  Subphase Moving Air Units to the
 map, and the power gains a pilot it may use from the next turn.  Pilots received: authored per
 scenario (``data/pilots.json``).  Handlers, choices and previews ask ``assign_problem`` and
 ``reserve_problem``.
+
+Pilot loss and return (air's hook ``aircraft_destroyed``; ``pilot_survives`` is the rule): a
+destroyed aircraft's pilot is lost ("Anti-Air Fire": "If an air unit is destroyed by
+anti-aircraft fire the pilot is considered to have died ... or be forced to bail out over enemy
+territory and sit out the rest of the war in a Prisoner of War camp"; "Carpet Bombing":
+"destroy 1 land or aircraft unit (including its pilot)"; "Carrier Air Units", Landing: with no
+carrier to return to "it is destroyed (optional rule Pilots: any pilot is destroyed too)") unless
+it was shot down in air-to-air combat over a hex its side controls: then the pilot bails out
+among friends and joins the available pilots at once (Ships in Flames: "Add a pilot to the
+available pilots track whenever ... a carrier plane is destroyed but its pilot survives").  The
+seeds name an air-to-air "pilot death" result but give no table for it: see ``data/pilots.json``.
 """
 
 from __future__ import annotations
@@ -26,7 +37,8 @@ from kernel.events import Command, EventData
 from kernel.hookspecs import hookimpl
 from kernel.registry import Registry
 from plugins.optional.framework import is_on
-from plugins.rules.core import world_map
+from plugins.rules.air.air_to_air import AIR_TO_AIR
+from plugins.rules.core import hex_controller, world_map
 from plugins.rules.supply.trace import home_countries
 from plugins.rules.units import UnitMoved, units
 
@@ -51,6 +63,7 @@ class PilotState(BaseModel):
     used: dict[str, int] = Field(default_factory=dict)  # power -> pilots assigned so far
     returned: list[list] = Field(default_factory=list)  # [power, first turn the pilot may be used]
     piloted: list[str] = Field(default_factory=list)  # aircraft given a pilot in a reinforcement phase
+    lost: dict[str, int] = Field(default_factory=dict)  # power -> pilots lost with their aircraft
 
 
 @rules.event
@@ -64,6 +77,14 @@ class AirUnitToReserve(EventData):
     power: str
     unit: str
     pilot_gained: bool  # a piloted aircraft from the map frees its pilot (next turn)
+
+
+@rules.event
+class PilotFate(EventData):
+    power: str
+    unit: str
+    survived: bool  # True: back among the available pilots this turn; False: lost
+    why: str
 
 
 def pilot_state(state) -> PilotState:
@@ -84,6 +105,17 @@ def _to_reserve(state, event) -> None:
     s.piloted = [u for u in s.piloted if u != event.data["unit"]]
     if event.data["pilot_gained"]:
         s.returned.append([event.data["power"], state.kernel.turn + 1])
+
+
+@rules.reducer("PilotFate")
+def _fate(state, event) -> None:
+    s = pilot_state(state)
+    d = event.data
+    s.piloted = [u for u in s.piloted if u != d["unit"]]
+    if d["survived"]:
+        s.returned.append([d["power"], state.kernel.turn])
+    else:
+        s.lost[d["power"]] = s.lost.get(d["power"], 0) + 1
 
 
 def available_pilots(state, power: str) -> int:
@@ -243,6 +275,34 @@ def step_ended(ctx, step_id, spec):
         if unit.where == TRAY and needs_pilot(ctx.state, unit):
             ctx.emit(AirUnitToReserve(power=unit.power, unit=unit.id, pilot_gained=False))
             ctx.emit(UnitMoved(unit=unit.id, to_hex=None, to_where=RESERVE))
+
+
+# ---------------------------------------------------------------- pilot loss and return
+def pilot_survives(state, unit, reason: str, hex_) -> tuple[bool, str]:
+    """Does the pilot of ``unit``, destroyed for ``reason`` over ``hex_``, survive?  (and why)"""
+    if reason != AIR_TO_AIR:
+        # anti-aircraft fire, carpet bombing, no base to return to: the pilot goes with it
+        return False, f"lost with its aircraft ({reason})"
+    controller = hex_controller(state, hex_) if hex_ is not None else None
+    if controller is not None and state.kernel.side_of(controller) == state.kernel.side_of(unit.power):
+        return True, "bailed out over a hex its side controls"
+    return False, "bailed out over enemy or neutral territory: a prisoner of war"
+
+
+@hookimpl(optionalhook=True)
+def aircraft_destroyed(ctx, unit, reason, hex_):
+    if not is_on(ctx.state, RULE_ID):
+        return
+    aircraft = units(ctx.state).units[unit]
+    survived, why = pilot_survives(ctx.state, aircraft, reason, hex_)
+    ctx.emit(PilotFate(power=aircraft.power, unit=unit, survived=survived, why=why))
+
+
+@rules.describe("PilotFate")
+def _say_fate(event, state):
+    d = event.data
+    fate = "returns to the available pilots" if d["survived"] else "is lost"
+    return f"{RULE}: the pilot of {d['unit']} ({d['power']}) {fate}: {d['why']}"
 
 
 @rules.describe("PilotAssigned")
