@@ -24,6 +24,8 @@ DATA = Path(__file__).parent / "data" / "order_of_battle.json"
 LAND_TYPES = {"inf", "mtn", "cav", "arm", "mech", "hq-i", "hq-a"}
 AIR_TYPES = {"ftr", "lnd"}
 LAND_FACTORS = {"combat", "move"}
+# an AA division's anti-aircraft value (Anti-Air Fire; the optional rule Anti-aircraft and anti-tank units)
+OPTIONAL_LAND_FACTORS = {"aa"}
 AIR_FACTORS = {"air", "tactical", "strategic", "naval", "range"}
 
 
@@ -75,8 +77,9 @@ class UnitData(BaseModel):
         if self.branch == "land":
             if land_types is not None and self.type not in land_types:  # None: any (added units)
                 raise ValueError(f"unit {self.id}: unknown land unit type {self.type!r}")
-            if set(self.factors) != LAND_FACTORS:
-                raise ValueError(f"unit {self.id}: land factors must be {sorted(LAND_FACTORS)}")
+            if set(self.factors) - OPTIONAL_LAND_FACTORS != LAND_FACTORS:
+                raise ValueError(f"unit {self.id}: land factors must be {sorted(LAND_FACTORS)} "
+                                 f"(and may add {sorted(OPTIONAL_LAND_FACTORS)})")
         elif self.branch == "air":
             if self.type not in AIR_TYPES:
                 raise ValueError(f"unit {self.id}: unknown air unit type {self.type!r}")
