@@ -79,6 +79,11 @@ class UnitLayer:
         self._erasers_x: list[int] = []
         self._key: tuple | None = None
         self._edge_cache: dict[tuple, pygame.Surface] = {}
+        self._label_plan_key: tuple | None = None  # the city names' placing, per zoom (_covered_labels)
+        self._label_plan: list = []
+        self._label_index: dict[Hex, list[int]] = {}
+        self._placed: dict[int, tuple] = {}
+        self._placed_for: dict[Hex, pygame.Rect] = {}
 
     def forget(self) -> None:
         """Units changed: rebuild the stacks on the next frame."""
@@ -155,37 +160,62 @@ class UnitLayer:
         """City names a counter covers, as sprites drawn over the counters: under the
         counter of the city's own hex, else where the map prints them; on a plate.  Where
         the name moves, a blank plate drawn before the counters hides what shows of the
-        printed one.  Returns (blank plates, labels), each sorted by x."""
+        printed one.  Returns (blank plates, labels), each sorted by x.
+
+        Only the cities near a hex whose stack changed are placed again (a move changes two
+        stacks of hundreds; placing every city's name took ~8 ms)."""
         if not self.dmap.layers.get("labels") or not occupied:
             return [], []
-        erasers = []
+        plan_key = (self.dmap.zoom, size, id(self.dmap._cities))
+        if plan_key != self._label_plan_key:
+            self._label_plan_key, self._label_plan, self._label_index = plan_key, *self._plan_labels(g)
+            self._placed, self._placed_for = {}, {}
+            todo = range(len(self._label_plan))
+        else:
+            before = self._placed_for
+            changed = [h for h in occupied.keys() | before.keys() if occupied.get(h) != before.get(h)]
+            todo = {i for h in changed for i in self._label_index.get(h, ())}
         ww = self.dmap.world_size()[0]
-        labels = []
+        for i in todo:
+            self._placed[i] = self._place_label(self._label_plan[i], occupied, size, ww)
+        self._placed_for = dict(occupied)
+        erasers = sorted((e for e, _ in self._placed.values() if e is not None), key=lambda item: item[0])
+        labels = sorted((lab for _, lab in self._placed.values() if lab is not None), key=lambda item: item[0])
+        return erasers, labels
+
+    def _plan_labels(self, g) -> tuple[list, dict]:
+        """Per city whose name this zoom prints: (name, its centre, its hex, the hexes whose
+        counters may meet the name); and by hex, the cities that may meet its counters."""
+        plan, index = [], {}
         for city in self.dmap._cities:
             label = city_label(city, g, self.dmap.zoom)
             if label is None:
                 continue
-            text, dx, dy = label
-            x, y = city.col * g.w + g.half_w * (city.row & 1), city.row * g.h + g.top
             here = (city.col, city.row)
-            reach = text.get_width() // (2 * g.w) + 2
-            near = [occupied[h] for h in self._hexes_near(here, reach) if h in occupied and h != here]
+            near = self._hexes_near(here, label[0].get_width() // (2 * g.w) + 2)
+            for h in near:
+                index.setdefault(h, []).append(len(plan))
+            plan.append((label, city.col * g.w + g.half_w * (city.row & 1), city.row * g.h + g.top, here, near))
+        return plan, index
 
-            def clear(dy):
-                rect = pygame.Rect(x + dx - 1, y + dy, text.get_width() + 2, text.get_height())
-                return not any(_hits(rect, other, ww) for other in near)
+    def _place_label(self, planned, occupied, size: int, ww: int) -> tuple:
+        """(blank plate or None, label sprite or None) of one city's name."""
+        (text, dx, dy), x, y, here, near_hexes = planned
+        near = [occupied[h] for h in near_hexes if h in occupied and h != here]
 
-            if here in occupied:
-                erasers.append((x, y, [(self._blank(text), dx - 1, dy)]))
-                # under the counter's foot; above its edges when only that is clear of counters
-                below, above = size - size // 2 + 1, occupied[here].top - y - text.get_height() - 1
-                dy = above if not clear(below) and clear(above) else below
-            elif clear(dy):
-                continue
-            labels.append((x, y, [(self._plate(text), dx - 1, dy)]))
-        labels.sort(key=lambda item: item[0])
-        erasers.sort(key=lambda item: item[0])
-        return erasers, labels
+        def clear(dy):
+            rect = pygame.Rect(x + dx - 1, y + dy, text.get_width() + 2, text.get_height())
+            return not any(_hits(rect, other, ww) for other in near)
+
+        eraser = None
+        if here in occupied:
+            eraser = (x, y, [(self._blank(text), dx - 1, dy)])
+            # under the counter's foot; above its edges when only that is clear of counters
+            below, above = size - size // 2 + 1, occupied[here].top - y - text.get_height() - 1
+            dy = above if not clear(below) and clear(above) else below
+        elif clear(dy):
+            return None, None
+        return eraser, (x, y, [(self._plate(text), dx - 1, dy)])
 
     def _hexes_near(self, hex_: Hex, reach: int) -> list[Hex]:
         """Hexes within ``reach`` columns and one row up, two down (where a name can meet a

@@ -299,3 +299,34 @@ def test_a_city_name_goes_above_its_counter_when_the_hexes_below_hold_counters(t
         assert bare.get_at((sx + dx, sy + dy)) != LABEL_PLATE
     finally:
         game.close()
+
+
+def test_after_a_move_the_covered_names_are_those_a_fresh_drawing_places(tmp_path, screen):
+    """A move places again only the names near the hexes whose stacks changed (app/stackdraw.py):
+    what it draws is what a map drawn afresh draws, the name over the city's counter gone
+    with the counter and back with it."""
+    grid = MapModel().grid
+    below = [grid.neighbour(PETROZAVODSK, d) for d in (1, 2)]
+    units = [unit("city", "ussr", PETROZAVODSK), unit("far", "ussr", QUIET)] + \
+        [unit(f"s{k}", "germany", h) for k, h in enumerate(below)]
+    game = lab_game(tmp_path / "names.wif", options={"units": units})  # a game the rig may move units in
+    dmap = DetailedMap(MapModel(game=game), VIEW, zoom=5, centre=PETROZAVODSK)
+    try:
+        def placed(layer):
+            layer.sprites()
+            return [[(x, y, [(s.get_size(), dx, dy) for s, dx, dy in parts]) for x, y, parts in found]
+                    for found in (layer._erasers, layer._labels)]
+
+        def fresh():
+            return placed(DetailedMap(MapModel(game=game), VIEW, zoom=5, centre=PETROZAVODSK).units_layer)
+
+        drawn(dmap)
+        assert placed(dmap.units_layer) == fresh()
+        assert placed(dmap.units_layer)[0]  # the city's own counter: its printed name blanked
+        for to in (KAZAN, PETROZAVODSK, QUIET):
+            event(game, "UnitMoved", unit="city", to_hex=list(to))
+            drawn(dmap)
+            assert placed(dmap.units_layer) == fresh(), to
+        assert len(dmap.units_layer._placed) == len(dmap.units_layer._label_plan)
+    finally:
+        game.close()

@@ -8,7 +8,9 @@ Situation (lab scenario, as tests/app/test_playing.py): German corps in 206,51 (
 
 from __future__ import annotations
 
+from app.guiclicks import list_row
 from app.playforms import FINISH
+from helpers import unit
 
 from test_playing import buttons, click, destinations, hex_pos, lab_game, motion, open_window, press, pump  # noqa: F401
 
@@ -86,3 +88,48 @@ def test_hovering_another_destination_sets_only_the_preview_text(open_window, tm
     # leaving the offered hexes removes the preview (a rebuild)
     pump(window, motion(hex_pos(window, (206, 58))))
     assert not [e for e in body_widgets(play) if getattr(e, "preview", None)]
+
+
+# more German corps than the form shows as buttons: the units to move are a list
+MANY = [unit(f"g-extra{i}", "germany", (204 + i % 2, 49 + i // 2)) for i in range(10)]
+
+
+def units_list(play):
+    return next(e for e in play.body.owned if getattr(e, "field_name", None) == "unit")
+
+
+def shown_rows(lst) -> dict:
+    return {item["text"]: item["button_element"] for item in lst.item_list if item["button_element"] is not None}
+
+
+def test_after_a_move_the_units_list_comes_back_its_rows_moved_up(open_window, tmp_path):
+    """The list of units to move gives way to the chosen unit's destinations and comes back,
+    after the move, as the same list less the unit moved: the rows still shown keep their
+    buttons (app/listrows.py), and a click on a row still chooses its unit."""
+    game = lab_game(tmp_path / "list.wif", extra_units=MANY)
+    window = open_window(game)
+    play = window.play
+    lst = units_list(play)
+    before = shown_rows(lst)
+    labels = [item["text"] for item in lst.item_list]
+    assert len(labels) == 12 and len(before) < 12  # some rows below the list's bottom
+    pump(window, *click(hex_pos(window, (206, 52))))
+    assert play.fill.values["unit"] == "g-inf"
+    assert not any(getattr(e, "field_name", None) == "unit" for e in play.body.owned)  # put aside, hidden
+    assert not lst.visible
+    pump(window, *click(hex_pos(window, (205, 53))))
+    assert tuple(game.state["units"].units["g-inf"].hex) == (205, 53)
+    again = units_list(play)
+    assert again is lst and lst.visible
+    offered = play.fill.pending().all_options()
+    assert [item["text"] for item in lst.item_list] == [o.label or str(o.value) for o in offered]
+    assert len(lst.item_list) == 11 and "g-inf" not in [o.value for o in offered]
+    after = shown_rows(lst)
+    kept = [text for text, button in after.items() if before.get(text) is button]
+    assert len(kept) >= len(after) - 1  # at most the new bottom row needed another button's text
+    for i, item in enumerate(lst.item_list):  # every row where a new list would put it
+        if item["button_element"] is not None:
+            assert item["button_element"].relative_rect.top == i * lst.list_item_height
+    index = 2
+    pump(window, *click(list_row(window.gui, lst, index, "a row").pos))
+    assert play.fill.values["unit"] == offered[index].value

@@ -1,0 +1,222 @@
+"""A form's scrolling inside whose widgets are reused from one build to the next
+(``FormBody``), split from app/forms.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UIImage, UILabel, UISelectionList, UITextBox
+
+from .listrows import refill
+
+if TYPE_CHECKING:
+    from .forms import FormWindow
+
+SHELF_LISTS = 2  # lists a build did not ask for, kept hidden for a later one (the units left to move)
+
+# What builders mark widgets with (read by app/guidriver.py and the tests: what a click
+# submits, sets, clears...): a reused widget loses them, its builder marks it again.
+MARKS = ("command", "sets", "clears", "steps", "fills", "finishes", "takes_screen", "preview", "status_text",
+         "unit_id", "options", "field_name")
+
+
+class FormBody:
+    """The inside of a form whose widgets may be taller than it: they go in a scrolling
+    area, so a widget below the form's bottom is scrolled to, never cut off.  Offers what
+    the builders use of a ``FormWindow`` (``button``, ``label``, ``text_box``, ``picture``,
+    ``owned``, ``container``).
+
+    Creating a pygame_gui widget costs milliseconds (a text box's layout, a button's shape),
+    and a rebuild after a click mostly shows the same widgets again: ``clear`` keeps the
+    widgets aside, a builder asking for one with the same content and size gets it back (moved
+    where it now goes, its callback and marks set afresh), and ``finish`` removes the ones
+    not asked for again.  A list not asked for is hidden instead (the last ``SHELF_LISTS``
+    of them): after a unit is chosen its list of units gives way to its destinations, and
+    after the move it comes back less that unit, given its new rows in place."""
+
+    SCROLLBAR = 20
+
+    def __init__(self, form: FormWindow, scroll: float = 0.0):
+        from pygame_gui.elements import UIScrollingContainer
+
+        self.form, self.gui, self.owned = form, form.gui, form.owned
+        inner = form.get_container().rect
+        self.area = UIScrollingContainer(pygame.Rect(0, 0, inner.width, inner.height), self.gui.manager,
+                                         container=form, allow_scroll_x=False)
+        self.width = inner.width - self.SCROLLBAR
+        self._scroll = scroll
+        self._spare: dict[tuple, list] = {}  # widgets of the last build, by content, until asked for again
+        self.reused = 0  # widgets given back by the last build (tests read it)
+        self._area_size = None  # the scrolling area's size, as last set
+        self._builds = 0  # builds finished (a list remembers the last one that showed it)
+
+    @property
+    def container(self):
+        return self.area
+
+    def get_container(self):
+        return self.area.get_container()
+
+    # ------------------------------------------------------------ widgets, reused when the same
+    def _again(self, key: tuple, rect: pygame.Rect):
+        found = self._spare.get(key)
+        if not found:
+            return None
+        widget = found.pop()
+        for mark in MARKS:
+            widget.__dict__.pop(mark, None)
+        if widget.relative_rect.topleft != rect.topleft:
+            widget.set_relative_position(rect.topleft)
+        if not widget.visible:  # a list from the shelf
+            widget.show()
+        widget.shown_in = self._builds
+        self.reused += 1
+        return widget
+
+    def _keep(self, widget, key: tuple):
+        widget.reuse_key = key
+        widget.shown_in = self._builds
+        return widget
+
+    def button(self, rect, text: str, callback: Callable, tip: str | None = None) -> UIButton:
+        rect = pygame.Rect(rect)
+        key = ("button", text, tip, rect.size)
+        b = self._again(key, rect)
+        if b is None:
+            b = self._keep(UIButton(rect, text, self.gui.manager, container=self.area, tool_tip_text=tip), key)
+        elif not b.is_enabled:
+            b.enable()
+        self.gui.on(pygame_gui.UI_BUTTON_PRESSED, b, callback)
+        self.owned.append(b)
+        return b
+
+    def label(self, rect, text: str) -> UILabel:
+        rect = pygame.Rect(rect)
+        key = ("label", text, rect.size)
+        found = self._again(key, rect)
+        return found if found is not None else self._keep(UILabel(rect, text, self.gui.manager, container=self.area), key)
+
+    def text_box(self, html: str, rect, object_id: str | None = None):
+        """A text box; height -1: as tall as its text."""
+        rect = pygame.Rect(rect)
+        key = ("text", html, rect.size, object_id)
+        found = self._again(key, rect)
+        if found is None:  # a box of the same shape, its text set anew: half the cost of a new one
+            other = next((k for k, spare in self._spare.items() if spare and k[0] == "text" and k[2:] == key[2:]), None)
+            found = self._again(other, rect) if other is not None else None
+            if found is not None:
+                found.set_text(html)
+                found.reuse_key = key
+        return found if found is not None else self._keep(
+            UITextBox(html, rect, self.gui.manager, container=self.area, object_id=object_id), key)
+
+    def picture(self, rect, surface: pygame.Surface, what) -> UIImage:
+        """A picture; ``what`` names it (the same ``what``, the same picture)."""
+        rect = pygame.Rect(rect)
+        key = ("image", what, rect.size)
+        found = self._again(key, rect)
+        return found if found is not None else self._keep(
+            UIImage(rect, surface, self.gui.manager, container=self.area), key)
+
+    def selection_list(self, rect, items: list, multi: bool = False, selected: list | None = None) -> UISelectionList:
+        """A list of ``items`` (text, object id); ``selected``: the rows chosen in it.  Given
+        back only with the same rows and the same rows chosen (the player may have chosen
+        rows in it since it was built)."""
+        rect = pygame.Rect(rect)
+        key = ("list", tuple(items), rect.size, multi)
+        spare = self._spare.get(key) or []
+        want = sorted(selected or [])
+        match = next((i for i, lst in enumerate(spare) if sorted(_chosen_rows(lst)) == want), None)
+        if match is not None:
+            spare.append(spare.pop(match))  # the one ``_again`` gives back
+            return self._again(key, rect)
+        found = self._refilled(key, rect, items, selected)
+        if found is not None:
+            return found
+        return self._keep(UISelectionList(rect, items, self.gui.manager, container=self.area,
+                                          allow_multi_select=multi, default_selection=selected or None), key)
+
+    def _refilled(self, key: tuple, rect: pygame.Rect, items: list, selected: list | None):
+        """A list of the same shape given the new rows in place (app/listrows.py): the one
+        with the most rows in common (the units left after a move); one with none in common
+        only from the shelf, so the list just shown stays for when it is asked for again."""
+        texts = {text for text, _ in items}
+        best, best_score = None, None
+        for k, lists in self._spare.items():
+            if k[0] != "list" or k[2:] != key[2:]:
+                continue
+            for lst in lists:
+                common = sum(1 for item in lst.item_list if item["text"] in texts)
+                score = (common, lst.shown_in < self._builds - 1)
+                if (common or score[1]) and (best_score is None or score > best_score):
+                    best, best_score = (k, lst), score
+        if best is None or not refill(best[1], items, selected):
+            return None
+        spare = self._spare[best[0]]
+        spare.append(spare.pop(next(i for i, lst in enumerate(spare) if lst is best[1])))
+        found = self._again(best[0], rect)
+        found.reuse_key = key
+        return found
+
+    def clear(self) -> None:
+        """Every widget put aside for the next build (see the class), the others gone; the
+        scrolling area and its scroll position kept (building a scrolling area is a good part
+        of a form's rebuild)."""
+        for element in self.owned:
+            self.gui.forget(element)
+        self.owned.clear()
+        self._drop_spares()
+        elements = list(self.area.get_container().elements)
+        kept = [e for e in elements if getattr(e, "reuse_key", None) is not None and e.alive()]
+        # what a kept widget made beside itself stays with it: a text box's scroll bar, a list's rows
+        stays = {id(e) for e in kept} | {id(e.list_and_scroll_bar_container) for e in kept
+                                         if getattr(e, "list_and_scroll_bar_container", None) is not None}
+        for element in kept:
+            self._spare.setdefault(element.reuse_key, []).append(element)
+        for element in elements:
+            if id(element) not in stays and id(getattr(element, "parent_element", None)) not in stays:
+                element.kill()
+        self.reused = 0
+
+    def _drop_spares(self, shelve: bool = False) -> None:
+        """The widgets not asked for again gone; with ``shelve``, the lists shown last hidden."""
+        spares = [w for widgets in self._spare.values() for w in widgets]
+        self._spare = {}
+        lists = sorted((w for w in spares if shelve and w.reuse_key[0] == "list" and w.alive()),
+                       key=lambda w: w.shown_in, reverse=True)[:SHELF_LISTS]
+        for widget in spares:
+            if any(widget is kept for kept in lists):
+                if widget.visible:
+                    widget.hide()
+                for mark in MARKS:  # a hidden list offers nothing (app/guidriver.py looks for marks)
+                    widget.__dict__.pop(mark, None)
+            else:
+                widget.kill()
+
+    def fits(self) -> bool:
+        """The area still fills the form (the form was not resized or cleared)."""
+        inner = self.form.get_container().rect
+        return self.area.alive() and self.owned is self.form.owned and self.area.rect.size == inner.size
+
+    def finish(self, height: int) -> None:
+        """The widgets are built down to ``height``: scroll only if they need it, to where the
+        form was scrolled before it was rebuilt; the widgets not asked for again gone."""
+        self._drop_spares(shelve=True)
+        self._builds += 1
+        if (self.width, max(height, 1)) != self._area_size:  # resizing rebuilds the scroll bar
+            self._area_size = (self.width, max(height, 1))
+            self.area.set_scrollable_area_dimensions(self._area_size)
+        bar = self.area.vert_scroll_bar
+        if bar is not None and self._scroll:
+            bar.set_scroll_from_start_percentage(min(self._scroll, 1.0 - bar.visible_percentage))
+        self._scroll = 0.0  # once: a rebuild in the same area keeps where the player scrolled
+
+    def scroll(self) -> float:
+        bar = self.area.vert_scroll_bar
+        return bar.start_percentage if bar is not None else 0.0
+
+
+def _chosen_rows(lst: UISelectionList) -> list:
+    return [(item["text"], item["object_id"]) for item in lst.item_list if item["selected"]]
