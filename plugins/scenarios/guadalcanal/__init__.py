@@ -50,6 +50,7 @@ from plugins.rules.core import (
     world_map,
 )
 from plugins.rules.land.movement import stacking_problems
+from plugins.rules.naval.rig_naval import load, place_at_sea
 from plugins.rules.turn import CalendarSet
 from plugins.rules.units import Unit, UnitCreated, units
 
@@ -91,9 +92,36 @@ def setup(ctx) -> None:
         ctx.emit(HexControlChanged(hex=h, power=power))
     for pair in data.political.at_war:
         ctx.emit(WarDeclared(powers=tuple(pair)))
-    for u in data.units:
-        if u.turn == 1:
-            ctx.emit(UnitCreated(unit=_unit_model(u, oob.unit_hex(u))))
+    _arrive(ctx, [u for u in data.units if u.turn == 1], at_start=True)
+
+
+def _arrive(ctx, arriving: list[oob.UnitData], at_start: bool) -> None:
+    """Put counters on the map: land, air and naval units in their city or port (reinforcements
+    where ``arrival_hex`` says), carrier air units aboard their carrier, ships at sea in their
+    sea-box section (naval plugin: ``rig_naval.load`` / ``place_at_sea``, which check the rules)."""
+    where: dict[str, tuple[int, int] | None] = {}
+    for u in arriving:
+        if u.aboard:
+            continue
+        hex_ = oob.unit_hex(u) if at_start else arrival_hex(ctx.state, u)
+        where[u.id] = hex_
+        model = _unit_model(u, hex_ if hex_ is not None else oob.unit_hex(u))
+        if hex_ is None:  # no city of its power can take it: it waits off the map (the force pool)
+            model = model.model_copy(update={"hex": None, "where": "force-pool"})
+        ctx.emit(UnitCreated(unit=model))
+    by_carrier: dict[str, list[str]] = {}
+    for u in arriving:
+        if u.aboard and where.get(u.aboard) is not None:
+            ctx.emit(UnitCreated(unit=_unit_model(u, where[u.aboard])))
+            by_carrier.setdefault(u.aboard, []).append(u.id)
+    for carrier, air in by_carrier.items():
+        load(ctx, carrier, air)
+    at_sea: dict[tuple[str, int], list[str]] = {}
+    for u in arriving:
+        if u.sea is not None and where.get(u.id) is not None:
+            at_sea.setdefault((u.sea.area, u.sea.section), []).append(u.id)
+    for (area, section), ids in at_sea.items():
+        place_at_sea(ctx, ids, area, section)
 
 
 def arrival_problem(state, u: oob.UnitData, hex_) -> str | None:
@@ -104,17 +132,21 @@ def arrival_problem(state, u: oob.UnitData, hex_) -> str | None:
         return f"Reinforcements: {hex_} is not controlled by {u.power}"
     if any(enemies(state, x.power, u.power) for x in units(state).in_hex(hex_)):
         return f"Reinforcements: enemy units occupy {hex_}"
+    if u.branch == "naval":
+        return None if world_map().city_at(hex_) is not None and world_map().city_at(hex_).port \
+            else f"Reinforcements: a naval unit arrives in a port; {hex_} is none"
     model = _unit_model(u, hex_)
     return "; ".join(stacking_problems(state, hex_, adding=[model], leaving=set())) or None
 
 
 def arrival_hex(state, u: oob.UnitData) -> tuple[int, int] | None:
-    """Where ``u`` arrives: its historical city, else the nearest city in play its power holds."""
+    """Where ``u`` arrives: its historical city (port), else the nearest city (port) in play its
+    power holds."""
     first = oob.unit_hex(u)
     if arrival_problem(state, u, first) is None:
         return first
     m = world_map()
-    cities = sorted((c.hex for c in m.cities.values() if oob.in_play(c.hex)),
+    cities = sorted((c.hex for c in m.cities.values() if oob.in_play(c.hex) and (c.port or u.branch != "naval")),
                     key=lambda h: (m.grid.distance(first, h), h[1], h[0]))
     return next((h for h in cities if arrival_problem(state, u, h) is None), None)
 
@@ -125,16 +157,7 @@ def reinforcements(ctx, step_id: str) -> None:
     if not ours(ctx.state):
         return
     turn = ctx.state.kernel.turn
-    for u in oob.scenario_data().units:
-        if u.turn != turn:
-            continue
-        hex_ = arrival_hex(ctx.state, u)
-        if hex_ is None:
-            # no city of its power can take it: it waits off the map (the seeds' force pool)
-            ctx.emit(UnitCreated(unit=_unit_model(u, oob.unit_hex(u)).model_copy(update={"hex": None,
-                                                                                          "where": "force-pool"})))
-        else:
-            ctx.emit(UnitCreated(unit=_unit_model(u, hex_)))
+    _arrive(ctx, [u for u in oob.scenario_data().units if u.turn == turn], at_start=False)
 
 
 # ---------------------------------------------------------------- hooks

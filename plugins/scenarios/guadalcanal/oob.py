@@ -22,8 +22,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from plugins.rules.core import world_map
+from plugins.rules.naval.naval_units import CARRIER_AIR_TYPES, naval_problem
 
 DATA = Path(__file__).parent / "data" / "order_of_battle.json"
+NAVAL_DATA = Path(__file__).parent / "data" / "naval_order_of_battle.json"
 
 LAND_TYPES = {"inf", "hq-i"}
 AIR_TYPES = {"ftr", "lnd"}
@@ -69,6 +71,11 @@ class Victory(BaseModel):
     margins: list[tuple[int, str]]  # (lowest margin, level), highest first
 
 
+class SeaBox(BaseModel):
+    area: str  # sea area code (maps/world/sea_areas.csv)
+    section: int  # sea-box section 0-4
+
+
 class UnitData(BaseModel):
     id: str
     power: str
@@ -81,10 +88,19 @@ class UnitData(BaseModel):
     factors: dict[str, int]
     flags: list[str] = Field(default_factory=list)
     turn: int  # 1: sets up at the start; N > 1: arrives on turn N (Reinforcements)
-    at: str  # the city or port where it sets up or arrives
+    at: str = ""  # the city or port where it sets up or arrives
+    sea: SeaBox | None = None  # a naval unit at sea: where it starts (created in port ``at`` first)
+    aboard: str = ""  # a carrier air unit: the carrier it starts aboard
 
     def problem(self) -> str | None:
-        """Why this is not a valid Guadalcanal land or air counter, or None."""
+        """Why this is not a valid Guadalcanal counter, or None (naval counters in the naval
+        plugin's format: ``naval_units.naval_problem``)."""
+        if self.branch == "naval":
+            return naval_problem(self.model_dump())
+        if self.branch == "air" and self.type in CARRIER_AIR_TYPES:
+            if set(self.factors) != AIR_FACTORS | {"class"}:
+                return f"unit {self.id}: carrier air factors must be {sorted(AIR_FACTORS | {'class'})}"
+            return None if self.aboard else f"unit {self.id}: a carrier air unit starts aboard a carrier"
         if self.branch == "land":
             if self.type not in LAND_TYPES:
                 return f"unit {self.id}: unknown land unit type {self.type!r}"
@@ -100,12 +116,19 @@ class UnitData(BaseModel):
         return None
 
 
+class NavalData(BaseModel):
+    source: str
+    approximations: str
+    units: list[UnitData]
+
+
 class ScenarioData(BaseModel):
     source: str
     approximations: str
     unit_types: dict[str, str]
     start: Start
     sides: dict[str, list[str]]
+    side_names: dict[str, str]
     power_names: dict[str, str]
     play_area: PlayArea
     political: Political
@@ -113,28 +136,57 @@ class ScenarioData(BaseModel):
     units: list[UnitData]
 
 
+def _load(path: Path, model):
+    try:
+        return model.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except Exception as exc:  # name the file, as every bad-input error does
+        raise ValueError(f"{path}: {exc}") from exc
+
+
 @cache
 def scenario_data() -> ScenarioData:
-    try:
-        data = ScenarioData.model_validate(json.loads(DATA.read_text(encoding="utf-8")))
-    except Exception as exc:  # name the file, as every bad-input error does
-        raise ValueError(f"{DATA}: {exc}") from exc
+    """The scenario's data, the naval order of battle's units appended to the land and air ones."""
+    data = _load(DATA, ScenarioData)
+    naval_units = _load(NAVAL_DATA, NavalData).units
     powers = {p for ps in data.sides.values() for p in ps}
-    seen = set()
-    for u in data.units:
-        if u.id in seen:
-            raise ValueError(f"{DATA}: unit id {u.id!r} appears twice")
-        seen.add(u.id)
-        problem = u.problem()
-        if problem:
-            raise ValueError(f"{DATA}: {problem}")
-        if u.power not in powers:
-            raise ValueError(f"{DATA}: unit {u.id}: {u.power!r} is not a major power of the scenario")
-        if world_map().city(u.at) is None:
-            raise ValueError(f"{DATA}: unit {u.id}: {u.at!r} is not a city on the map")
-        if not 1 <= u.turn <= data.start.turns:
-            raise ValueError(f"{DATA}: unit {u.id}: turn {u.turn} is outside turns 1-{data.start.turns}")
+    by_id: dict[str, UnitData] = {}
+    for path, listed in ((DATA, data.units), (NAVAL_DATA, naval_units)):
+        for u in listed:
+            problem = unit_problem(u, by_id, powers, data.start.turns)
+            if problem:
+                raise ValueError(f"{path}: {problem}")
+            by_id[u.id] = u
+    for u in naval_units:
+        if u.aboard:
+            carrier = by_id.get(u.aboard)
+            if carrier is None or carrier.type != "cv" or carrier.turn != u.turn or carrier.power != u.power:
+                raise ValueError(f"{NAVAL_DATA}: unit {u.id}: {u.aboard!r} is not a carrier of {u.power} "
+                                 f"arriving on turn {u.turn}")
+    data.units = data.units + naval_units
     return data
+
+
+def unit_problem(u: UnitData, taken: dict, powers: set, turns: int) -> str | None:
+    """Why ``u`` is not a valid counter of the order of battle, or None."""
+    if u.id in taken:
+        return f"unit id {u.id!r} appears twice"
+    problem = u.problem()
+    if problem:
+        return problem
+    if u.power not in powers:
+        return f"unit {u.id}: {u.power!r} is not a major power of the scenario"
+    if not 1 <= u.turn <= turns:
+        return f"unit {u.id}: turn {u.turn} is outside turns 1-{turns}"
+    if u.aboard:
+        return None
+    city = world_map().city(u.at)
+    if city is None:
+        return f"unit {u.id}: {u.at!r} is not a city on the map"
+    if u.branch == "naval" and not city.port:
+        return f"unit {u.id}: {u.at!r} is not a port"
+    if u.sea is not None and u.sea.area not in world_map().sea_areas:
+        return f"unit {u.id}: {u.sea.area!r} is not a sea area"
+    return None
 
 
 def unit_hex(u: UnitData) -> tuple[int, int]:

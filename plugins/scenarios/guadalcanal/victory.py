@@ -16,7 +16,9 @@ two sides (Japan; the USA and the Commonwealth).
 
 from __future__ import annotations
 
-from plugins.rules.core import hex_controller, world, world_map
+from plugins.rules.core import hex_controller, world
+from plugins.rules.naval.naval_units import is_convoy
+from plugins.rules.naval.state import naval
 from plugins.rules.units import units
 
 from . import oob
@@ -31,8 +33,7 @@ from .state import (
 )
 
 CARRIER_TYPES = frozenset({"cv"})  # the naval class of an aircraft carrier (naval data "classes")
-CONVOY_TYPES = frozenset({"convoy"})
-DESTROYED = frozenset({"eliminated", "destroyed"})  # where a sunk ship's counter goes
+DESTROYED = frozenset({"eliminated"})  # where a sunk ship's counter goes (a damaged one: "repair-pool")
 
 
 def _side(state, power: str | None) -> str | None:
@@ -40,12 +41,15 @@ def _side(state, power: str | None) -> str | None:
 
 
 def convoys_in(state, power: str, area: str) -> int:
-    """``power``'s convoy counters at sea in the sea area ``area`` (a naval unit at sea is drawn
-    in a hex of its sea area; one in port stands on the port's land hex)."""
-    m = world_map()
-    return sum(1 for u in units(state).units.values()
-               if u.power == power and u.branch == "naval" and u.type in CONVOY_TYPES
-               and u.where == "map" and u.hex is not None and m.sea_area_code(tuple(u.hex)) == area)
+    """``power``'s convoy points at sea in the sea area ``area`` (the naval plugin's sea boxes;
+    a convoy counter holds ``factors.points`` convoy points)."""
+    all_units = units(state).units
+    total = 0
+    for uid, box in naval(state).at_sea.items():
+        u = all_units.get(uid)
+        if u is not None and u.power == power and is_convoy(u) and u.where == "map" and box.area == area:
+            total += int(u.factors.get("points", 1))
+    return total
 
 
 def convoy_points_now(state) -> dict[str, int]:
@@ -102,10 +106,11 @@ def result_words(points: dict[str, int]) -> tuple[str | None, int, str, str]:
     (top, high), (_, low) = ranked[0], ranked[1]
     margin = high - low
     level = margin_level(margin)
-    totals = ", ".join(f"{side} {pts}" for side, pts in ranked)
+    names = oob.scenario_data().side_names
+    totals = ", ".join(f"{names.get(side, side)} {pts}" for side, pts in ranked)
     if level == margin_level(0):
-        return None, margin, level, f"{level}: the margin is {margin} ({totals})"
-    return top, margin, level, f"{level} victory for the {top} by {margin} victory points ({totals})"
+        return None, margin, level, f"{level}: the margin is {margin} victory points ({totals})"
+    return top, margin, level, f"{level} victory for {names.get(top, top)} by {margin} victory points ({totals})"
 
 
 @rules.step_rule(VICTORY_CHECK)
