@@ -11,16 +11,19 @@ has no AA; a land unit with an ``aa`` factor (the AA divisions an optional rule 
 if organized and in supply; ships fire only in Port Attack and naval air combat, which these
 rules do not run.
 
-How: each AA unit has 4 shots a mission; n shots at one hex add n times its AA factor there
-(``PlotAAFire``).  When the plotting step ends, each hex's total picks a column of the
-anti-aircraft table (data/anti_aircraft_table.json), the number of bombers there its row; the
-cell says how many dice to roll and how many of the highest or lowest to sum.  Every 10
-points destroys a bomber, 5 left over abort one, each point left reduces one attack factor
-(tactical or strategic, as the mission uses): the bombers' owner applies them one by one
-(``ApplyAADamage``).  Weather: "Halve the ... tactical and strategic bombardment factors of
-aircraft ... attacking a hex, in rain or snow.  If the aircraft is suffering anti-aircraft
-fire, apply this halving after the AA results are applied" (``aircraft.bombing_factor``).
-An AA unit that fired is disorganized when the mission is performed.
+How: each AA unit has 4 shots a mission; n shots at one hex add n times its AA factor there,
+halved for a light AA unit at a hex of only 4-turn LND (``fired_factors``; ``PlotAAFire``).
+When the plotting step ends, each hex's total picks a column of the anti-aircraft table
+(data/anti_aircraft_table.json), the number of bombers there its row; the cell says how many
+dice to roll and how many of the highest or lowest to sum. Every 10 points destroys a bomber, 5
+left over abort one, each point left reduces one attack factor (tactical or strategic, as the
+mission uses): the bombers' owner applies them one by one (``ApplyAADamage``). Weather: "Halve
+the ... tactical and strategic bombardment factors of aircraft ... attacking a hex, in rain or
+snow. If the aircraft is suffering anti-aircraft fire, apply this halving after the AA results
+are applied" (``aircraft.bombing_factor``). An AA unit that fired is disorganized when the
+mission is performed. Not applied: "Anti-aircraft fire from units of a major power that is
+surprised is halved ..." (no power is ever surprised here: no Declare War in play, the
+scenarios start at war); ship AA (no ships yet).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from plugins.rules.core import hex_key, key_hex
 from plugins.rules.supply import in_supply
 from plugins.rules.units import UnitFlipped
 
-from .aircraft import DATA, destroy, distance, hex_label, name, other_side, side, units_of
+from .aircraft import DATA, destroy, distance, hex_label, name, other_side, rules_data, side, units_of
 from .events import AADamageApplied, AAFirePlotted, AAFireRolled, AAUnitsFired
 from .mission_kinds import KINDS
 from .state import AM, air
@@ -116,6 +119,22 @@ def aa_factor(unit) -> int:
     return int(unit.factors.get("aa", 0)) if unit.branch == "land" else 0
 
 
+def fired_factors(state, unit, hex_, shots: int, firing: str) -> int:
+    """The AA factors ``unit`` fires at ``hex_`` with ``shots`` shots: "If you fire twice at one
+    hex, double the unit's AA value ..."; "Halve the AA factors fired by light AA units at a hex
+    containing only LND that took 4 or more turns to produce" (rounded up: data/air.json)."""
+    fired = aa_factor(unit) * shots
+    data = rules_data()
+    targets = bombers_at(state, other_side(state, firing)).get(tuple(hex_), [])
+    units = units_of(state)
+    slow_lnd_only = bool(targets) and all(
+        units[f.unit].type in data["land_bomber_types"] and data["slow_build_bomber_flag"] in units[f.unit].flags
+        for f in targets)
+    if data["light_aa_flag"] in unit.flags and slow_lnd_only:
+        return (fired + 1) // 2
+    return fired
+
+
 def target_hexes(state, unit, firing: str) -> list[tuple[int, int]]:
     """Hexes with enemy bombers in or next to ``unit``'s hex."""
     return sorted(h for h in bombers_at(state, other_side(state, firing)) if distance(unit.hex, h) <= 1)
@@ -189,7 +208,7 @@ def plot_aa_fire(ctx, cmd) -> None:
     unit = check_aa_unit(state, cmd.actor, cmd.unit, step)
     check_aa_target(state, unit, cmd.hex, cmd.shots, step)
     ctx.emit(AAFirePlotted(unit=unit.id, power=unit.power, hex=tuple(cmd.hex), shots=cmd.shots,
-                           factors=aa_factor(unit) * cmd.shots))
+                           factors=fired_factors(state, unit, cmd.hex, cmd.shots, firing_side(state, step))))
 
 
 def state_step(state) -> str:
@@ -219,9 +238,10 @@ def plot_preview(state, cmd) -> dict:
     step = state_step(state)
     unit = check_aa_unit(state, cmd.actor, cmd.unit, step)
     check_aa_target(state, unit, cmd.hex, cmd.shots, step)
-    total = air(state).mission.aa_plot.get(hex_key(cmd.hex), 0) + aa_factor(unit) * cmd.shots
+    fired = fired_factors(state, unit, cmd.hex, cmd.shots, firing_side(state, step))
+    total = air(state).mission.aa_plot.get(hex_key(cmd.hex), 0) + fired
     bombers = len(bombers_at(state, other_side(state, firing_side(state, step))).get(tuple(cmd.hex), []))
-    return {"unit": unit.id, "hex": list(cmd.hex), "shots": cmd.shots, "factors": aa_factor(unit) * cmd.shots,
+    return {"unit": unit.id, "hex": list(cmd.hex), "shots": cmd.shots, "factors": fired,
             "hex_total": total, "bombers": bombers, "cell": table_cell(total, bombers)}
 
 

@@ -185,3 +185,29 @@ def test_aa_firing_at_ground_support_is_disorganized_only_after_the_land_combat(
     flak_now = game.state["units"].units["flak"]
     assert not air_plugin.air(game.state).aa_after_combat
     assert flak_now.hex is None or not flak_now.face_up
+
+
+# ---------------------------------------------------------------- light AA against 4-turn bombers
+HEAVY = air_unit("he177", "germany", "lnd", GE_BASE, air=0, tactical=4, flags=["four-turn-build"])
+
+
+def test_light_aa_fire_is_halved_at_a_hex_of_only_four_turn_land_bombers(save):
+    # Anti-Air Fire: "Halve the AA factors fired by light AA units at a hex containing only LND
+    # that took 4 or more turns to produce"
+    game = strike(save, [HEAVY, RIFLE, flak(3, flags=["light-aa"])], fly=["he177"])
+    ok(game, type="FinishStep", actor="germany")
+    preview = game.preview({"type": "PlotAAFire", "actor": "ussr", "unit": "flak", "hex": list(TARGET), "shots": 3})
+    assert preview["legal"] and preview["factors"] == 5  # 3 x 3 = 9, halved, rounded up
+    events = ok(game, type="PlotAAFire", actor="ussr", unit="flak", hex=list(TARGET), shots=3)
+    assert next(e for e in events if e.type == "AAFirePlotted").data["factors"] == 5
+
+
+def test_light_aa_fire_is_whole_when_another_bomber_is_there_or_the_aa_is_heavy(save):
+    game = strike(save, [HEAVY, STUKA, RIFLE, flak(3, flags=["light-aa"])], fly=["he177", "stuka"])
+    ok(game, type="FinishStep", actor="germany")
+    preview = game.preview({"type": "PlotAAFire", "actor": "ussr", "unit": "flak", "hex": list(TARGET), "shots": 3})
+    assert preview["factors"] == 9  # a dive bomber is there too: not "only LND that took 4 or more turns"
+    heavy_flak = strike(save.parent / "heavy.wif", [HEAVY, RIFLE, flak(3)], fly=["he177"])
+    ok(heavy_flak, type="FinishStep", actor="germany")
+    assert heavy_flak.preview({"type": "PlotAAFire", "actor": "ussr", "unit": "flak", "hex": list(TARGET),
+                               "shots": 3})["factors"] == 9
