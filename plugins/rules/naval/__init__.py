@@ -3,20 +3,67 @@
 This module only registers; the rules are in the modules named after the seed sections
 they implement (README.md says what each holds and the data format of naval counters):
 
-- ``state``: ``state["naval"]`` (who is at sea in which section, damage, what is aboard);
-  ``events``: its events and reducers;
+- ``state``: ``state["naval"]`` (who is at sea in which section, damage, what is aboard, the
+  naval combat being fought); ``events``: its events and reducers;
 - ``naval_units``: classes (data/naval.json), factors as damage changes them, ships and
   convoy points; ``embark``: transport capacity, carrier air units on carriers;
 - ``sea_box_section``: sea areas, sections, ports, distances (read from the world map);
 - ``naval_movement``: Naval Movement (``MoveNavalGroup``);
+- ``naval_combat``: the naval combat phases, Select Sea Area, Commit Subs, Search Die Rolls,
+  Select Included Sea Boxes; ``naval_combat_round``: surprise, combat type, the round's end,
+  voluntary aborts, the next round; ``naval_combat_results``: the chart, results, targets,
+  damage, destruction, aborts to port; ``naval_combat_steps``: which step applies and who decides;
+- ``return_to_base``: Stay At Sea, Return To Base at the end of the turn;
 - ``rig_naval``: lab games' ``RigShipsAtSea``, ``RigAboard``, ``RigNavalDamage``; scenario
   setups' ``place_at_sea`` and ``load``.
 """
 
 from __future__ import annotations
 
-# noqa: F401 - they register with ``rules`` (events, reducers, commands)
-from . import events, naval_movement, rig_naval  # noqa: F401
-from .state import rules
+from kernel.hookspecs import hookimpl
+from plugins.rules.air import return_to_base as air_return
+
+# noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
+from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
+from . import naval_combat_steps as steps
+from . import return_to_base as rtb
+from .state import NON_PHASING_NAVAL_COMBAT, PHASING_NAVAL_COMBAT, RETURN_TO_BASE, STAY_AT_SEA, rules
+
+
+@hookimpl
+def skip_step(state, step_id, spec):
+    if step_id in (PHASING_NAVAL_COMBAT, NON_PHASING_NAVAL_COMBAT):
+        return naval_combat.phase_skip(state, step_id)
+    if step_id in STAY_AT_SEA:
+        return rtb.stay_skip(state, step_id)
+    return steps.skip(state, step_id)
+
+
+@hookimpl
+def resolve_deciders(state, step_id, spec, kind):
+    if step_id in STAY_AT_SEA:
+        return rtb.deciders(state, step_id)
+    if step_id in RETURN_TO_BASE:
+        # air units and naval units at sea return in the same phase
+        air_powers = air_return.deciders(state, step_id, kind) or []
+        return sorted(set(air_powers) | set(rtb.deciders(state, step_id)))
+    return steps.deciders(state, step_id, kind)
+
+
+@hookimpl
+def finish_step_refusal(state, step_id, power):
+    return rtb.finish_refusal(state, step_id or "", power) or steps.finish_refusal(state, step_id or "", power)
+
+
+@hookimpl
+def repeat_step(ctx, step_id, spec):
+    return steps.repeat(ctx.state, step_id)
+
+
+@hookimpl
+def step_ended(ctx, step_id, spec):
+    if step_id in RETURN_TO_BASE:
+        rtb.destroy_stranded(ctx, step_id)
+
 
 rules.export(globals())

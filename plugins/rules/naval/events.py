@@ -76,19 +76,85 @@ class NavalRepairScheduled(EventData):
 
 
 @rules.event
-class NavalCombatBegan(EventData):
-    area: str
+class NavalCombatPhaseBegan(EventData):
+    initiator: str  # the side that may initiate in this phase
+
+
+@rules.event
+class NavalCombatDeclined(EventData):
     initiator: str
 
 
 @rules.event
-class NavalCombatUpdated(EventData):
-    """The combat's round, included units, surprise points and type after a step of it."""
+class NavalCombatBegan(EventData):
+    area: str
+    initiator: str
+    initiating_unit: str | None = None  # the non-phasing side's designated unit (disorganized)
 
-    round: int
+
+@rules.event
+class SubsCommitted(EventData):
+    side: str
+    commit: bool
+
+
+@rules.event
+class NavalSearchResolved(EventData):
+    """Search Die Rolls: each side's unmodified roll, the units its own roll included, whether
+    it found a section, and the surprise points of the side with more."""
+
+    rolls: dict[str, int]
     included: dict[str, list[str]]
+    found: dict[str, bool]
     surprise: dict[str, int]
+
+
+@rules.event
+class NavalSectionsIncluded(EventData):
+    """Select Included Sea Boxes: the enemy units the only side to find brought in."""
+
+    side: str  # the side whose units are included
+    units: list[str]
+
+
+@rules.event
+class SurpriseSpent(EventData):
+    side: str
+    benefit: str
+    points: int
+
+
+@rules.event
+class NavalCombatTypeSet(EventData):
     kind: str
+
+
+@rules.event
+class NavalResultsDue(EventData):
+    target_side: str
+    results: list[str]
+    column: int | None = None
+    row: str = ""
+
+
+@rules.event
+class NavalResultApplied(EventData):
+    target_side: str
+    unit: str
+    result: str  # the result inflicted
+    roll: int | None = None  # the defence roll
+    final: str  # what it became: x, d, a, half-a, none
+
+
+@rules.event
+class NavalSideAborted(EventData):
+    side: str
+
+
+@rules.event
+class NavalRoundEnded(EventData):
+    round: int
+    over: str = ""
 
 
 @rules.event
@@ -169,6 +235,17 @@ def _repair_scheduled(state, event):
     naval(state).repairs[event.data["unit"]] = event.data["turn"]
 
 
+@rules.reducer("NavalCombatPhaseBegan")
+def _phase_began(state, event):
+    n = naval(state)
+    n.phase_initiator, n.phase_declined = event.data["initiator"], False
+
+
+@rules.reducer("NavalCombatDeclined")
+def _declined(state, event):
+    naval(state).phase_declined = True
+
+
 @rules.reducer("NavalCombatBegan")
 def _combat_began(state, event):
     n = naval(state)
@@ -176,11 +253,81 @@ def _combat_began(state, event):
     n.fought[event.data["area"]] = [state.kernel.turn, state.kernel.impulse]
 
 
-@rules.reducer("NavalCombatUpdated")
-def _combat_updated(state, event):
+@rules.reducer("SubsCommitted")
+def _subs(state, event):
+    naval(state).combat.subs[event.data["side"]] = event.data["commit"]
+
+
+@rules.reducer("NavalSearchResolved")
+def _searched(state, event):
     c = naval(state).combat
     d = event.data
-    c.round, c.included, c.surprise, c.kind = d["round"], d["included"], d["surprise"], d["kind"]
+    c.rolls, c.included, c.found, c.surprise = d["rolls"], d["included"], d["found"], d["surprise"]
+    if not any(d["found"].values()):
+        c.over = "both searches failed"
+
+
+@rules.reducer("NavalSectionsIncluded")
+def _sections(state, event):
+    naval(state).combat.included[event.data["side"]] = list(event.data["units"])
+
+
+@rules.reducer("SurpriseSpent")
+def _surprise(state, event):
+    c = naval(state).combat
+    d = event.data
+    c.surprise[d["side"]] = c.surprise.get(d["side"], 0) - d["points"]
+    other = next(s for s in state.kernel.sides if s != d["side"])
+    if d["benefit"] == "avoid-combat":
+        c.over = f"{d['side']} spent surprise points to avoid combat"
+    elif d["benefit"] == "own-column":
+        c.shifts[d["side"]] = c.shifts.get(d["side"], 0) + 1
+    elif d["benefit"] == "enemy-column":
+        c.shifts[other] = c.shifts.get(other, 0) - 1
+
+
+@rules.reducer("NavalCombatTypeSet")
+def _kind(state, event):
+    naval(state).combat.kind = event.data["kind"]
+
+
+@rules.reducer("NavalResultsDue")
+def _due(state, event):
+    naval(state).combat.due[event.data["target_side"]] = list(event.data["results"])
+
+
+@rules.reducer("NavalResultApplied")
+def _applied(state, event):
+    c = naval(state).combat
+    d = event.data
+    due = c.due.get(d["target_side"], [])
+    if due:
+        due.pop(0)
+    unit = d["unit"]
+    if d["final"] == "half-a":
+        c.half_a[unit] = c.half_a.get(unit, 0) + 1
+        if c.half_a[unit] >= 2 and unit not in c.aborting:
+            c.aborting.append(unit)  # two half-A results in a round make an A
+    elif d["final"] == "a" and unit not in c.aborting:
+        c.aborting.append(unit)
+
+
+@rules.reducer("NavalSideAborted")
+def _side_aborted(state, event):
+    c = naval(state).combat
+    if event.data["side"] not in c.voluntary:
+        c.voluntary.append(event.data["side"])
+
+
+@rules.reducer("NavalRoundEnded")
+def _round_ended(state, event):
+    c = naval(state).combat
+    # "All half-A results lapse at the end of each round"; SUB commitment is decided anew
+    c.round = event.data["round"] + 1
+    c.half_a, c.aborting, c.due, c.subs, c.shifts, c.surprise = {}, [], {}, {}, {}, {}
+    c.included, c.found, c.rolls, c.kind, c.voluntary = {}, {}, {}, "", []
+    if event.data["over"]:
+        c.over = event.data["over"]
 
 
 @rules.reducer("NavalCombatEnded")

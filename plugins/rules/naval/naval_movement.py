@@ -38,7 +38,6 @@ from .sea_box_section import (
     area_distances,
     area_name,
     areas_of_port,
-    box_hex,
     port_at,
     ports_of_area,
     search_number,
@@ -366,7 +365,7 @@ def perform_move(ctx, power: str, origin: str, to: str, section: int | None, uni
     all_units = units(state).units
     turn, impulse = this_impulse(state)
     in_port = "," in to
-    hex_ = key_hex(to) if in_port else box_hex(to)
+    hex_ = key_hex(to) if in_port else None  # at sea a unit is in a sea box, on no hex
     for uid in unit_ids:
         if all_units[uid].hex != hex_:
             ctx.emit(UnitMoved(unit=uid, to_hex=hex_, to_where="map"))

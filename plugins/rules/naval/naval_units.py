@@ -108,7 +108,7 @@ def stacking_units(unit) -> float:
 def naval_units(state, power: str | None = None) -> list:
     """Naval units in play (in port or at sea), of ``power`` if given."""
     return [u for u in units(state).units.values()
-            if u.branch == "naval" and u.where == "map" and u.hex is not None and (power is None or u.power == power)]
+            if u.branch == "naval" and u.where == "map" and (power is None or u.power == power)]
 
 
 def at_sea(state, unit_id: str):

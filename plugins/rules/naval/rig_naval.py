@@ -51,10 +51,9 @@ def at_sea_problem(state, unit_ids: list[str], area: str, section: int, rule: st
 def place_at_sea(ctx, unit_ids: list[str], area: str, section: int) -> None:
     """Put naval units (and what is aboard them) in a sea-box section: setup, not a naval move."""
     _refuse(at_sea_problem(ctx.state, unit_ids, area, section))
-    hex_ = box_hex(area)
     for uid in unit_ids:
-        if units(ctx.state).units[uid].hex != hex_:
-            ctx.emit(UnitMoved(unit=uid, to_hex=hex_, to_where="map"))
+        if units(ctx.state).units[uid].hex is not None:
+            ctx.emit(UnitMoved(unit=uid, to_hex=None, to_where="map"))  # at sea: in a sea box, on no hex
     ctx.emit(ShipsPlacedAtSea(units=list(unit_ids), area=area, section=section))
 
 

@@ -5,8 +5,9 @@ A naval unit is an ordinary counter of the units plugin (``branch "naval"``); wh
 naval rules need is kept here:
 
 - in a port: the unit's ``hex`` is the port's hex (the units plugin), nothing here;
-- at sea: ``at_sea[unit] = SeaBox(area, section)``, and the unit's ``hex`` is the sea area's
-  box hex (``sea_box_section.box_hex``) so that the map draws it in its sea area;
+- at sea: ``at_sea[unit] = SeaBox(area, section)``; the unit's ``where`` is "map" and its
+  ``hex`` None: a sea box is no hex, so no hex rule (land stacking, zones of control) sees it
+  (a map view draws it at ``sea_box_section.box_hex(area)``);
 - damage (``damaged``), cargo aboard transports and carrier air units aboard carriers
   (``aboard``: ship -> units; the passengers' ``where`` is ``"aboard"``), the impulse each
   unit last made a naval move (``moved``), the repair pool;
@@ -46,14 +47,24 @@ class SeaBox(BaseModel):
 
 
 class NavalCombat(BaseModel):
-    """A naval combat being fought in one sea area (Naval Combat)."""
+    """A naval combat being fought in one sea area (Naval Combat, Naval Combat Included Units
+    and Naval Combat Type, Naval Combat Results Table)."""
 
     area: str
     initiator: str  # the initiating side
     round: int = 1
+    subs: dict[str, bool] = Field(default_factory=dict)  # side -> SUBs committed this round
+    rolls: dict[str, int] = Field(default_factory=dict)  # side -> unmodified search roll
     included: dict[str, list[str]] = Field(default_factory=dict)  # side -> units included this round
-    surprise: dict[str, int] = Field(default_factory=dict)  # side -> surprise points to spend
-    kind: str = "surface"  # this round's combat type
+    found: dict[str, bool] = Field(default_factory=dict)  # side -> its own search found a section
+    surprise: dict[str, int] = Field(default_factory=dict)  # side -> surprise points left to spend
+    shifts: dict[str, int] = Field(default_factory=dict)  # side -> columns its own attack moves (+ right, - left)
+    kind: str = ""  # this round's combat type: surface, submarine
+    due: dict[str, list[str]] = Field(default_factory=dict)  # target side -> results still to apply
+    half_a: dict[str, int] = Field(default_factory=dict)  # unit -> half-A results this round
+    aborting: list[str] = Field(default_factory=list)  # units aborting at the end of the round
+    voluntary: list[str] = Field(default_factory=list)  # sides that aborted after this round
+    over: str = ""  # why the combat is over ("" while it goes on)
 
 
 class Naval(BaseModel):
@@ -67,6 +78,9 @@ class Naval(BaseModel):
     # Naval Combat: "an area can't be chosen twice per impulse" -> [turn, impulse]
     fought: dict[str, list[int]] = Field(default_factory=dict)
     combat: NavalCombat | None = None
+    # the naval combat phase being played: its initiating side, and whether it declined
+    phase_initiator: str | None = None
+    phase_declined: bool = False
     repairs: dict[str, int] = Field(default_factory=dict)  # Naval Repair: unit -> turn it returns
 
 

@@ -8,7 +8,6 @@ import pytest
 
 from helpers import lab_game, ok, refused, rig, ship
 from plugins.rules.core import world_map
-from plugins.rules.naval.sea_box_section import box_hex
 
 KONIGSBERG = world_map().port("Konigsberg").hex
 STETTIN = world_map().port("Stettin").hex
@@ -36,7 +35,7 @@ def test_naval_movement_from_port_into_a_section_by_movement_points_left(tmp_pat
     ok(g, move(g, K, "BA", ["ca", "dd"], section=2))
     naval = g.state["naval"]
     assert naval.at_sea["ca"].area == "BA" and naval.at_sea["ca"].section == 2
-    assert g.state["units"].units["ca"].hex == box_hex("BA")
+    assert g.state["units"].units["ca"].hex is None  # a sea box is no hex
     # one group moved: one naval move; each unit moves once per impulse
     refused(g, move(g, "BA:2", K, ["ca"]), "only 1 naval move per impulse")
 

@@ -1,0 +1,155 @@
+"""Which naval combat step applies now, who decides it, and when its decider may finish:
+the answers the sequence of play asks of the naval plugin (skip_step, resolve_deciders,
+finish_step_refusal, repeat_step), from the seeds' skip notes for each subphase."""
+
+from __future__ import annotations
+
+from plugins.rules import core
+from plugins.rules.units import units
+
+from .naval_combat import PROC, ROUND, SELECT_AREA, eligible_areas, other, side_dm, subs_in, units_in_area
+from .naval_combat_results import eligible_targets
+from .naval_combat_round import surprise_side, type_chooser
+from .naval_units import is_sub
+from .state import naval
+
+IS, NIS = "is", "nis"
+# attack step -> (the attacking side, the attack)
+ATTACK_STEPS = {
+    f"{ROUND}.surface-attack-is": (IS, "surface"), f"{ROUND}.surface-attack-nis": (NIS, "surface"),
+    f"{ROUND}.submarine-attack-is": (IS, "subs"), f"{ROUND}.asw-attack-is": (IS, "asw"),
+    f"{ROUND}.submarine-attack-nis": (NIS, "subs"), f"{ROUND}.asw-attack-nis": (NIS, "asw"),
+}
+NAVAL_AIR_STEPS = (f"{ROUND}.naval-air-to-air-combat", f"{ROUND}.kamikaze", f"{ROUND}.aa-by-nis",
+                   f"{ROUND}.naval-air-attack-is", f"{ROUND}.aa-by-is", f"{ROUND}.naval-air-attack-nis")
+COMMIT_STEPS = {f"{ROUND}.commit-submarines.commit-submarines-is": IS,
+                f"{ROUND}.commit-submarines.commit-submarines-nis": NIS}
+ABORT_STEPS = {f"{ROUND}.voluntary-side-abort-is": IS, f"{ROUND}.voluntary-side-abort-nis": NIS}
+AIR_SUPPORT_STEPS = (f"{ROUND}.naval-air-support-is", f"{ROUND}.naval-air-support-nis")
+
+
+def _side(state, who: str) -> str:
+    c = naval(state).combat
+    return c.initiator if who == IS else other(state, c.initiator)
+
+
+def attack_target(state, step_id: str) -> str | None:
+    """The side whose units take this attack step's results, if the step applies now."""
+    c = naval(state).combat
+    attacker_role, attack = ATTACK_STEPS[step_id]
+    attacker = _side(state, attacker_role)
+    target = other(state, attacker)
+    if not c.due.get(target) or not eligible_targets(state, target):
+        return None
+    if attack == "surface":
+        return target if c.kind == "surface" else None
+    if c.kind != "submarine":
+        return None
+    has_subs = any(is_sub(units(state).units[u]) for u in c.included.get(attacker, []))
+    return target if (attack == "subs") == has_subs else None
+
+
+def skip(state, step_id: str) -> str | None:
+    if not step_id.startswith(PROC + "."):
+        return None
+    n = naval(state)
+    c = n.combat
+    if step_id == SELECT_AREA:
+        return None
+    if step_id == ROUND:
+        return None if c is not None else f"Naval Combat: no sea area was chosen ({n.phase_initiator} declined)"
+    if c is None:
+        return "Naval Combat: no combat is being fought"
+    if c.over and not step_id.endswith("next-naval-combat-round"):
+        return f"Naval Combat: the combat in this round is over ({c.over})"
+    if step_id in AIR_SUPPORT_STEPS:
+        return ("Naval Air Support: no land-based aircraft flies to the combat (naval air support is not "
+                "modelled in this edition; carrier air units stay with their carriers)")
+    if step_id == f"{ROUND}.commit-submarines":
+        return None if any(subs_in(state, s) for s in state.kernel.sides) else "Commit Subs: no SUB in the sea area"
+    if step_id in COMMIT_STEPS:
+        side = _side(state, COMMIT_STEPS[step_id])
+        return None if subs_in(state, side) else f"Commit Subs: {side} has no SUB in the sea area"
+    if step_id == f"{ROUND}.walther-abort":
+        return "Voluntary Abort by Walther Submarines: the optional rule Convoys in Flames is not in play"
+    if step_id == f"{ROUND}.us-includes-units":
+        usa_here = any(u.power == "usa" for s in state.kernel.sides for u in units_in_area(state, c.area, s))
+        if not usa_here or any(core.enemies(state, "usa", p) for p in state.kernel.powers()):
+            return "US Naval Combat: no neutral US unit is in the sea area"
+        return None
+    if step_id == f"{ROUND}.select-included-sea-boxes":
+        found = [s for s, f in c.found.items() if f]
+        return None if len(found) == 1 else "Select Included Sea Boxes: automatic, both searches succeeded"
+    if step_id == f"{ROUND}.naval-combat-surprise":
+        return None if surprise_side(state) else "Naval Combat Surprise: neither side has 2 surprise points to spend"
+    if step_id == f"{ROUND}.select-naval-combat-type":
+        if not all(c.included.get(s) for s in state.kernel.sides):
+            return "Select Naval Combat Type: only one side has units included, so there is no combat this round"
+        return None
+    if step_id in NAVAL_AIR_STEPS or step_id.startswith(f"{ROUND}.naval-air-to-air-combat."):
+        return f"Naval air combat only; this round's combat is {c.kind or 'not fought'}"
+    if step_id in (f"{ROUND}.asw-prefire-nis", f"{ROUND}.asw-prefire-is"):
+        return "ASW Pre-fire: the optional rule Convoys in Flames is not in play"
+    if step_id in ATTACK_STEPS:
+        return None if attack_target(state, step_id) else "no result of this attack is due (another combat type, or no target)"
+    if step_id in ABORT_STEPS:
+        side = _side(state, ABORT_STEPS[step_id])
+        return None if units_in_area(state, c.area, side) else f"Voluntary Side Abort: {side} has no unit left in the area"
+    return None
+
+
+def deciders(state, step_id: str, kind: str) -> list[str] | None:
+    c = naval(state).combat
+    if step_id == SELECT_AREA and kind == "rule:naval-area-dm":
+        side = naval(state).phase_initiator
+        return [side_dm(state, side)] if side else []
+    if c is None or not step_id.startswith(PROC):
+        return None
+    if step_id in ATTACK_STEPS:
+        target = attack_target(state, step_id)
+        return [side_dm(state, target, c.area)] if target else []
+    if step_id in COMMIT_STEPS:
+        return [side_dm(state, _side(state, COMMIT_STEPS[step_id]), c.area)]
+    if step_id in ABORT_STEPS:
+        return [side_dm(state, _side(state, ABORT_STEPS[step_id]), c.area)]
+    if kind == "rule:search-winner-dm":
+        found = [s for s, f in c.found.items() if f]
+        return [side_dm(state, found[0], c.area)] if len(found) == 1 else []
+    if kind == "rule:surprise-dm":
+        side = surprise_side(state)
+        return [side_dm(state, side, c.area)] if side else []
+    if kind == "rule:naval-combat-type-chooser":
+        side = type_chooser(state)
+        return [side_dm(state, side, c.area)] if side else []
+    return None
+
+
+def finish_refusal(state, step_id: str, power: str) -> str | None:
+    n = naval(state)
+    c = n.combat
+    if step_id == SELECT_AREA and c is None and n.phase_initiator and not n.phase_declined:
+        return "Select Sea Area for Naval Combat: choose a sea area (SelectNavalCombatArea) or decline (DeclineNavalCombatArea)"
+    if c is None:
+        return None
+    side = state.kernel.side_of(power)
+    if step_id in COMMIT_STEPS and side not in c.subs:
+        return "Commit Subs: commit your SUBs or not (CommitSubs)"
+    if step_id == f"{ROUND}.select-included-sea-boxes" and not c.included.get(other(state, side)):
+        return "Select Included Sea Boxes: choose at least one section of enemy units (IncludeSeaBoxSections)"
+    if step_id == f"{ROUND}.select-naval-combat-type" and not c.kind:
+        return "Select Naval Combat Type: choose the combat type (ChooseNavalCombatType)"
+    if step_id in ATTACK_STEPS and c.due.get(side) and eligible_targets(state, side):
+        return f"Naval Combat Results Table: choose the unit that suffers each result due (ChooseNavalTarget; {len(c.due[side])} left)"
+    return None
+
+
+def repeat(state, step_id: str) -> bool | None:
+    n = naval(state)
+    if step_id == ROUND:
+        return n.combat is not None and not n.combat.over
+    if step_id == PROC:
+        # another sea area, unless the phase was declined or none is left
+        return (not n.phase_declined and n.phase_initiator is not None
+                and bool(eligible_areas(state, n.phase_initiator)))
+    return None
+
