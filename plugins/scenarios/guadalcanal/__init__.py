@@ -126,10 +126,12 @@ def _arrive(ctx, arriving: list[oob.UnitData], at_start: bool) -> None:
 
 def arrival_problem(state, u: oob.UnitData, hex_) -> str | None:
     """Why the reinforcement ``u`` cannot arrive in ``hex_`` now, or None (Reinforcements:
-    a friendly controlled city free of enemy units, within the stacking limits)."""
+    a city controlled by its side, free of enemy units, within the stacking limits; a ship
+    in a port)."""
     hex_ = tuple(hex_)
-    if hex_controller(state, hex_) != u.power:
-        return f"Reinforcements: {hex_} is not controlled by {u.power}"
+    owner = hex_controller(state, hex_)
+    if owner is None or state.kernel.side_of(owner) != state.kernel.side_of(u.power):
+        return f"Reinforcements: {hex_} is not controlled by {u.power} or a major power on its side"
     if any(enemies(state, x.power, u.power) for x in units(state).in_hex(hex_)):
         return f"Reinforcements: enemy units occupy {hex_}"
     if u.branch == "naval":
@@ -141,7 +143,7 @@ def arrival_problem(state, u: oob.UnitData, hex_) -> str | None:
 
 def arrival_hex(state, u: oob.UnitData) -> tuple[int, int] | None:
     """Where ``u`` arrives: its historical city (port), else the nearest city (port) in play its
-    power holds."""
+    side holds."""
     first = oob.unit_hex(u)
     if arrival_problem(state, u, first) is None:
         return first
