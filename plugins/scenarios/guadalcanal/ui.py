@@ -17,7 +17,7 @@ def victory_standing(state):
     if not victory_rules(state):
         return None
     totals, rows = count_victory_points(state)
-    rows = [{"name": r["what"], "hex": r.get("hex"), "value": r["points"], "controller": r["side"],
+    rows = [{"name": r["what"], "hex": r.get("hex") or [], "value": r["points"], "controller": r["side"],
              "credited": {r["side"]: r["points"]}} for r in rows]
     result = scenario_state(state).result
     return {"totals": totals, "rows": rows, "result": result.get("result") if result else None}

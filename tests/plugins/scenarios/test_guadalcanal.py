@@ -8,6 +8,7 @@ import collections
 
 import pytest
 
+from app.victory import victory_report
 from helpers import control, go_to, lab_game, rig
 from kernel.game import Game
 from plugins.rules.core import hex_controller, world, world_map
@@ -183,6 +184,12 @@ def test_victory_guadalcanal_special_victory_conditions(tmp_path):
     assert (result["winner"], result["margin"], result["level"]) == ("allies", 9, "Marginal")
     assert scenario_state(g.state).result == result
     assert g.state.kernel.sequence.finished
+    # the Victory form: the result in words and one row per thing that scored
+    report = victory_report(g)
+    assert "Marginal victory for the US/CW/France player by 9" in report["lines"][0]
+    assert {"objective Rabaul", "CV Akagi destroyed", "turn 1: Japanese convoys short in CS"} <= {
+        r["name"] for r in report["rows"]}
+    assert report["totals"] == {"axis": 5, "allies": 14}
     g.close()
 
 
