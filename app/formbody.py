@@ -10,6 +10,7 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UIImage, UILabel, UISelectionList, UITextBox
 
 from .listrows import refill
+from .textplate import text_plate
 
 if TYPE_CHECKING:
     from .forms import FormWindow
@@ -111,6 +112,15 @@ class FormBody:
                 found.reuse_key = key
         return found if found is not None else self._keep(
             UITextBox(html, rect, self.gui.manager, container=self.area, object_id=object_id), key)
+
+    def plate(self, html: str, rect) -> UIImage:
+        """Text drawn by the window (app/textplate.py), ``rect``'s width, as tall as its
+        text: for text that changes with every move, cheaper than a text box."""
+        rect = pygame.Rect(rect)
+        key = ("plate", html, rect.width)
+        found = self._again(key, rect)
+        return found if found is not None else self._keep(
+            text_plate(self.gui.manager, html, rect, self.area), key)
 
     def picture(self, rect, surface: pygame.Surface, what) -> UIImage:
         """A picture; ``what`` names it (the same ``what``, the same picture)."""

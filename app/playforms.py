@@ -287,13 +287,13 @@ class PlayForms:
                 button.disable()  # a mandatory decision is left: the tip says which
             y += 36
         if self.status[0]:
-            # as tall as their text (height -1): a text box too short for its text builds a scroll
-            # bar, most of a rebuild's cost; the form scrolls instead
-            box = form.text_box(gui_text(self.status[0]), (4, y, width, -1), object_id="#status")
+            # plates (app/textplate.py): these change with every move; as tall as their text, the
+            # form scrolls when they need more room
+            box = form.plate(gui_text(self.status[0]), (4, y, width, -1))
             box.status_text = self.status[0]
             y += max(64, box.rect.height) + 2
         if self.log:
-            box = form.text_box("<br>".join(self.log[-6:]), (4, y, width, -1))
+            box = form.plate("<br>".join(self.log[-6:]), (4, y, width, -1))
             y += max(120, box.rect.height) + 4
         return y
 
@@ -347,7 +347,7 @@ class PlayForms:
         text = ", ".join(f"{kind} {'any' if n is None else n}" for kind, n in left["left"].items() if n != 0) \
             or "nothing"
         # as tall as its text (height -1): every activity left stays readable while acting
-        box = form.text_box(f"action <b>{left['action']}</b>; left: {text}", (4, y, width, -1))
+        box = form.plate(f"action <b>{left['action']}</b>; left: {text}", (4, y, width, -1))
         return y + box.rect.height + 2
 
     def sequence_text(self) -> str:

@@ -133,3 +133,23 @@ def test_after_a_move_the_units_list_comes_back_its_rows_moved_up(open_window, t
     index = 2
     pump(window, *click(list_row(window.gui, lst, index, "a row").pos))
     assert play.fill.values["unit"] == offered[index].value
+
+
+def test_the_status_line_is_drawn_by_the_window_and_wraps_a_long_reason(open_window, tmp_path):
+    """The boxes rewritten after every move (status, log, activities left) are plates the
+    window draws (app/textplate.py): a long rule reason wraps to lines inside the form, the
+    markup stays readable as the box's html_text."""
+    from app.textplate import runs
+
+    game = lab_game(tmp_path / "plate.wif")
+    window = open_window(game)
+    play = window.play
+    reason = "this move is refused because " + "the hex is far beyond the unit's movement allowance " * 3
+    play.say(reason)
+    window.draw()
+    plate = next(e for e in body_widgets(play) if getattr(e, "status_text", None))
+    assert plate.status_text == reason and plate.html_text == reason
+    assert plate.rect.width <= play.body.width and plate.rect.height >= 3 * 18  # three lines or more
+    # markup: bold and coloured runs, lines at <br>, entities read as characters
+    assert runs("a <b>b</b><br><font color='#ff8060'>c &gt; d</font>", (1, 2, 3)) == \
+        [[("a ", False, (1, 2, 3)), ("b", True, (1, 2, 3))], [("c > d", False, (255, 128, 96))]]
