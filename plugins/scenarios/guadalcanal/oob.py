@@ -10,7 +10,8 @@ Public functions:
   the Pacific ... does not include any combat in China or the USSR");
 - ``start_control()``: (country -> power, hex -> power) of May/June 1942;
 - ``start_controller(hex_)``: who controlled a hex when the game began;
-- ``objectives()`` / ``resources()``: the objective hexes and resource points in play.
+- ``objectives()`` / ``resources()``: the objective hexes and resource points in play;
+- ``sea_areas_in_play()``: the sea areas of the playable area.
 """
 
 from __future__ import annotations
@@ -258,3 +259,12 @@ def resources() -> tuple[tuple[str, tuple[int, int], str, int], ...]:
         if f.kind in ("oil", "resource") and in_play(h):
             out.append((f.place or f"{h[0]},{h[1]}", h, f.kind, f.count))
     return tuple(sorted(out, key=lambda r: (r[1][1], r[1][0])))
+
+
+@cache
+def sea_areas_in_play() -> frozenset[str]:
+    """The sea areas wholly on the Pacific half-map: where Guadalcanal's ships may sail (the
+    Indian Ocean, Arabian Sea and the Atlantic lie off the scenario)."""
+    m = world_map()
+    half = scenario_data().play_area.half_map
+    return frozenset(code for code in m.sea_areas if all(m.half_map(h) == half for h in m.hexes_of_sea_area(code)))

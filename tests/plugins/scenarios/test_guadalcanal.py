@@ -22,6 +22,7 @@ from plugins.scenarios.guadalcanal import (
     phases_left_out,
     result_words,
     scenario_state,
+    sea_area_refusal,
 )
 
 
@@ -71,7 +72,7 @@ def test_order_of_battle_positions_are_in_the_playable_area_and_friendly():
         if u.branch == "naval":
             assert m.city(u.at).port, u.id
         if u.sea is not None:
-            assert oob.in_play(m.hexes_of_sea_area(u.sea.area)[0]), u.id
+            assert u.sea.area in oob.sea_areas_in_play(), u.id
 
 
 def test_order_of_battle_bad_input_names_the_unit():
@@ -118,6 +119,13 @@ def test_scenarios_guadalcanal_partial_map():
     assert not names & {"Chungking", "Shanghai", "Lanchow", "Vladivostok", "London"}
     oil = {place for place, _, kind, _ in oob.resources() if kind == "oil"}
     assert {"Balikpapan", "Palembang", "Tarakan", "Brunei"} <= oil
+    seas = oob.sea_areas_in_play()
+    assert {"CO", "BM", "SC", "CS", "HI", "BE", "TS"} <= seas and not seas & {"NA", "WM", "IO", "AS"}
+
+
+def test_scenarios_guadalcanal_partial_map_at_sea(game):
+    assert sea_area_refusal(game.state, "CO") is None
+    assert "limited to just the Pacific" in sea_area_refusal(game.state, "NA")
 
 
 def test_production_is_skipped_and_naval_repair_is_not():
