@@ -13,6 +13,8 @@ they implement (README.md says what each holds and the data format of naval coun
   Select Included Sea Boxes; ``naval_combat_round``: surprise, combat type, the round's end,
   voluntary aborts, the next round; ``naval_combat_results``: the chart, results, targets,
   damage, destruction, aborts to port; ``naval_combat_steps``: which step applies and who decides;
+- ``naval_transport``: embarking in port (``EmbarkUnits``), Unload Land Units (``DebarkUnit``),
+  Invasion (``Invade``, a forced land attack through the combat plugin);
 - ``return_to_base``: Stay At Sea, Return To Base at the end of the turn;
 - ``rig_naval``: lab games' ``RigShipsAtSea``, ``RigAboard``, ``RigNavalDamage``; scenario
   setups' ``place_at_sea`` and ``load``.
@@ -25,6 +27,7 @@ from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
+from . import naval_transport
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb
 from .state import NON_PHASING_NAVAL_COMBAT, PHASING_NAVAL_COMBAT, RETURN_TO_BASE, STAY_AT_SEA, rules
@@ -36,7 +39,7 @@ def skip_step(state, step_id, spec):
         return naval_combat.phase_skip(state, step_id)
     if step_id in STAY_AT_SEA:
         return rtb.stay_skip(state, step_id)
-    return steps.skip(state, step_id)
+    return naval_transport.landing_skip(state, step_id) or steps.skip(state, step_id)
 
 
 @hookimpl

@@ -1,0 +1,79 @@
+"""Embark/Debark Units (seed 000 L1775-1849), Unload Land Units and Invasion (L10611-10630),
+Carrier Classes (L1089-1129): a German transport from Konigsberg in the Baltic Sea."""
+
+from helpers import air_unit, lab_game, offered, ok, refused, rig, ship, unit
+from plugins.rules.core import world_map
+from plugins.rules.naval.naval_transport import coastal_hexes
+
+M = world_map()
+KONIGSBERG = M.port("Konigsberg").hex
+K = f"{KONIGSBERG[0]},{KONIGSBERG[1]}"
+GERMAN_COAST = min(h for h in coastal_hexes("BA") if M.country_code(h) == "GE" and h != KONIGSBERG
+                   and M.terrain(h) == "clear")
+SOVIET_COAST = min(h for h in coastal_hexes("BA") if M.country_code(h) == "SU" and M.city_at(h) is None)
+
+
+def transport_game(tmp_path, cargo, action="combined"):
+    return lab_game(tmp_path / "g.wif", options={
+        "units": [ship("trs", type_="trs", attack=0, defense=1, aa=0, speed=4, range_=4)] + cargo,
+        "actions": {"germany": action}, "start_at": "turn.impulse.naval.naval-movement"},
+        extra_plugins=["naval"])
+
+
+def test_embark_debark_units_transport_capacity(tmp_path):
+    g = transport_game(tmp_path, [unit("inf", hex_=KONIGSBERG), unit("inf2", hex_=KONIGSBERG),
+                                  unit("d1", size="division", hex_=KONIGSBERG), unit("d2", size="division", hex_=KONIGSBERG)])
+    refused(g, {"type": "EmbarkUnits", "actor": "germany", "ship": "trs", "units": ["inf", "inf2"]}, "carries 1 land unit")
+    ok(g, type="EmbarkUnits", actor="germany", ship="trs", units=["d1", "d2"])  # 2 divisions fit
+    assert g.state["units"].units["d1"].where == "aboard" and g.state["naval"].aboard["trs"] == ["d1", "d2"]
+    refused(g, {"type": "EmbarkUnits", "actor": "germany", "ship": "trs", "units": ["inf"]}, "carries")
+
+
+def test_unload_land_units_into_a_friendly_coastal_hex(tmp_path):
+    g = transport_game(tmp_path, [unit("inf", hex_=KONIGSBERG)])
+    ok(g, type="EmbarkUnits", actor="germany", ship="trs", units=["inf"])
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=0, units=["trs"])
+    assert g.state["naval"].aboard == {"trs": ["inf"]}
+    rig(g, "RigStep", step="turn.impulse.land.movement.unload-land-units")
+    cmd = {"type": "DebarkUnit", "actor": "germany", "ship": "trs", "unit": "inf", "hex": list(GERMAN_COAST)}
+    assert g.preview(cmd)["legal"]
+    refused(g, {**cmd, "hex": list(SOVIET_COAST)}, "not controlled by germany's side")
+    refused(g, {**cmd, "hex": [10, 10]}, "not a coastal hex of Baltic Sea")
+    ok(g, cmd)
+    assert g.state["units"].units["inf"].hex == GERMAN_COAST
+    assert not g.state["units"].units["trs"].face_up  # "the TRS is then disorganized"
+
+
+def test_invasion_forces_a_land_attack(tmp_path):
+    g = transport_game(tmp_path, [unit("inf", hex_=KONIGSBERG)])
+    ok(g, type="EmbarkUnits", actor="germany", ship="trs", units=["inf"])
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=0, units=["trs"])
+    rig(g, "RigStep", step="turn.impulse.land.movement.invasion")
+    assert offered(g, "Invade")
+    ok(g, type="Invade", actor="germany", ship="trs", unit="inf", hex=list(SOVIET_COAST))
+    combat = g.state["combat"].combats[f"{SOVIET_COAST[0]},{SOVIET_COAST[1]}"]
+    assert combat.forced == "invasion" and combat.attackers == ["inf"]
+
+
+def test_invasion_needs_a_land_or_combined_action(tmp_path):
+    g = transport_game(tmp_path, [unit("inf", hex_=KONIGSBERG)], action="naval")
+    ok(g, type="EmbarkUnits", actor="germany", ship="trs", units=["inf"])
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=0, units=["trs"])
+    rig(g, "RigStep", step="turn.impulse.land.movement.invasion")
+    skipped = {e.data["step"]: e.data["reason"] for e in g.store.records() if e.type == "StepSkipped"}
+    assert "Invasion needs a Land or Combined action" in skipped["wif.turn.impulse.land.movement.invasion"]
+    refused(g, {"type": "Invade", "actor": "germany", "ship": "trs", "unit": "inf", "hex": list(SOVIET_COAST)})
+
+
+def test_carrier_classes_planes_fit_their_carrier(tmp_path):
+    g = lab_game(tmp_path / "g.wif", options={"units": [
+        ship("cv", type_="cv", factors={"class": 3}),
+        air_unit("p1", type_="cvp", hex_=KONIGSBERG, factors={"class": 2}),
+        air_unit("p2", type_="cvp", hex_=KONIGSBERG, factors={"class": 2}),
+        air_unit("r1", power="ussr", type_="cvp", hex_=KONIGSBERG, factors={"class": 1})],
+        "start_at": "turn.impulse.naval.naval-movement", "actions": {"germany": "naval"}}, extra_plugins=["naval"])
+    refused(g, {"type": "RigAboard", "actor": "germany", "ship": "cv", "units": ["p1", "p2"]}, "add up to 4")
+    refused(g, {"type": "RigAboard", "actor": "germany", "ship": "cv", "units": ["r1"]}, "own major power")
+    rig(g, "RigAboard", ship="cv", units=["p1"])
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=1, units=["cv"])
+    assert g.state["naval"].aboard["cv"] == ["p1"] and g.state["units"].units["p1"].where == "aboard"
