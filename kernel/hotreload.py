@@ -4,7 +4,10 @@ The watchdog thread only notes which plugin changed (debounced, folders watched 
 than files because editors save by replacing the file).  The game loop calls
 ``process_pending()`` at a safe point; that re-imports the plugin, builds a new plugin host,
 replays the whole game under it, and only then swaps it in.  Any failure leaves the
-previous version active and reports the error with file, line and (for replay) event seq.
+previous version active and reports the error with file, line and (for replay) event seq:
+plugin code that raises SystemExit or KeyboardInterrupt included, a manifest (plugin.toml,
+read again) deleted or invalid, and a reducer of the edited plugin that writes a section of
+the state its plugin does not own (kernel/state.py guard_sections).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Callable
 from .engine import SequenceIndex
 from .errors import EventDataError, PluginError, ReducerError
 from .game import Game
-from .plugins import PluginHost, _where, import_plugin, plugin_set_hash
+from .plugins import KERNEL_PLUGIN_ID, PluginHost, PluginInfo, _where, import_plugin, load_manifest, plugin_set_hash
 from .state import GameState
 
 DEBOUNCE_SECONDS = 0.2
@@ -141,9 +144,14 @@ class PluginReloader:
     def reload(self, plugin_id: str) -> ReloadResult:
         started = time.perf_counter()
         game = self.game
-        info = game.host.infos.get(plugin_id)
-        if info is None:
+        old_info = game.host.infos.get(plugin_id)
+        if old_info is None:
             return self._report(ReloadResult(plugin_id, False, f"plugin {plugin_id!r} is not part of this game"))
+        try:
+            info = reread_manifest(old_info, game.host.infos)
+        except PluginError as exc:
+            return self._report(ReloadResult(plugin_id, False, f"reload of {plugin_id!r} refused, previous version "
+                                             f"kept: {exc}"))
         saved = {name: mod for name, mod in sys.modules.items()
                  if name == info.module_name or name.startswith(info.module_name + ".")}
         for name in saved:
@@ -153,18 +161,23 @@ class PluginReloader:
             modules = {pid: sys.modules[i.module_name] for pid, i in game.host.infos.items()
                        if pid != plugin_id and i.module_name in sys.modules}
             modules[plugin_id] = module
-            host = PluginHost(list(game.host.infos.values()), modules=modules)
+            infos = [info if i.id == plugin_id else i for i in game.host.infos.values()]
+            # the edited plugin's reducers are checked to write only its own sections
+            host = PluginHost(infos, modules=modules, guarded={plugin_id})
             state = _replay(game, host)
         except (PluginError, ReducerError, EventDataError) as exc:
             self._restore(info.module_name, saved)
             return self._report(ReloadResult(plugin_id, False, f"reload of {plugin_id!r} failed, previous version kept: {exc}"))
-        except Exception as exc:
+        except BaseException as exc:  # noqa: BLE001 - plugin code's SystemExit or KeyboardInterrupt too
+            # An edited plugin that calls sys.exit() or raises KeyboardInterrupt at import, in a
+            # hook or in a reducer must not take the open game down with it.
             self._restore(info.module_name, saved)
             return self._report(
                 ReloadResult(plugin_id, False, f"reload of {plugin_id!r} failed, previous version kept: {_where(exc)}")
             )
-        old_hash = info.content_hash
+        old_hash = old_info.content_hash
         new_hash = info.refresh_hash()
+        game.available[plugin_id] = info
         game.host = host
         game.state = state
         game.plugin_set = host.plugin_set()
@@ -195,6 +208,25 @@ class PluginReloader:
         for listener in list(self.listeners):
             listener(result)
         return result
+
+
+def reread_manifest(info: PluginInfo, game_plugins: dict[str, PluginInfo]) -> PluginInfo:
+    """The plugin as its plugin.toml says now: a deleted or invalid manifest, another id, or
+    a requirement the game does not hold is refused, naming the file."""
+    path = info.folder / "plugin.toml"
+    if not path.is_file():
+        raise PluginError(f"{path}: the plugin manifest is gone")
+    manifest = load_manifest(path)
+    if manifest.id != info.id:
+        raise PluginError(f"{path}: the manifest's id is now {manifest.id!r}; a running game's plugin keeps its id "
+                          f"{info.id!r}")
+    missing = [r for r in manifest.requires if r not in game_plugins and r != KERNEL_PLUGIN_ID]
+    if missing:
+        raise PluginError(f"{path}: requires {', '.join(missing)}, not part of this game")
+    clash = set(manifest.conflicts) & set(game_plugins)
+    if clash:
+        raise PluginError(f"{path}: conflicts with {', '.join(sorted(clash))}, part of this game")
+    return PluginInfo(manifest, info.module_name, info.folder, info.origin)
 
 
 def _replay(game: Game, host: PluginHost) -> GameState:

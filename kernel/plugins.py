@@ -27,6 +27,7 @@ from . import hookspecs
 from .errors import PluginError
 from .events import Command, EventData
 from .sequence import StepSpec
+from .state import KERNEL_SECTION, guard_sections
 
 BUILTIN_ROOT = Path(__file__).resolve().parent.parent / "plugins"
 KERNEL_PLUGIN_ID = "kernel"
@@ -290,7 +291,10 @@ def _tracer(hook_name, hook_impls, kwargs):
 class PluginHost:
     """One game's plugins and everything they registered."""
 
-    def __init__(self, infos: list[PluginInfo], modules: dict[str, Any] | None = None):
+    def __init__(self, infos: list[PluginInfo], modules: dict[str, Any] | None = None,
+                 guarded: set[str] | None = None):
+        """``guarded``: the plugins whose reducers are checked at fold to write only their own
+        sections (kernel/state.py guard_sections); WIF_CHECK_SECTIONS=1 guards them all."""
         from . import builtin
 
         self.infos = {info.id: info for info in infos}
@@ -339,7 +343,13 @@ class PluginHost:
         self.scenarios: dict[str, ScenarioSpec] = {}
         self.step_rules: dict[str, tuple[Callable, str]] = {}
         self.choices: dict[str, ChoicesEntry] = {}
+        self.section_owners: dict[str, str] = {KERNEL_SECTION: KERNEL_PLUGIN_ID}
         self._collect()
+        if os.environ.get("WIF_CHECK_SECTIONS"):
+            guarded = set(self.infos) | {KERNEL_PLUGIN_ID}
+        for event_type, (fn, plugin) in list(self.reducers.items()):
+            if plugin in (guarded or ()):
+                self.reducers[event_type] = (guard_sections(fn, plugin, self.section_owners), plugin)
 
     # Call each implementation of a registration hook separately, so that whatever it
     # registers (and whatever goes wrong) is attributed to the right plugin.
@@ -357,9 +367,12 @@ class PluginHost:
     def _collect(self) -> None:
         def state(plugin):
             def register(name: str, model: type[BaseModel]) -> None:
+                if name == KERNEL_SECTION:
+                    raise PluginError(f"plugin {plugin!r}: state section {name!r} is the kernel's")
                 if name in self.state_models:
                     raise PluginError(f"plugin {plugin!r}: state section {name!r} is registered twice")
                 self.state_models[name] = model
+                self.section_owners[name] = plugin
 
             return register
 
@@ -447,6 +460,11 @@ class PluginHost:
         for event_type, (_, plugin) in self.reducers.items():
             if event_type not in self.events:
                 raise PluginError(f"plugin {plugin!r}: reducer for {event_type}, which no plugin registers as an event")
+            # a reducer writes only its plugin's sections, so it folds only its plugin's events
+            owner = self.events[event_type].plugin
+            if owner != plugin:
+                raise _blame(PluginError(f"plugin {plugin!r}: reducer for {event_type}, an event of plugin {owner!r}; "
+                                         f"a plugin reduces only the events it registers"), plugin)
 
     def plugin_set(self) -> dict[str, dict[str, str]]:
         """What a save records: the state-affecting plugins with versions and hashes."""

@@ -122,3 +122,37 @@ class GameState:
 
 class SnapshotError(WifError):
     """A stored snapshot cannot be read back as a state."""
+
+
+# ---------------------------------------------------------------- who writes what
+KERNEL_SECTION = "kernel"  # state.kernel, written only by the kernel's own reducers
+
+
+class SectionWriteError(WifError):
+    """A reducer wrote a section of the state its plugin does not own."""
+
+
+def _sections_dump(state: GameState, names: list[str]) -> list:
+    return [state.kernel.model_dump() if n == KERNEL_SECTION else state.sections[n].model_dump() for n in names]
+
+
+def guard_sections(fn, plugin: str, owners: dict[str, str]):
+    """``fn``, a reducer of ``plugin``, checked at fold: it may write only the sections its
+    plugin registered (the kernel's section is the kernel's).  ``owners`` maps each section
+    (``"kernel"`` included) to its plugin.  The check compares every other section before and
+    after the reducer, so it costs a dump of the state per event: the hot-reloaded plugin's
+    reducers are guarded (kernel/hotreload.py), or every plugin's with WIF_CHECK_SECTIONS=1."""
+    foreign = [name for name, owner in owners.items() if owner != plugin]
+
+    def reducer(state, event):
+        before = _sections_dump(state, foreign)
+        fn(state, event)
+        after = _sections_dump(state, foreign)
+        wrote = [name for name, b, a in zip(foreign, before, after) if b != a]
+        if wrote:
+            whose = ", ".join(f"{name!r} (of {owners[name]!r})" for name in wrote)
+            raise SectionWriteError(f"plugin {plugin!r}: the reducer for {event.type} wrote section {whose}; "
+                                    f"a reducer writes only its own plugin's sections")
+
+    reducer.__wrapped__ = fn
+    return reducer
