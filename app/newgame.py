@@ -82,6 +82,7 @@ class NewGameForm:
         self.preset = "none"
         self.rules_on: list[str] | None = None  # set once the player edits the rule tabs
         self.rules_form = None
+        self.confirm_quit: FormWindow | None = None  # the "Quit?" question, while open
         self.names = ["Player 1", "Player 2"]
         self.assign: dict[str, int] = {}  # power -> player index
         self.status = ""
@@ -249,3 +250,32 @@ class NewGameForm:
     def quit(self) -> None:
         self.choice = None
         self.done = True
+
+    # ------------------------------------------------------------ Esc and the close button
+    def escape(self) -> None:
+        """Esc closes what is open over the form (the file picker, the rules tabs, the
+        question itself: "Esc: back"), else asks before quitting, as the game window does."""
+        dialog = getattr(self, "dialog", None)
+        if self.confirm_quit is not None:
+            self.keep_open()
+        elif dialog is not None and dialog.alive():
+            dialog.kill()
+        elif self.rules_form is not None and not getattr(self.rules_form, "closed", False):
+            self.rules_form.close()
+        else:
+            self.ask_quit()
+
+    def ask_quit(self) -> None:
+        sw, sh = self.gui.size
+        rect = pygame.Rect((sw - 380) // 2, (sh - 112) // 2, 380, 112)
+        form = FormWindow(self.gui, rect, "Quit World in Flames?", object_id="#confirm_quit")
+        form.label((6, 4, rect.w - 44, 24), "Esc: back to Start New Game")
+        form.button((6, 34, 150, 32), "Quit", self.quit)
+        form.button((166, 34, 190, 32), "Back", self.keep_open)
+        self.gui.modal.append(form)
+        self.confirm_quit = form
+
+    def keep_open(self) -> None:
+        if self.confirm_quit is not None:
+            self.gui.close(self.confirm_quit)
+            self.confirm_quit = None

@@ -255,9 +255,16 @@ class NewGameScene(Scene):
             self.gui = Gui(self.screen.get_size())
             self.form = NewGameForm(self.gui, self.default_scenario, self.save_path)
 
+    def close_requested(self) -> bool:
+        """Closing the window asks first, as Esc does; a second close quits at once."""
+        if self.form is None or self.form.confirm_quit is not None:
+            return True
+        self.form.ask_quit()
+        return False
+
     def handle(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.stack.pop()
+            self.form.escape()  # asks before quitting (issue 11 item 4)
             return
         self.gui.process(event)
 

@@ -191,3 +191,57 @@ def test_the_window_s_close_button_asks_before_quitting_and_a_second_close_quits
         pygame.quit()
     assert seen[2] == ([game_scene], True)  # the first close asked, and the game is still there
     assert len(seen) == 4  # the second close ended the program at once
+
+
+def test_esc_on_the_start_new_game_form_asks_before_quitting(tmp_path, monkeypatch):
+    """Esc on Start New Game asks, as in the game window (issue 11 item 4): Esc again goes
+    back to the form, Quit ends the program; the close button asks too, a second close quits."""
+    from app.scenes import NewGameScene, SceneStack
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    esc = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=41)
+    stack = SceneStack()
+    scene = NewGameScene("lab", lambda scenario: tmp_path / f"{scenario}.wif")
+    stack.push(scene)
+    seen = []
+    plan = {1: [esc], 3: [esc], 5: [esc], 7: "quit"}
+
+    def each_frame(s):
+        form = scene.form
+        seen.append((bool(s.scenes), form.confirm_quit is not None))
+        step = plan.get(len(seen))
+        if step == "quit":
+            button = next(b for b in form.confirm_quit.owned if b.text == "Quit")
+            step = click(button.rect.center)
+        for e in step or ():
+            pygame.event.post(e)
+
+    try:
+        stack.run(frames=12, each_frame=each_frame, fps=None)
+    finally:
+        pygame.quit()
+    assert seen[1] == (True, True)  # Esc asked, the form still there
+    assert seen[3] == (True, False)  # Esc again: back to the form
+    assert seen[5] == (True, True)
+    assert len(seen) == 8 and not stack.scenes  # Quit ended the program
+
+    # the close button asks first too; a second close quits at once
+    pygame.display.init()
+    pygame.font.init()
+    stack = SceneStack()
+    scene = NewGameScene("lab", lambda scenario: tmp_path / f"{scenario}.wif")
+    stack.push(scene)
+    seen.clear()
+
+    def close_twice(s):
+        seen.append(scene.form.confirm_quit is not None)
+        if len(seen) in (2, 4):
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    try:
+        stack.run(frames=10, each_frame=close_twice, fps=None)
+    finally:
+        pygame.quit()
+    assert seen[2] is True and len(seen) == 4 and not stack.scenes
