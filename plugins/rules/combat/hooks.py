@@ -59,3 +59,9 @@ class HOOKSPECS:
     def first_loss_eligible(state, unit, combat):
         """True if ``unit`` may be the first loss of an attacker that used the snow units'
         benefit although it is not a snow unit (Weather Report's exception)."""
+
+    @staticmethod
+    @hookspec(firstresult=True)
+    def land_attack_factor(state, unit, hex_, factor):
+        """``unit``'s combat factor attacking ``hex_`` (before terrain) if not ``factor``
+        (e.g. doubled by an offensive chit); None: unchanged."""

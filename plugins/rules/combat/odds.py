@@ -265,6 +265,10 @@ def evaluate(state, attacker_ids, hex_, *, notional: bool = False, ground_suppor
     attack = 0.0
     for u in attackers:
         cf = combat_factor(u)
+        changed = hook.land_attack_factor(state=state, unit=u, hex_=hex_, factor=cf) if hook is not None else None
+        if changed is not None and changed != cf:
+            notes.append(f"{u.name or u.id} {cf:g} -> {changed:g} (optional rule)")
+            cf = changed
         mult = fx["attacker_multiplier_by_terrain"].get(terrain, 1.0)
         if mult != 1.0 and terrain in fx["mountain_units_ignore"] and is_mountain_unit(u):
             mult = 1.0

@@ -1,16 +1,19 @@
 """Optional rule Offensive chits (seeds, "Pick HQ"; "Choose Action"): a major power at war plays
 a chit when it chooses its action, one an impulse, used up; an HQ's benefits within its range
 (extra ground strike die, doubled ground support in an air action), the HQ disorganized at the
-end of the impulse; or every HQ reorganized instead.  OFF: no chit."""
+end of the impulse; in a land action up to twice the HQ's reorganization value of land units
+doubled in land combats within range; or every HQ reorganized instead.  OFF: no chit."""
 
 from __future__ import annotations
 
 import importlib
 import random
 
-from helpers import offered, ok, place, refused, unit
+from helpers import control, offered, ok, place, refused, unit
 
 from plugins.optional.framework import new_game
+from plugins.rules.combat import odds as O
+from plugins.rules.combat.state import current_combat
 from plugins.rules.units import Unit
 
 chits = importlib.import_module("plugins.optional.offensive-chits")
@@ -95,3 +98,63 @@ def test_offensive_chits_a_combined_action_allows_a_naval_an_air_and_a_land_acti
         expected = None if None in caps else max(caps)
         assert activities.limit(game.state, "germany", kind) == expected
     assert any(activities.limit(game.state, "germany", k) != plain[k] for k in activities.KINDS)
+
+
+# ---------------------------------------------------------------- Land action: doubled factors
+def _land_combat(save, rules=("offensive-chits",), chit=True):
+    """Germany, chit played on the HQ at Warsaw (reorganization value 2), attacks the Soviet
+    army at (203,54) with a1 (1 hex from the HQ), a2 (2 hexes) and far (3 hexes, across a
+    river); the game waits for the USSR to choose the combat table, before the die roll."""
+    game = _game(save, rules)
+    place(game, unit("a1", "germany", (202, 54), "inf", 4, 4), unit("a2", "germany", (202, 55), "inf", 4, 4),
+          unit("far", "germany", (203, 55), "inf", 4, 4), unit("r1", "ussr", (203, 54), "inf", 3, 3))
+    control(game, (203, 55), "germany")
+    if chit:
+        ok(game, {"type": "PlayOffensiveChit", "actor": "germany", "hq": "g-hq"})
+    ok(game, {"type": "ChooseAction", "actor": "germany", "action": "land"})
+    ok(game, {"type": "RigStep", "actor": "germany", "step": "turn.impulse.land.combat.land-combat-declaration"})
+    ok(game, type="DeclareAttack", actor="germany", hex=[203, 54], units=["a1", "a2", "far"])
+    while not game.state.kernel.sequence.current.endswith("assault-or-blitz"):
+        ok(game, type="FinishStep", actor=game.state.kernel.sequence.pending[0])
+    return game
+
+
+def _attack(game):
+    return O.evaluate_combat(game.state, current_combat(game.state), hook=game.host.pm.hook)["attack"]
+
+
+def test_offensive_chits_land_action_doubles_units_within_range_in_a_land_combat(save):
+    game = _land_combat(save)
+    assert _attack(game) == 4 + 4 + 2  # far: halved across the river
+    assert chits.doubles_left(game.state, "germany") == 4  # twice the HQ's reorganization value
+    assert "no attacker of germany within the HQ's range" in refused(
+        game, type="DoubleWithOffensiveChit", actor="germany", units=["far"])
+    ok(game, type="DoubleWithOffensiveChit", actor="germany", units=["a1", "a2"])
+    assert _attack(game) == 8 + 8 + 2 and chits.doubles_left(game.state, "germany") == 2
+    assert "not doubled yet" in refused(game, type="DoubleWithOffensiveChit", actor="germany", units=["a1"])
+    ok(game, type="ChooseLandCombatType", actor="ussr", table="assault")
+    events = ok(game, type="ResolveCombat", actor=game.state.kernel.sequence.pending[0])
+    resolved = next(e for e in events if e.type == "LandCombatResolved")
+    assert resolved.data["attack"] == 18  # the final odds use the doubled factors
+    assert "before its die roll" in refused(game, type="DoubleWithOffensiveChit", actor="germany", units=["a1"])
+
+
+def test_offensive_chits_every_offered_doubling_is_accepted(save):
+    game = _land_combat(save)
+    (choice,) = offered(game, "DoubleWithOffensiveChit")
+    cmds = choice.commands(limit=50) + [choice.sample(random.Random(i)) for i in range(10)]
+    assert {tuple(sorted(c["units"])) for c in cmds} == {("a1",), ("a2",), ("a1", "a2")}
+    for cmd in cmds:
+        assert game.dry_run(cmd).accepted, cmd
+        assert game.preview(cmd)["doubles_left"] == 4 - len(cmd["units"])
+
+
+def test_offensive_chits_without_a_chit_played_no_unit_is_doubled(save):
+    game = _land_combat(save, chit=False)
+    assert not offered(game, "DoubleWithOffensiveChit") and _attack(game) == 10
+    assert "played no offensive chit" in refused(game, type="DoubleWithOffensiveChit", actor="germany", units=["a1"])
+
+
+def test_offensive_chits_off_no_unit_is_doubled(save):
+    game = _land_combat(save, rules=(), chit=False)
+    assert not offered(game, "DoubleWithOffensiveChit") and _attack(game) == 10
