@@ -164,7 +164,7 @@ def cmd_schema(args) -> int:
     return 0
 
 
-BENCHMARKS = ("kernel", "replay", "render", "rules", "map", "hotreload", "choices", "play")
+BENCHMARKS = ("kernel", "replay", "render", "rules", "map", "hotreload", "choices", "play", "log")
 
 
 def cmd_bench(args) -> int:

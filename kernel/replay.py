@@ -52,7 +52,10 @@ class Replay:
             "SELECT seq, turn, impulse, step, data FROM events WHERE type = 'StepStarted' ORDER BY seq"
         )
         for seq, t, i, step, data in rows:
-            d = json.loads(data)
+            try:
+                d = json.loads(data)
+            except (TypeError, ValueError, RecursionError):
+                continue  # no bookmark there; stepping onto that event names it (EventDataError)
             level = d.get("level", "step")
             title = d.get("title") or step
             self.bookmarks["step"].append(Bookmark(seq, "step", step, title, t, i))
@@ -97,7 +100,7 @@ class Replay:
     def forward(self, count: int = 1) -> GameState:
         # One open cursor serves consecutive steps, so playing through costs one query.
         if self._ahead is None or self._ahead_from != self.position + 1:
-            self._ahead = self.game.store.records(self.position + 1)
+            self._ahead = self._records(self.position + 1)
         for _ in range(min(count, self.last - self.position)):
             rec = next(self._ahead)
             self._apply(rec)
@@ -110,7 +113,7 @@ class Replay:
 
     def event(self, seq: int | None = None) -> EventRecord | None:
         seq = self.position if seq is None else seq
-        for rec in self.game.store.records(seq, seq):
+        for rec in self._records(seq, seq):
             try:
                 return upcast(self.game.host, rec)
             except EventDataError:
@@ -123,9 +126,20 @@ class Replay:
         except (EventDataError, ReducerError):
             # a plugin is missing or broken: fold what can be shown, event by event
             state = GameState.empty(self.game.host.state_models)
-            for rec in self.game.store.records(1, seq):
+            for rec in self._records(1, seq):
                 self._apply(rec, state)
             return state
+
+    def _records(self, from_seq: int, to_seq: int | None = None):
+        """The stored events; one whose data is not JSON comes as an event of no known type
+        with empty data (shown as not shown, counted in ``skipped``), not as an error that
+        would end the replay."""
+        for seq, type_, v, actor, turn, impulse, step, cmd, data, hash_ in self.game.store.rows(from_seq, to_seq):
+            try:
+                data = json.loads(data)
+            except (TypeError, ValueError, RecursionError):
+                type_, data = f"{type_} (data not JSON)", {}
+            yield EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, data, hash_)
 
     def _apply(self, rec: EventRecord, state: GameState | None = None) -> None:
         state = state if state is not None else self.state

@@ -337,3 +337,18 @@ def test_a_command_nested_30000_levels_deep_is_refused(save):
     assert code == 1 and err.strip() == "rejected: the command's JSON is nested too deeply"
     code, _, err = wif("submit", save, "[" * 30000 + "]" * 30000)
     assert code == 1 and "nested too deeply" in err and "Traceback" not in err
+
+
+def test_replay_walks_past_an_event_whose_data_is_not_json(save):
+    from kernel.replay import open_replay
+
+    skirmish_save(save, commands=5)
+    last = EventStore.open(save).last()[0]
+    tamper(save, ("UPDATE events SET data='not json' WHERE seq=?", (last - 1,)), drop_triggers=True)
+    replay = open_replay(save)
+    replay.seek(0)
+    replay.forward(last)
+    assert replay.position == last and replay.skipped == [last - 1]
+    assert "not shown" in replay.describe(replay.event(last - 1))
+    replay.seek(last)
+    replay.game.close()
