@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from typing import Callable
 
 from kernel.choices import Field, Option
 from kernel.errors import Rejected
-from plugins.optional.framework import is_on
 from plugins.rules.combat.state import PROC as COMBAT_PROC
 from plugins.rules.combat.state import current_combat
 from plugins.rules.core import hex_key, key_hex
@@ -46,7 +46,10 @@ from .mission_kinds import KINDS
 from .state import AM, air
 
 SHOTS = 4  # "Each AA unit can fire up to 4 times"
-AIR_SUPPLY_AA = "anti-aircraft-fire-on-air-supply"
+# Extension point: "Reorganize Units" (By Air), "6. AsA option 3: surviving bombers suffer
+# anti-aircraft fire from AA units": an optional rule appends ``fires(state) -> bool`` here
+# (plugins/optional/anti-aircraft-fire-on-air-supply).
+AIR_SUPPLY_AA: list[Callable] = []
 NON_PHASING, PHASING = f"{AM}.aa-by-non-phasing-side", f"{AM}.aa-by-phasing-side"
 PLOT_STEPS = {f"{NON_PHASING}.plot-aa-fire": "nps", f"{PHASING}.plot-aa-fire": "ps"}
 RESULT_STEPS = {f"{NON_PHASING}.aa-fire-results": "nps", f"{PHASING}.aa-fire-results": "ps"}
@@ -149,6 +152,11 @@ def aa_units(state, firing: str) -> list:
             and shots_left(state, u.id) > 0 and target_hexes(state, u, firing) and in_supply(state, u.id)]
 
 
+def air_supply_suffers_aa(state) -> bool:
+    """Do AA units fire at aircraft flying air supply (an optional rule, ``AIR_SUPPLY_AA``)?"""
+    return any(fires(state) for fires in AIR_SUPPLY_AA)
+
+
 def why_no_aa(state, step_id: str) -> str | None:
     """Why an anti-aircraft subphase is skipped now, or None (seeds "Anti-aircraft Attacks by
     Non-Phasing Side" / "by Phasing Side")."""
@@ -158,9 +166,7 @@ def why_no_aa(state, step_id: str) -> str | None:
         return None
     if step_id == PHASING and m.kind != "ground-support":
         return "skipped for all air mission phases except ground support"
-    if m.kind == "air-reorganization" and not is_on(state, AIR_SUPPLY_AA):
-        # Reorganize Units, By Air: "6. AsA option 3: surviving bombers suffer anti-aircraft
-        # fire from AA units" - an optional rule
+    if m.kind == "air-reorganization" and not air_supply_suffers_aa(state):
         return ("Reorganize Units (By Air): air transports flying air supply suffer anti-aircraft fire only with "
                 "the optional rule Anti-aircraft fire on air supply (AsA option 3), which is off")
     who = "non-phasing" if firing == state.kernel.active_side else "phasing"
