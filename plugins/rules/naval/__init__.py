@@ -16,6 +16,7 @@ they implement (README.md says what each holds and the data format of naval coun
 - ``naval_transport``: embarking in port (``EmbarkUnits``), Unload Land Units (``DebarkUnit``),
   Invasion (``Invade``, a forced land attack through the combat plugin);
 - ``return_to_base``: Stay At Sea, Return To Base at the end of the turn;
+- ``naval_repair``: Naval Repair (Guadalcanal), ``RepairNavalUnit``;
 - ``rig_naval``: lab games' ``RigShipsAtSea``, ``RigAboard``, ``RigNavalDamage``; scenario
   setups' ``place_at_sea`` and ``load``.
 """
@@ -27,9 +28,10 @@ from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
-from . import naval_transport
+from . import naval_repair, naval_transport
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb
+from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
 from .state import NON_PHASING_NAVAL_COMBAT, PHASING_NAVAL_COMBAT, RETURN_TO_BASE, STAY_AT_SEA, rules
 
 
@@ -39,7 +41,8 @@ def skip_step(state, step_id, spec):
         return naval_combat.phase_skip(state, step_id)
     if step_id in STAY_AT_SEA:
         return rtb.stay_skip(state, step_id)
-    return naval_transport.landing_skip(state, step_id) or steps.skip(state, step_id)
+    return (naval_transport.landing_skip(state, step_id) or naval_repair.repair_skip(state, step_id)
+            or steps.skip(state, step_id))
 
 
 @hookimpl
@@ -67,6 +70,7 @@ def repeat_step(ctx, step_id, spec):
 def step_ended(ctx, step_id, spec):
     if step_id in RETURN_TO_BASE:
         rtb.destroy_stranded(ctx, step_id)
+    naval_repair.return_repaired(ctx, step_id)
 
 
 rules.export(globals())

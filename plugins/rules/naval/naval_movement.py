@@ -174,7 +174,21 @@ def unit_problem(state, unit, origin: str, to: str, section: int | None) -> str 
     return None
 
 
-def why_not_move(state, power: str, origin: str, to: str, section: int | None, unit_ids: list[str]) -> str | None:
+def closed_area_problem(state, host, origin: str, to: str) -> str | None:
+    """A sea area on the way that the game closes (the ``sea_area_refusal`` hook: a
+    scenario's partial map), or None."""
+    if host is None:
+        return None
+    r = route(origin, to)
+    for area in (r.path if r else []):
+        reason = host.pm.hook.sea_area_refusal(state=state, area=area)
+        if reason:
+            return reason
+    return None
+
+
+def why_not_move(state, power: str, origin: str, to: str, section: int | None, unit_ids: list[str],
+                 host=None) -> str | None:
     """Why ``power`` may not move ``unit_ids`` as one group from ``origin`` to ``to``, or None."""
     problem = action_problem(state, power, NAVAL_MOVEMENT) or activity_problem(state, power, "naval-move")
     if problem:
@@ -212,8 +226,10 @@ def why_not_move(state, power: str, origin: str, to: str, section: int | None, u
         if problem:
             return problem
     if "," in to:
-        return port_room_problem(state, key_hex(to), [all_units[u] for u in unit_ids])
-    return None
+        problem = port_room_problem(state, key_hex(to), [all_units[u] for u in unit_ids])
+        if problem:
+            return problem
+    return closed_area_problem(state, host, origin, to)
 
 
 def port_room_problem(state, port_hex, arriving) -> str | None:
@@ -253,7 +269,7 @@ def _movable(state, power: str) -> dict[str, list]:
     return out
 
 
-def _destinations(state, power: str, origin: str, group: list) -> list[str]:
+def _destinations(state, power: str, origin: str, group: list, host=None) -> list[str]:
     if ":" in origin:
         area, _ = origin.split(":")
         targets = [area] + [hex_key(p.hex) for p in _ports_near(area)]
@@ -264,6 +280,8 @@ def _destinations(state, power: str, origin: str, group: list) -> list[str]:
     out = []
     for to in targets:
         if "," in to and not friendly_port(state, power, key_hex(to)):
+            continue
+        if closed_area_problem(state, host, origin, to):
             continue
         sections = list(sections_of(to)) if "," not in to else [None]
         if any(unit_problem(state, u, origin, to, s) is None for u in group for s in sections):
@@ -318,7 +336,7 @@ def _most_at_once(state, to: str, fit) -> int | None:
     return max(n, 1)
 
 
-def move_choices(state, actor, step_id):
+def move_choices(state, actor, step_id, host=None):
     if why_not_move_now(state, actor):
         return None
     movable = _movable(state, actor)
@@ -329,7 +347,7 @@ def move_choices(state, actor, step_id):
         def dests(origin=origin, group=group):
             return [Option(to, destination_label(to),
                            (lambda to=to: _section_fields(state, actor, origin, to, group)))
-                    for to in _destinations(state, actor, origin, group)]
+                    for to in _destinations(state, actor, origin, group, host)]
         origins.append(Option(origin, origin_label(origin), [Field("to", "option", dests)]))
     return [Field("origin", "option", origins)]
 
@@ -338,8 +356,8 @@ def why_not_move_now(state, power: str) -> str | None:
     return action_problem(state, power, NAVAL_MOVEMENT) or activity_problem(state, power, "naval-move")
 
 
-def move_preview(state, cmd: MoveNavalGroup):
-    problem = why_not_move(state, cmd.actor, cmd.origin, cmd.to, cmd.section, cmd.units)
+def move_preview(state, cmd: MoveNavalGroup, host=None):
+    problem = why_not_move(state, cmd.actor, cmd.origin, cmd.to, cmd.section, cmd.units, host)
     if problem:
         raise Rejected(problem)
     r = route(cmd.origin, cmd.to)
@@ -350,7 +368,7 @@ def move_preview(state, cmd: MoveNavalGroup):
 
 @rules.command(MoveNavalGroup, choices=move_choices, preview=move_preview)
 def move_naval_group(ctx, cmd: MoveNavalGroup) -> None:
-    problem = why_not_move(ctx.state, cmd.actor, cmd.origin, cmd.to, cmd.section, cmd.units)
+    problem = why_not_move(ctx.state, cmd.actor, cmd.origin, cmd.to, cmd.section, cmd.units, ctx.host)
     if problem:
         raise Rejected(problem)
     perform_move(ctx, cmd.actor, cmd.origin, cmd.to, cmd.section, cmd.units)
