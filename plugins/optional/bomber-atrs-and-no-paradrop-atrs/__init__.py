@@ -9,8 +9,12 @@ The air supply mission is the air plugin's Reorganization by Air Transport
 (plugins/rules/air/air_transport.py); this plugin adds ``may_fly_air_supply`` to its
 ``AIR_SUPPLY_FLYERS`` on import, so choices, preview and handler all ask the same
 ``air_supply_flyer``.  Approximated (data/white_range_circle.json): the white range circle is
-not in our unit data, so the bomber type classes stand for it.  Not modelled: the
-no-paradrop ATRs, which the seeds only name.
+not in our unit data, so the bomber type classes stand for it.
+
+Not modelled: the no-paradrop ATRs.  ``grep -ri paradrop ../shared/seeds`` (both files) and the
+digests find them only in the rule's title ("Reorganize Units", By Air, L4982-4983); the seeds
+never say which ATRs cannot paradrop, nor what else such an ATR may or may not do, so every
+ATR keeps its Paradrop mission with the rule on or off.
 """
 
 from __future__ import annotations
