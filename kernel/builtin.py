@@ -19,13 +19,22 @@ KERNEL_VERSION = "1.0.0"
 
 # ---------------------------------------------------------------- events
 class GameStarted(EventData):
+    """The game's identity, under the chain from its first link (docs/FAIRPLAY.md): its id,
+    how its dice are made (``seeded``: from ``seed``, replayable and not fair; ``host``: from
+    a key kept outside the save, whose hash is ``dice_commitment``) and the players' public
+    keys that sign every command."""
+
     scenario: str
-    seed: int
+    seed: int | None = None  # only in a seeded game: a fair game has no seed anywhere
     sides: dict[str, list[str]]
     controllers: dict[str, str]
     sequence: str
     options: dict[str, Any] = Field(default_factory=dict)
     lab: bool = False  # a lab game: rig commands and playback dice are allowed (kernel/lab.py)
+    game_id: str = ""
+    dice: str = "seeded"
+    dice_commitment: str = ""
+    keys: dict[str, str] = Field(default_factory=dict)  # player -> Ed25519 public key (hex)
 
 
 class DiceRolled(EventData):
@@ -78,7 +87,7 @@ class SequenceFinished(EventData):
 def _game_started(state, event):
     d = event.data
     k = state.kernel
-    k.scenario, k.seed, k.sides, k.controllers = d["scenario"], d["seed"], d["sides"], d["controllers"]
+    k.scenario, k.seed, k.sides, k.controllers = d["scenario"], d.get("seed") or 0, d["sides"], d["controllers"]
     k.sequence.tree = d["sequence"]
     k.options = d.get("options", {})
     k.lab = bool(d.get("lab"))
@@ -229,10 +238,9 @@ def describe_event(event, state):
         return f"{d.get('title') or d['step']} skipped: {d['reason']}"
     if t == "DecisionFinished":
         return f"{d['who']} finished {d['step']}"
-    if t == "GameStarted" and d.get("lab"):
-        return f"New lab game of {d['scenario']} (seed {d['seed']})"
     if t == "GameStarted":
-        return f"New game of {d['scenario']} (seed {d['seed']})"
+        dice = f"seed {d['seed']}, not fair" if d.get("seed") is not None else "fair dice"
+        return f"New {'lab ' if d.get('lab') else ''}game of {d['scenario']} ({dice})"
     if t == "SequenceFinished":
         return f"The game is over{': ' + d['reason'] if d['reason'] else ''}"
     return lab.describe(event)

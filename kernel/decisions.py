@@ -153,8 +153,7 @@ class Decisions:
         try:
             entry, cmd = validate_command(self.host, command)
             self._check_allowed(entry, cmd, player)
-            ctx = Context(self, actor=cmd.actor)
-            ctx.rng.seed(f"dry-run:{ctx.first_seq}")
+            ctx = Context(self, actor=cmd.actor, dry_run=True)  # its own dice, never the game's
             try:
                 entry.handler(ctx, cmd)
             except (Rejected, WifError):

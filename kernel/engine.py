@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from . import builtin
 from .errors import EventDataError, ReducerError, Rejected, WifError
-from .events import EventData, EventRecord, canonical_json, chain_hash
+from .events import EventData, EventRecord, canonical_json, chain_hash, command_link
 from .lab import DiceSource, SeededDice, playback_source
 from .sequence import StepSpec
 
@@ -134,7 +134,7 @@ def fold_rows(host: "PluginHost", state: "GameState", rows) -> int:
 class Context:
     """What a command handler or an automatic step sees while deciding."""
 
-    def __init__(self, game, actor: str = "system"):
+    def __init__(self, game, actor: str = "system", command_digest: bytes | None = None, dry_run: bool = False):
         self.game = game
         self.host: "PluginHost" = game.host
         self.state: "GameState" = game.state
@@ -143,12 +143,15 @@ class Context:
         self.records: list[EventRecord] = []
         self.snapshots: list[tuple[int, str]] = []
         self.first_seq = self.state.kernel.seq + 1
-        self._prev_hash = game._last_hash
+        # The command is a link of the chain: its first event chains on (head, command digest),
+        # so its events cannot be moved under another command (kernel/events.py).
+        self._prev_hash = command_link(game._last_hash, command_digest) if command_digest else game._last_hash
         self.decided_after = game._last_hash  # the head this command is decided on (store.append checks it)
-        # The only dice of the game: seeded per game and per position in the log, so the
-        # same command at the same point rolls the same; replay never gets here.
-        self.rng = random.Random(f"{self.state.kernel.seed}:{self.first_seq}")
-        self.dice: DiceSource = SeededDice(self.rng)  # the game's ordinary dice source
+        # The only dice of the game, through roll(): the game's source (host key or seed,
+        # Game.dice_source); a dry run rolls its own dice, never the real ones (they would
+        # show what a real submit will roll).  Replay never gets here.
+        self.rng = random.Random(f"dry-run:{self.first_seq}" if dry_run else f"{self.state.kernel.seed}:{self.first_seq}")
+        self.dice: DiceSource = SeededDice(self.rng) if dry_run else game.dice_source(self)
         self._in_rule: list[str] = []  # automatic steps whose rule is running now
 
     # ------------------------------------------------------------ emitting

@@ -83,3 +83,33 @@ def chain_hash(prev_hash: bytes, header_json: str, data_json: str) -> bytes:
     h.update(b"\n")
     h.update(data_json.encode())
     return h.digest()
+
+
+def command_digest(game_id: str, first_seq: int, player: str, command_json: str) -> bytes:
+    """What a stored command is, for the chain: its game, place, player and canonical JSON."""
+    return hashlib.sha256(canonical_json(["wif command", game_id, first_seq, player]).encode()
+                          + b"\n" + command_json.encode()).digest()
+
+
+def command_link(prev_hash: bytes, digest: bytes) -> bytes:
+    """The hash a command's first event chains on: the head before it, then the command."""
+    return hashlib.sha256(b"wif command link\x00" + prev_hash + digest).digest()
+
+
+def signed_message(game_id: str, first_seq: int, last_seq: int, player: str, command_json: str,
+                   prev_head: bytes, new_head: bytes) -> bytes:
+    """What a player signs for a command: the command where it stands, the head it was
+    decided on and the head its events made (so no event of it can change afterwards)."""
+    return canonical_json(["wif signed command", game_id, first_seq, last_seq, player, prev_head.hex(),
+                           new_head.hex()]).encode() + b"\n" + command_json.encode()
+
+
+def snapshot_message(game_id: str, seq: int, plugins_hash: str, head: bytes, state_json: str) -> bytes:
+    """What the committing player signs for a snapshot (a cache that must match the log)."""
+    return canonical_json(["wif snapshot", game_id, seq, plugins_hash, head.hex(),
+                           hashlib.sha256(state_json.encode()).hexdigest()]).encode()
+
+
+def meta_message(game_id: str, meta: dict) -> bytes:
+    """What is signed of a save's meta (every key but the signature itself)."""
+    return canonical_json(["wif meta", game_id, {k: v for k, v in meta.items() if k not in ("meta_signature", "schema_version")}]).encode()

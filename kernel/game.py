@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any, Callable
 
@@ -19,7 +18,8 @@ from .errors import (
     SaveFileError,
     WifError,
 )
-from .events import EventRecord, canonical_json
+from . import fairplay, keys as keyring
+from .events import EventRecord, canonical_json, command_digest
 from .devsaves import changes_played_before, record_reopened
 from .plugins import PluginHost, PluginInfo, discover, plugin_set_hash, resolve
 from .state import GameState, SnapshotError
@@ -46,19 +46,36 @@ class Game(Decisions):
         self.sequence_index: SequenceIndex | None = None
         self._last_hash = b"\x00" * 32
         self._last_snapshot_seq = 0
+        self.identity = fairplay.Identity()  # from GameStarted (chained), never from meta
+        self.dice_key: bytes | None = None  # a host-dice game's key, when this machine holds it
+        self.signers = fairplay.Signers(self.identity)
+        self.verifier = keyring.Verifier({})
+
+    def _set_identity(self, ident: "fairplay.Identity", dice_key: bytes | None = None) -> None:
+        self.identity, self.signers = ident, fairplay.Signers(ident)
+        self.verifier = keyring.Verifier(ident.keys)
+        self.dice_key = dice_key if dice_key is not None else fairplay.local_dice_key(ident)
+        local = self.signers.any_local() if ident.signed else None
+        self.store.meta_signer = fairplay.meta_signer(ident.game_id, local) if local else None
+
+    def dice_source(self, ctx: Context):
+        """The source of this game's dice (kernel/fairplay.py: host key or seed)."""
+        return fairplay.dice_source(self, ctx)
 
     # ------------------------------------------------------------ creating / opening
     @classmethod
     def new(cls, scenario: str, path: str | Path, seed: int | None = None, options: dict | None = None,
             players: dict[str, list[str]] | None = None, extra_plugins: list[str] | None = None,
             plugin_dirs: list[Path] | None = None, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
-            lab: bool = False) -> "Game":
+            lab: bool = False, player_keys: dict[str, str] | None = None) -> "Game":
         """Start a new game of ``scenario`` in a new save file at ``path``.
 
         ``players`` maps a player name to the powers they control (default: one player,
         "solo", controls them all).  ``extra_plugins`` are optional rules or expansions.
         ``lab``: a lab game, whose rig commands build any situation (kernel/lab.py); its
-        first event says so.
+        first event says so.  ``seed``: dice anyone can replay (tests, replays: marked
+        "seeded (not fair)"); without it the dice come from this machine's host key.
+        ``player_keys``: public keys of players whose key is not on this machine (PBEM).
         """
         discovery = discover(plugin_dirs)
         info = discovery.plugins.get(scenario)
@@ -72,27 +89,32 @@ class Game(Decisions):
             raise PluginError(f"plugin {scenario!r} is a scenario plugin but registers no scenario {scenario!r}")
         if spec.sequence not in host.sequences:
             raise PluginError(f"scenario {scenario!r} needs sequence {spec.sequence!r}, which no plugin registers")
-        seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         controllers = _controllers(spec.sides, players)
+        players = players or {SOLO: [p for ps in spec.sides.values() for p in ps]}
+        for name in players:
+            keyring.check_player_name(name)
+        ident, dice_key = fairplay.new_identity(list(players), seed, player_keys)
         plugin_set = host.plugin_set()
         store = EventStore.create(path, {
-            "seed": seed, "scenario": scenario, "plugins": plugin_set, "options": options or {},
-            "players": players or {SOLO: [p for ps in spec.sides.values() for p in ps]},
-            "dev_modified": False, "plugin_history": [],
+            **({"seed": seed} if seed is not None else {}), "scenario": scenario, "plugins": plugin_set,
+            "options": options or {}, "players": players, "dev_modified": False, "plugin_history": [],
+            "game_id": ident.game_id, "dice": ident.dice, "keys": ident.keys,
         })
         game = cls(store, host, discovery.plugins, snapshot_every=snapshot_every)
         game.sequence_index = SequenceIndex(host.sequences[spec.sequence][0])
-        from .builtin import GameStarted
-
-        def begin(ctx: Context) -> None:
-            ctx.emit(GameStarted(scenario=scenario, seed=seed, sides=spec.sides, controllers=controllers,
-                                 sequence=spec.sequence, options=options or {}, lab=lab))
-            if spec.setup is not None:
-                spec.setup(ctx)
-            start_at = spec.start_at(options or {}) if callable(spec.start_at) else spec.start_at
-            ctx.start(at=start_at)
-
-        game._run(begin, actor="system")
+        game._set_identity(ident, dice_key)
+        command = {"type": "NewGame", "scenario": scenario, "options": options or {}, "controllers": controllers,
+                   "lab": lab, "seed": seed, "game_id": ident.game_id, "dice": ident.dice,
+                   "dice_commitment": ident.dice_commitment, "keys": ident.keys}
+        creator = next((p for p in players if keyring.has_key(p)), None)
+        if creator is None:
+            raise WifError("none of this game's players has a key on this machine: the one who starts it signs its first move")
+        try:
+            game._run(genesis(host, spec, command), actor="system", command=command, player=creator)
+        except BaseException:
+            game.close()
+            Path(path).unlink(missing_ok=True)
+            raise
         return game
 
     @classmethod
@@ -139,6 +161,9 @@ class Game(Decisions):
         sequence = _first_event_sequence(store)
         if sequence and sequence in host.sequences:
             game.sequence_index = SequenceIndex(host.sequences[sequence][0])
+        started = _game_started(store)
+        if started is not None:
+            game._set_identity(fairplay.Identity.from_game_started(started))
         game._rebuild()
         if reverted and not game.read_only:
             record_reopened(game, reverted)
@@ -188,15 +213,20 @@ class Game(Decisions):
 
     def state_at(self, seq: int) -> GameState:
         """The state after event ``seq``: the nearest snapshot, folded forward."""
-        snap = self.store.nearest_snapshot(seq, self.plugins_hash)
-        state = None
-        if snap is not None:
+        parsed: dict[int, GameState] = {}
+
+        def problem(snap_seq, text, player, signature):  # a cache: a bad one is skipped, named
             try:
-                state = GameState.from_json(snap[1], self.host.state_models)
-                start = snap[0] + 1
-            except SnapshotError as exc:  # a cache: say so and replay from the events
-                self.store.bad_snapshot(snap[0], str(exc))
-        if state is None:
+                parsed[snap_seq] = GameState.from_json(text, self.host.state_models)
+            except SnapshotError as exc:
+                return str(exc)
+            return self._snapshot_problem(snap_seq, text, player, signature)
+
+        snap = self.store.nearest_snapshot(seq, self.plugins_hash, problem)
+        state = parsed[snap[0]] if snap is not None else None
+        if state is not None:
+            start = snap[0] + 1
+        else:
             state = self._fresh_state()
             start = 1
         if seq >= start:
@@ -206,6 +236,10 @@ class Game(Decisions):
     def history(self, from_seq: int = 1, to_seq: int | None = None, player: str | None = None) -> list[EventRecord]:
         """The events as ``player`` sees them (kernel/views.py: no trace of what is hidden)."""
         return list(records_seen_by(self, from_seq, to_seq, player))
+
+    def _snapshot_problem(self, seq, text, player, signature) -> str | None:
+        return fairplay.snapshot_problem(self.store, self.identity, self.verifier, seq, self.plugins_hash,
+                                         text, player, signature)
 
     def describe(self, rec: EventRecord, state: GameState | None = None) -> str:
         text = self.host.pm.hook.describe_event(event=rec, state=state or self.state)
@@ -237,6 +271,9 @@ class Game(Decisions):
         try:
             entry, cmd = validate_command(self.host, command)
             self._check_allowed(entry, cmd, player)
+            signing = fairplay.signing_player(self.state, cmd.actor, player)
+            if self.identity.signed:
+                self.signers.get(signing)  # a player without his key here is refused before deciding
         except Rejected as exc:
             return Outcome(False, reason=str(exc))
 
@@ -252,7 +289,7 @@ class Game(Decisions):
                 ) from exc
 
         try:
-            records = self._run(handle, actor=cmd.actor)
+            records = self._run(handle, actor=cmd.actor, command=command, player=signing)
         except Rejected as exc:
             return Outcome(False, reason=str(exc))
         except WifError as exc:
@@ -289,12 +326,17 @@ class Game(Decisions):
                 waiting = ", ".join(seq.pending)
                 raise Rejected(f"{actor} has nothing (more) to decide in {title!r} (waiting for: {waiting})")
 
-    def _run(self, decide: Callable[[Context], None], actor: str) -> list[EventRecord]:
-        """Decide inside a context, then store everything it emitted in one transaction.
+    def _run(self, decide: Callable[[Context], None], actor: str, command: dict, player: str) -> list[EventRecord]:
+        """Decide inside a context, then store everything it emitted, with the command signed
+        by ``player`` (kernel/fairplay.py), in one transaction.
 
         If anything fails the state is rebuilt from the store, so nothing of the failed
         command remains anywhere."""
-        ctx = Context(self, actor=actor)
+        ident = self.identity
+        command_json = canonical_json(command)
+        first = self.state.kernel.seq + 1
+        digest = command_digest(ident.game_id, first, player, command_json) if ident.signed else None
+        ctx = Context(self, actor=actor, command_digest=digest)
         try:
             decide(ctx)
             if not ctx.records:
@@ -305,6 +347,15 @@ class Game(Decisions):
                 not snapshots or snapshots[-1][0] != last.seq
             ):
                 snapshots.append((last.seq, self.plugins_hash, self.state.to_json()))
+            stored = None
+            if ident.signed:
+                signer = self.signers.get(player)
+                signature = fairplay.sign_command(signer, ident.game_id, first, last.seq, command_json,
+                                                  ctx.decided_after, last.hash)
+                stored = (first, last.seq, player, command_json, signature)
+                heads = {r.seq: r.hash for r in ctx.records}
+                snapshots = [(seq, h, js, player, fairplay.sign_snapshot(signer, ident.game_id, seq, h, heads[seq], js))
+                             for seq, h, js in snapshots]
             self.store.append(
                 [
                     (r.seq, r.type, r.version, r.actor, r.turn, r.impulse, r.step, r.cmd,
@@ -313,6 +364,7 @@ class Game(Decisions):
                 ],
                 snapshots,
                 expect_head=(ctx.first_seq - 1, ctx.decided_after),
+                command=stored,
             )
         except BaseException:
             self._rebuild()
@@ -345,8 +397,16 @@ class Game(Decisions):
                 if len(batch) >= 10000:
                     new_store.append(batch)
                     batch = []
-            snaps = [(s, h, js) for s, h, js in self.store.snapshots() if s <= seq]
+            snaps = [row for row in self.store.snapshot_rows() if row[0] <= seq]
             new_store.append(batch, snaps)
+            # the signed commands whose events all came along (one cut short stays unsigned)
+            with new_store.conn:
+                new_store.conn.executemany(
+                    "INSERT INTO commands (first_seq, last_seq, player, command, signature) VALUES (?,?,?,?,?)",
+                    [c for c in self.store.commands() if c[1] <= seq])
+            new_store.meta_signer = self.store.meta_signer
+            head = new_store.last()
+            new_store.set_meta("head", [head[0], head[1].hex()])  # re-signs the fork's meta
         finally:
             new_store.close()
         return Game.open(path, snapshot_every=self.snapshot_every)
@@ -393,7 +453,33 @@ def _compare_plugin_sets(recorded: dict[str, dict], available: dict[str, PluginI
 
 
 def _first_event_sequence(store: EventStore) -> str | None:
+    started = _game_started(store)
+    return started.get("sequence") if started else None
+
+
+def _game_started(store: EventStore) -> dict | None:
     for rec in store.records(1, 1):
-        if rec.type == "GameStarted":
-            return rec.data.get("sequence")
+        if rec.type == "GameStarted" and isinstance(rec.data, dict):
+            return rec.data
     return None
+
+
+def genesis(host: PluginHost, spec, command: dict) -> Callable[[Context], None]:
+    """The first command's decision (``NewGame``): GameStarted, the scenario's setup, the
+    first step; Game.new runs it, and ``wif verify`` re-decides it from the stored command."""
+    from .builtin import GameStarted
+
+    options = command.get("options") or {}
+
+    def begin(ctx: Context) -> None:
+        ctx.emit(GameStarted(scenario=command["scenario"], seed=command.get("seed"), sides=spec.sides,
+                             controllers=command["controllers"], sequence=spec.sequence, options=options,
+                             lab=bool(command.get("lab")), game_id=command.get("game_id", ""),
+                             dice=command.get("dice", "seeded"), dice_commitment=command.get("dice_commitment", ""),
+                             keys=command.get("keys") or {}))
+        if spec.setup is not None:
+            spec.setup(ctx)
+        start_at = spec.start_at(options) if callable(spec.start_at) else spec.start_at
+        ctx.start(at=start_at)
+
+    return begin

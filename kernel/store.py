@@ -21,7 +21,7 @@ import sqlite_utils
 from .errors import EventDataError, GameMovedOn, SaveFileError
 from .events import EventRecord, canonical_json
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 # ---------------------------------------------------------------- migrations
@@ -67,6 +67,29 @@ def m001_initial(db: sqlite_utils.Database) -> None:
     )
 
 
+@migration
+def m002_signed_commands(db: sqlite_utils.Database) -> None:
+    """Every command with its player's signature (docs/FAIRPLAY.md); signed snapshots."""
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS commands (
+            first_seq INTEGER PRIMARY KEY,
+            last_seq INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            command TEXT NOT NULL,
+            signature BLOB NOT NULL
+        )"""
+    )
+    for verb in ("UPDATE", "DELETE"):
+        db.execute(
+            f"CREATE TRIGGER IF NOT EXISTS commands_no_{verb.lower()} BEFORE {verb} ON commands "
+            f"BEGIN SELECT RAISE(ABORT, 'commands are append-only: {verb} refused'); END"
+        )
+    columns = {r[1] for r in db.execute("PRAGMA table_info(snapshots)")}
+    if "player" not in columns:
+        db.execute("ALTER TABLE snapshots ADD COLUMN player TEXT")
+        db.execute("ALTER TABLE snapshots ADD COLUMN signature BLOB")
+
+
 def _migrate(db: sqlite_utils.Database) -> None:
     db["_migrations"].create({"name": str, "applied_at": float}, pk="name", if_not_exists=True)
     applied = {row["name"] for row in db["_migrations"].rows}
@@ -87,6 +110,8 @@ class EventStore:
         self.path = Path(path)
         self.conn = conn
         self.warnings: list[str] = []  # things skipped that cost nothing but time (a bad snapshot)
+        # Signs the meta whenever it is written (kernel/fairplay.py meta_signer); None: unsigned.
+        self.meta_signer: Callable[[dict], dict] | None = None
 
     # ------------------------------------------------------------ open / create
     @classmethod
@@ -193,27 +218,38 @@ class EventStore:
             [(k, canonical_json(v)) for k, v in values.items()],
         )
 
+    def _sign_meta(self, written: dict[str, Any]) -> None:
+        if self.meta_signer is not None and "meta_signature" not in written:
+            meta = self.all_meta()
+            meta.pop("meta_signature", None)
+            self._write_meta({"meta_signature": self.meta_signer(meta)})
+
     def set_meta(self, key: str, value: Any, _in_tx: bool = False) -> None:
         if _in_tx:
             self._write_meta({key: value})
+            self._sign_meta({key: value})
             return
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             self._write_meta({key: value})
+            self._sign_meta({key: value})
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
 
     # ------------------------------------------------------------ events
-    def append(self, rows: Iterable[tuple], snapshots: Iterable[tuple[int, str, str]] = (),
-               expect_head: tuple[int, bytes] | None = None) -> None:
+    def append(self, rows: Iterable[tuple], snapshots: Iterable[tuple] = (),
+               expect_head: tuple[int, bytes] | None = None, command: tuple | None = None) -> None:
         """Append one command's events (and any snapshots taken meanwhile) atomically.
 
         ``rows`` are tuples in column order (seq, type, v, actor, turn, impulse, step, cmd,
         data_json, hash).  ``expect_head``: the (seq, hash) of the last event the caller
         decided on; another process that appended meanwhile makes this refuse (GameMovedOn),
-        checked under the write lock so two writers cannot both pass.
+        checked under the write lock so two writers cannot both pass.  ``snapshots``: (seq,
+        plugins_hash, state_json[, player, signature]).  ``command``: the signed command that
+        made the rows (first_seq, last_seq, player, command_json, signature); the meta's
+        ``head`` follows it, signed with the meta.
         """
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
@@ -223,11 +259,18 @@ class EventStore:
                 raise GameMovedOn(f"the game moved on: refresh (another player or process stored event {seq}; "
                                   f"this command was decided after event {expect_head[0]})")
             conn.executemany(_INSERT, rows)
-            for seq, plugins_hash, state_json in snapshots:
+            if command is not None:
+                conn.execute("INSERT INTO commands (first_seq, last_seq, player, command, signature) "
+                             "VALUES (?,?,?,?,?)", command)
+            for seq, plugins_hash, state_json, *signed in snapshots:
+                player, signature = signed if signed else (None, None)
                 conn.execute(
-                    "INSERT OR REPLACE INTO snapshots (seq, plugins_hash, state) VALUES (?,?,?)",
-                    (seq, plugins_hash, zlib.compress(state_json.encode(), 6)),
+                    "INSERT OR REPLACE INTO snapshots (seq, plugins_hash, state, player, signature) VALUES (?,?,?,?,?)",
+                    (seq, plugins_hash, zlib.compress(state_json.encode(), 6), player, signature),
                 )
+            if command is not None and self.meta_signer is not None:
+                head = self.last()
+                self.set_meta("head", [head[0], head[1].hex()], _in_tx=True)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -253,17 +296,48 @@ class EventStore:
             yield EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, data, hash_)
 
     # ------------------------------------------------------------ snapshots
-    def nearest_snapshot(self, seq: int, plugins_hash: str) -> tuple[int, str] | None:
+    def nearest_snapshot(self, seq: int, plugins_hash: str,
+                         check: Callable[[int, str, str | None, bytes | None], str | None] | None = None,
+                         ) -> tuple[int, str] | None:
         """The newest readable snapshot at or before ``seq``; an unreadable one is a cache
-        entry lost, skipped with a warning (the events hold the truth)."""
-        for snap_seq, blob in self.conn.execute(
-            "SELECT seq, state FROM snapshots WHERE seq <= ? AND plugins_hash = ? ORDER BY seq DESC",
-            (seq, plugins_hash),
+        entry lost, skipped with a warning (the events hold the truth).  ``check(seq, text,
+        player, signature)`` says why a snapshot is not to be trusted (a bad signature)."""
+        for snap_seq, blob, player, signature in self.conn.execute(
+            f"SELECT seq, state, {self._signature_columns} FROM snapshots WHERE seq <= ? AND plugins_hash = ? "
+            "ORDER BY seq DESC", (seq, plugins_hash),
         ):
             text = self._snapshot_text(snap_seq, blob)
-            if text is not None:
+            if text is None:
+                continue
+            why = check(snap_seq, text, player, signature) if check is not None else None
+            if why is None:
                 return snap_seq, text
+            self.bad_snapshot(snap_seq, why)
         return None
+
+    def snapshot_rows(self) -> Iterator[tuple[int, str, str, str | None, bytes | None]]:
+        """(seq, plugins_hash, state_json, player, signature) of every readable snapshot."""
+        for seq, plugins_hash, blob, player, signature in self.conn.execute(
+            f"SELECT seq, plugins_hash, state, {self._signature_columns} FROM snapshots ORDER BY seq"
+        ):
+            text = self._snapshot_text(seq, blob)
+            if text is not None:
+                yield seq, plugins_hash, text, player, signature
+
+    @property
+    def _signature_columns(self) -> str:
+        """A save from before migration 2 opened read-only has no snapshot signatures."""
+        columns = {r[1] for r in self.conn.execute("PRAGMA table_info(snapshots)")}
+        return "player, signature" if "signature" in columns else "NULL, NULL"
+
+    def has_commands(self) -> bool:
+        return bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='commands'").fetchone())
+
+    # ------------------------------------------------------------ commands
+    def commands(self, from_seq: int = 1) -> Iterator[tuple[int, int, str, str, bytes]]:
+        """(first_seq, last_seq, player, command_json, signature) in order."""
+        return self.conn.execute("SELECT first_seq, last_seq, player, command, signature FROM commands "
+                                 "WHERE first_seq >= ? ORDER BY first_seq", (from_seq,))
 
     def snapshots(self) -> Iterator[tuple[int, str, str]]:
         for seq, plugins_hash, blob in self.conn.execute(

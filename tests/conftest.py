@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -18,6 +19,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.pop("WIF_PLUGINS_PATH", None)
 os.environ.pop("WIF_LOAD_PLUGINS", None)
+# Players' keys and the host's dice secret (kernel/keys.py) go to a folder of this test run,
+# never the real home; subprocesses inherit it.
+os.environ["WIF_CONFIG_DIR"] = tempfile.mkdtemp(prefix="wif-config-")
 
 
 def pytest_configure(config):

@@ -16,7 +16,8 @@ def test_save_file_has_meta_events_snapshots_and_wal(save):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     cols = [r[1] for r in conn.execute("PRAGMA table_info(events)")]
     assert cols == ["seq", "type", "v", "actor", "turn", "impulse", "step", "cmd", "data", "hash"]
-    assert [r[0] for r in conn.execute("SELECT name FROM _migrations")] == ["m001_initial"]
+    assert [r[0] for r in conn.execute("SELECT name FROM _migrations")] == ["m001_initial", "m002_signed_commands"]
+    assert "commands" in tables
 
 
 def test_meta_records_seed_scenario_schema_and_plugin_set(save):

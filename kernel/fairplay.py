@@ -1,0 +1,166 @@
+"""A game's identity and the signing of its log (docs/FAIRPLAY.md, docs/ARCHITECTURE.md).
+
+The identity (game id, dice mode, dice commitment, players' public keys) is in the first
+event, ``GameStarted``, so the chain covers it; ``meta`` repeats it for tools but is never
+trusted for it.  Every command is stored with its player's Ed25519 signature over the
+command, the head it was decided on and the head its events made; snapshots and meta are
+signed by the player who wrote them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from . import keys as keyring
+from .dice import HostDice
+from .errors import Rejected, WifError
+from .events import meta_message, signed_message, snapshot_message
+from .lab import SeededDice
+
+SEEDED, HOST = "seeded", "host"
+
+
+@dataclass
+class Identity:
+    game_id: str = ""
+    dice: str = SEEDED
+    dice_commitment: str = ""
+    seed: int | None = None
+    keys: dict[str, str] = field(default_factory=dict)  # player -> public key (hex)
+
+    @property
+    def signed(self) -> bool:
+        return bool(self.keys)
+
+    @property
+    def fair(self) -> bool:
+        return self.dice != SEEDED
+
+    def describe(self) -> str:
+        if self.dice == SEEDED:
+            return f"seeded (not fair): seed {self.seed}, anyone holding the save can foresee every die"
+        return "fair: dice from the host key of the machine that started the game"
+
+    @classmethod
+    def from_game_started(cls, data: dict) -> "Identity":
+        return cls(data.get("game_id", ""), data.get("dice", SEEDED), data.get("dice_commitment", ""),
+                   data.get("seed"), dict(data.get("keys") or {}))
+
+
+def new_identity(players: list[str], seed: int | None, given_keys: dict[str, str] | None) -> tuple[Identity, bytes | None]:
+    """A new game's identity, and its dice key when the dice are the host's.
+
+    A player whose public key is not given gets (or has) a key pair in this machine's config
+    dir: solitaire and hot seat; a PBEM game names the other player's public key."""
+    given = dict(given_keys or {})
+    for player in given:
+        if player not in players:
+            raise WifError(f"a public key is given for {player!r}, who is not a player of this game ({', '.join(players)})")
+    public = {p: given.get(p) or keyring.public_key_hex(p, create=True) for p in players}
+    ident = Identity(uuid.uuid4().hex, SEEDED if seed is not None else HOST, "", seed, public)
+    game_key = None
+    if ident.dice == HOST:
+        game_key = keyring.game_dice_key(keyring.host_secret(), ident.game_id)
+        ident.dice_commitment = keyring.dice_commitment(game_key)
+    return ident, game_key
+
+
+def local_dice_key(ident: Identity) -> bytes | None:
+    """The game's dice key, when this machine's host secret is the one that made it."""
+    if ident.dice != HOST:
+        return None
+    path = keyring.config_dir() / "host.secret"
+    if not path.exists():
+        return None
+    key = keyring.game_dice_key(keyring.host_secret(), ident.game_id)
+    return key if keyring.dice_commitment(key) == ident.dice_commitment else None
+
+
+class NoDiceKey:
+    """A host-dice game opened where its host key is not: any roll is refused, named."""
+
+    def draw(self, purpose: str, faces: int, count: int) -> list[int]:
+        raise Rejected(f"this game's dice come from the host key of the machine that started it, which is not "
+                       f"here ({keyring.config_dir()}); the roll for {purpose!r} cannot be made on this machine")
+
+
+def dice_source(game, ctx):
+    ident: Identity = game.identity
+    if ident.dice == HOST:
+        return HostDice(game.dice_key, ident.game_id, ctx.state) if game.dice_key else NoDiceKey()
+    return SeededDice(ctx.rng)
+
+
+def signing_player(state, actor: str, player: str | None) -> str:
+    """Who signs a command for ``actor``: the player named, else the actor's controller."""
+    if player is not None:
+        return player
+    k = state.kernel
+    power = k.sides[actor][0] if actor in k.sides and k.sides[actor] else actor
+    return k.controllers.get(power) or "solo"
+
+
+class Signers:
+    """The local players' keys a game signs with, loaded once each and checked against the
+    keys the game recorded (a key made elsewhere cannot sign here)."""
+
+    def __init__(self, ident: Identity):
+        self.ident = ident
+        self._cache: dict[str, keyring.Signer] = {}
+
+    def get(self, player: str) -> keyring.Signer:
+        found = self._cache.get(player)
+        if found is not None:
+            return found
+        recorded = self.ident.keys.get(player)
+        if recorded is None:
+            raise Rejected(f"player {player!r} is not a player of this game (players: {', '.join(self.ident.keys)})")
+        try:
+            signer = keyring.signer(player)
+        except keyring.KeyProblem as exc:
+            raise Rejected(str(exc)) from None
+        if signer.public_hex != recorded:
+            raise Rejected(f"player {player!r}: the key on this machine ({keyring.key_path(player)}) is not the key "
+                           "this game recorded for that player; only that player can sign their moves")
+        self._cache[player] = signer
+        return signer
+
+    def any_local(self) -> keyring.Signer | None:
+        """A local player's signer (for meta the game writes outside a command)."""
+        for player in self.ident.keys:
+            if keyring.has_key(player):
+                try:
+                    return self.get(player)
+                except Rejected:
+                    continue
+        return None
+
+
+def sign_command(signer: keyring.Signer, game_id: str, first: int, last: int, command_json: str,
+                 prev_head: bytes, new_head: bytes) -> bytes:
+    return signer.sign(signed_message(game_id, first, last, signer.player, command_json, prev_head, new_head))
+
+
+def sign_snapshot(signer: keyring.Signer, game_id: str, seq: int, plugins_hash: str, head: bytes, state_json: str) -> bytes:
+    return signer.sign(snapshot_message(game_id, seq, plugins_hash, head, state_json))
+
+
+def meta_signer(game_id: str, signer: keyring.Signer):
+    """The store's meta signer: signs the meta it holds whenever it writes meta."""
+    def sign(meta: dict) -> dict:
+        return {"player": signer.player, "signature": signer.sign(meta_message(game_id, meta)).hex()}
+    return sign
+
+
+def snapshot_problem(store, ident: Identity, verifier: keyring.Verifier, seq: int, plugins_hash: str,
+                     state_json: str, player: str | None, signature: bytes | None) -> str | None:
+    """Why a stored snapshot cannot be trusted (None: signed by a player over this log)."""
+    if not ident.signed:
+        return None
+    row = store.conn.execute("SELECT hash FROM events WHERE seq=?", (seq,)).fetchone()
+    if row is None:
+        return "no event at its seq"
+    if not verifier.ok(player or "", signature, snapshot_message(ident.game_id, seq, plugins_hash, row[0], state_json)):
+        return "its signature does not match (edited outside the game)"
+    return None

@@ -1,0 +1,87 @@
+"""``wif verify`` decides every stored command again and compares (docs/FAIRPLAY.md).
+
+The rules are the judge: a command is taken from the ``commands`` table, checked as
+``submit`` checks it (its player must control its actor, the step must allow it), decided
+by the same handler on the state the earlier commands made, and its events must be exactly
+the stored ones (the same hashes: type, envelope, data and chain).  The dice: a seeded game's
+from its seed, a host-dice game's from this machine's host key when it is the game's, else
+the recorded results, checked roll by roll for purpose, faces and count.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .dice import RecordedDice
+from .engine import Context, apply_event, upcast, validate_command
+from .events import GENESIS_HASH, EventRecord, command_digest
+from .fairplay import HOST
+from .state import GameState
+
+
+def redecide(game, report, lenient: bool = False) -> None:
+    """Re-decide ``game``'s commands into a fresh state; problems go to ``report`` (a game
+    played with hot-reloaded rules, ``lenient``, gets warnings instead)."""
+    from .game import genesis
+
+    store, host, ident = game.store, game.host, game.identity
+    game.state = GameState.empty(host.state_models)
+    game._last_hash = GENESIS_HASH
+    if ident.dice == HOST and game.dice_key is None:
+        recorded = {seq: json.loads(data) for seq, data in store.conn.execute(
+            "SELECT seq, data FROM events WHERE type='DiceRolled'")}
+        game.dice_source = lambda ctx: RecordedDice(recorded, ctx.state)
+    else:
+        report.dice_rederived = ident.dice == HOST
+    upcast_noted = False
+
+    def problem(seq, message):
+        if lenient:
+            report.warnings.append(f"{message} (the game was played with hot-reloaded rules)")
+        else:
+            report.bad(seq, message)
+
+    for first, last, player, command_json, _sig in store.commands():
+        rows = list(store.rows(first, last))
+        if any(host.events.get(r[1]) is None or host.events[r[1]].version != r[2] for r in rows):
+            # events stored by an older version of their plugin: fold them, as replay does
+            for seq, type_, v, actor, turn, impulse, step, cmd, data, hash_ in rows:
+                rec = upcast(host, EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, json.loads(data), hash_))
+                apply_event(host, game.state, rec)
+            game._last_hash = rows[-1][9] if rows else game._last_hash
+            if not upcast_noted:
+                report.warnings.append(f"seq {first}: events stored by older plugin versions are folded (upcast), "
+                                       "not re-decided")
+                upcast_noted = True
+            continue
+        command = json.loads(command_json)
+        name = command.get("type", "?") if isinstance(command, dict) else "?"
+        try:
+            if name == "NewGame":
+                decide, actor = genesis(host, host.scenarios[command["scenario"]], command), "system"
+            else:
+                entry, cmd = validate_command(host, command)
+                game._check_allowed(entry, cmd, player)
+                decide, actor = (lambda ctx, entry=entry, cmd=cmd: entry.handler(ctx, cmd)), cmd.actor
+            ctx = Context(game, actor=actor, command_digest=command_digest(ident.game_id, first, player, command_json))
+            decide(ctx)
+        except Exception as exc:  # any refusal or failure of the rules is the finding
+            problem(first, f"table commands, seq {first}: {name} by {player!r} is refused when decided again: {exc}")
+            return
+        got = ctx.records
+        for i in range(max(len(got), len(rows))):
+            mine = got[i] if i < len(got) else None
+            row = rows[i] if i < len(rows) else None
+            if mine is None or row is None or mine.hash != row[9]:
+                seq = first + i
+                stored = f"{row[1]} {_short(row[8])}" if row else "nothing"
+                made = f"{mine.type} {_short(json.dumps(mine.data, sort_keys=True))}" if mine else "nothing"
+                problem(seq, f"table events, seq {seq}: the log has {stored}; deciding {name} by {player!r} "
+                             f"(command at seq {first}) again gives {made}")
+                return
+        game._last_hash = got[-1].hash if got else game._last_hash
+        report.redecided += 1
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
