@@ -39,6 +39,15 @@ def lab_refusal(state, command: str) -> str | None:
             "Game.new(..., lab=True))")
 
 
+def rig_offered_to(state, actor: str) -> bool:
+    """A rig command acts on the whole game whoever submits it, so ``Game.choices`` offers it
+    once per player: to the first power (in the game's order) the actor's player controls.
+    Any power may still submit it."""
+    k = state.kernel
+    player = k.controllers.get(actor)
+    return next((p for p in k.powers() if k.controllers.get(p) == player), actor) == actor
+
+
 # ---------------------------------------------------------------- dice sources
 class DiceSource(Protocol):
     def draw(self, purpose: str, faces: int, count: int) -> list[int]:
@@ -174,7 +183,7 @@ def rig_dice(ctx, cmd: RigDice) -> None:
 def rig_dice_choices(state, actor, step_id):
     from .choices import Field as ChoiceField, Option
 
-    if lab_refusal(state, "RigDice"):
+    if lab_refusal(state, "RigDice") or not rig_offered_to(state, actor):
         return None
     # The list itself is typed in by whoever rigs (tests, a modder's script); what can be
     # offered is an empty playback list (every roll is then an error until more are given)
@@ -247,7 +256,7 @@ def _index(state, host):
 def rig_step_choices(state, actor, step_id, host):
     from .choices import one_of
 
-    if lab_refusal(state, "RigStep"):
+    if lab_refusal(state, "RigStep") or not rig_offered_to(state, actor):
         return None
     # the steps of the flow (not the inside of called procedures, which are pushed by rules)
     index, flow = _indexed(state, host)
@@ -311,7 +320,7 @@ def rig_event(ctx, cmd: RigEvent) -> None:
 def rig_event_choices(state, actor, step_id, host):
     from .choices import one_of
 
-    if lab_refusal(state, "RigEvent"):
+    if lab_refusal(state, "RigEvent") or not rig_offered_to(state, actor):
         return None
     # what can be offered without typing data in: the plugins' events that need none
     bare = sorted(t for t, e in host.events.items()

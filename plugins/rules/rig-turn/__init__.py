@@ -11,7 +11,7 @@ from __future__ import annotations
 from kernel.choices import Field, Option, one_of
 from kernel.errors import Rejected
 from kernel.events import Command
-from kernel.lab import lab_refusal
+from kernel.lab import lab_refusal, rig_offered_to
 from kernel.registry import Registry
 from plugins.rules import core
 from plugins.rules.turn import BIMONTHS, CalendarSet, InitiativeTrackMoved, current_date, track, turn_tables
@@ -47,7 +47,7 @@ def why_not_rig_initiative(state, side, position) -> str | None:
 
 
 def rig_initiative_choices(state, actor, step_id):
-    if lab_refusal(state, "RigInitiative"):
+    if lab_refusal(state, "RigInitiative") or not rig_offered_to(state, actor):
         return None
     ini = turn_tables()["initiative"]
     sides = [Option(s, s) for s in state.kernel.sides] + [Option(None, "the holder stays")]
@@ -105,7 +105,7 @@ def first_turn_date(state, year: int, bimonth: str) -> tuple[int, str]:
 
 
 def rig_calendar_choices(state, actor, step_id):
-    if lab_refusal(state, "RigCalendar"):
+    if lab_refusal(state, "RigCalendar") or not rig_offered_to(state, actor):
         return None
     year, _ = current_date(state)
     turn = max(state.kernel.turn, 1)
@@ -161,7 +161,7 @@ def why_not_rig_activity(state, power, kind, count) -> str | None:
 
 
 def rig_activity_choices(state, actor, step_id):
-    if lab_refusal(state, "RigActivity"):
+    if lab_refusal(state, "RigActivity") or not rig_offered_to(state, actor):
         return None
     return [one_of("power", "option", state.kernel.powers(),
                    then=lambda p: [one_of("kind", "option", KINDS, label=lambda k: KIND_NAMES[k]),

@@ -20,7 +20,7 @@ from functools import cache
 from kernel.choices import Field, Option, one_of
 from kernel.errors import Rejected
 from kernel.events import Command
-from kernel.lab import lab_refusal
+from kernel.lab import lab_refusal, rig_offered_to
 from kernel.registry import Registry
 from plugins.rules import core
 from plugins.rules.units import Unit, UnitCreated, UnitFactorsChanged, UnitFlipped, UnitMoved, units
@@ -109,7 +109,7 @@ def _fresh_id(state, base: str) -> str:
 def rig_unit_choices(state, actor, step_id):
     """A copy of any counter in play, at its hex, face up or down (a front end or script that
     wants other factors types them in: the command takes any ``unit``)."""
-    if lab_refusal(state, "RigUnit"):
+    if lab_refusal(state, "RigUnit") or not rig_offered_to(state, actor):
         return None
     seen: dict[tuple, Unit] = {}
     for u in units(state).units.values():
@@ -170,7 +170,7 @@ def why_not_rig_hex_control(state, hex_, power) -> str | None:
 
 def rig_hex_control_choices(state, actor, step_id):
     hexes = _map_hexes(state)
-    if lab_refusal(state, "RigHexControl") or not hexes:
+    if lab_refusal(state, "RigHexControl") or not rig_offered_to(state, actor) or not hexes:
         return None
     return [one_of("hex", "hex", hexes,
                    then=lambda h: [_field("power", lambda: _power_options(state, "its country's controller"))])]
@@ -206,7 +206,7 @@ def why_not_rig_country_control(state, country, power) -> str | None:
 
 
 def rig_country_control_choices(state, actor, step_id):
-    if lab_refusal(state, "RigCountryControl") or not _countries(state):
+    if lab_refusal(state, "RigCountryControl") or not rig_offered_to(state, actor) or not _countries(state):
         return None
     return [one_of("country", "option", _countries(state),
                    then=lambda c: [_field("power", lambda: _power_options(state, "neutral"))])]
@@ -237,7 +237,7 @@ def why_not_rig_conquest(state, country, conqueror) -> str | None:
 
 
 def rig_conquest_choices(state, actor, step_id):
-    if lab_refusal(state, "RigConquest") or not _countries(state):
+    if lab_refusal(state, "RigConquest") or not rig_offered_to(state, actor) or not _countries(state):
         return None
     return [one_of("country", "option", _countries(state),
                    then=lambda c: [_field("conqueror", lambda: _power_options(state, "liberated"))])]
@@ -270,7 +270,7 @@ def why_not_rig_war(state, powers) -> str | None:
 
 
 def rig_war_choices(state, actor, step_id):
-    if lab_refusal(state, "RigWar") or len(_powers(state)) < 2:
+    if lab_refusal(state, "RigWar") or not rig_offered_to(state, actor) or len(_powers(state)) < 2:
         return None
     return [Field("powers", "units", [Option(p, p) for p in _powers(state)], min=2, max=2)]
 
@@ -313,7 +313,7 @@ def why_not_rig_weather(state, zone, weather) -> str | None:
 
 
 def rig_weather_choices(state, actor, step_id):
-    if lab_refusal(state, "RigWeather"):
+    if lab_refusal(state, "RigWeather") or not rig_offered_to(state, actor):
         return None
     return [one_of("zone", "option", weather_zones(), then=lambda z: [one_of("weather", "option", core.WEATHER)])]
 
@@ -346,7 +346,7 @@ def why_not_rig_action(state, power, action) -> str | None:
 
 
 def rig_action_choices(state, actor, step_id):
-    if lab_refusal(state, "RigAction"):
+    if lab_refusal(state, "RigAction") or not rig_offered_to(state, actor):
         return None
     return [one_of("power", "option", _powers(state), then=lambda p: [one_of("action", "option", core.ACTIONS)])]
 

@@ -205,3 +205,18 @@ def test_rig_event_records_any_plugins_event_as_given(save):
     assert core.world(game.state).last_turn == 2
     refused(game, {"type": "RigCalendar", "actor": "germany", "year": 1942}, "both the year and the bimonth")
     game.close()
+
+
+def test_rig_commands_are_offered_once_per_player_whichever_power_submits_them(save):
+    game = lab(save, units=[unit("g1"), unit("s1", "ussr", (207, 52))])
+    offers = [c for c in offered(game) if c.type.startswith("Rig")]
+    assert offers and len({c.type for c in offers}) == len(offers)  # one player: once each
+    assert {c.actor for c in offers} == {"germany"}
+    rig(game, "RigWeather", actor="ussr", zone="2", weather="snow")  # still accepted from any power
+    game.close()
+    two = lab_game(save.with_name("two.wif"), options={"start_at": LAND, "actions": {"germany": "land"}},
+                   extra_plugins=["land"], players={"berlin": ["germany"], "moscow": ["ussr"]})
+    for player, power in (("berlin", "germany"), ("moscow", "ussr")):
+        mine = [c for c in offered(two, player=player) if c.type.startswith("Rig")]
+        assert mine and {c.actor for c in mine} == {power} and len({c.type for c in mine}) == len(mine)
+    two.close()
