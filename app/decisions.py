@@ -10,9 +10,18 @@ outlives its step)."""
 from __future__ import annotations
 
 from kernel.choices import Choices, CommandChoice, Decision
+from kernel.decisions import Outcome
 
 PREVIEWS_KEPT = 512  # previews of hovered hexes, per position
 OWN_FORMS = ("ToggleOptionalRule",)  # any-time commands with a form of their own (Ctrl+O)
+
+
+def player_of(game, power: str | None) -> str | None:
+    """The player who answers for ``power`` (a power, or a side: its first power's player)."""
+    k = game.state.kernel
+    if power in k.sides:
+        power = k.sides[power][0] if k.sides[power] else None
+    return k.controllers.get(power) if power else None
 
 
 class Decisions:
@@ -29,10 +38,7 @@ class Decisions:
 
     def player_of(self, power: str | None) -> str | None:
         """The player who answers for ``power`` (a power or a side)."""
-        k = self.game.state.kernel
-        if power in k.sides:
-            power = k.sides[power][0] if k.sides[power] else None
-        return k.controllers.get(power) if power else None
+        return player_of(self.game, power)
 
     def acting_power(self) -> str | None:
         return self.game.state.kernel.acting_power()
@@ -98,6 +104,11 @@ class Decisions:
             self._previews[key] = found
         return found
 
-    def submit(self, command: dict):
-        """Submit as the player who controls the command's actor (never as nobody)."""
-        return self.game.submit(command, player=self.player_of(command.get("actor")))
+    def submit(self, command: dict, player: str | None = None):
+        """Submit as ``player`` (hot seat: the player at the screen), else as the player who
+        controls the command's actor; never as nobody (the kernel checks a named player's
+        control, and would skip the check for None)."""
+        player = player or self.player_of(command.get("actor"))
+        if player is None:
+            return Outcome(False, reason=f"no player controls {command.get('actor')!r}: nobody may decide for it here")
+        return self.game.submit(command, player=player)

@@ -29,6 +29,7 @@ import pygame
 
 from kernel.game import Game
 
+from .decisions import Decisions, player_of
 from .detailed import DetailedMap, Selection
 from .dirty import map_changes
 from .forms import Gui
@@ -363,7 +364,8 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
         actor = k.acting_power() or (k.powers()[0] if k.powers() else "system")
         if self.rules_form is not None and not getattr(self.rules_form, "closed", False):
             self.rules_form.close()
-        self.rules_form = play_rules_form(self.gui, self.game, player=k.controllers.get(actor), actor=actor)
+        player = self.play.decisions.deciding_player() if self.play is not None and not self.play.hidden() else None
+        self.rules_form = play_rules_form(self.gui, self.game, player=player or player_of(self.game, actor), actor=actor)
 
     def open_replay(self) -> None:
         """F9: the replay viewer on this game, as a scene over the game window (nothing of this
@@ -396,7 +398,7 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
         if actor is None:
             self.say("nobody is to decide now", DIM)
             return
-        outcome = self.game.submit({"type": "FinishStep", "actor": actor}, player=k.controllers.get(actor))
+        outcome = Decisions(self.game).submit({"type": "FinishStep", "actor": actor})  # as the actor's player
         self.say(f"{actor}: finished" if outcome.accepted else outcome.reason, GOOD if outcome.accepted else ACCENT)
 
 # ---------------------------------------------------------------------- the program

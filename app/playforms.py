@@ -88,7 +88,8 @@ class PlayForms:
 
     # ------------------------------------------------------------------ submitting
     def submit(self, command: dict) -> bool:
-        outcome = self.decisions.submit(command)
+        # as the player at the screen in hot seat (the kernel checks he controls the actor)
+        outcome = self.decisions.submit(command, player=self.at_screen if self.hot_seat else None)
         if not outcome.accepted:
             self.say(in_words(self.game, outcome.reason), RED)
             return False

@@ -217,6 +217,8 @@ def play_rules_form(gui: Gui, game, player: str | None, actor: str) -> RulesForm
     def toggle(rule_id: str) -> str:
         row = next(r for r in rows() if r["id"] == rule_id)
         on = not row["on"]
+        if player is None:  # never submitted as nobody: the kernel would not check who decides
+            return f"no player controls {actor}: nobody may switch rules here"
         outcome = game.submit({"type": "ToggleOptionalRule", "actor": actor, "rule": rule_id, "on": on},
                               player=player)
         return f"{row['name']} is now {'ON' if on else 'OFF'}" if outcome.accepted else outcome.reason

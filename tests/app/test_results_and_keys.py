@@ -333,3 +333,34 @@ def test_a_unit_that_moves_leaves_selectable_units_and_the_other_rows_stay(windo
     window.draw()
     rows = window.play.selectable.form.unit_rows
     assert [b.unit_id for b in rows] == ["g-arm"] and rows[0] is arm_row and rows[0].relative_rect.y == 6
+
+
+def test_every_submit_from_the_window_names_its_player(window_of, tmp_path, monkeypatch):
+    """A command from the window is submitted as a player, never as nobody (the kernel checks
+    a named player's control and skips the check for None): in hot seat the player at the
+    screen, for a move, End phase and Enter; Enter in a window without forms as the player of
+    the deciding power."""
+    game = lab_game(tmp_path / "who.wif", players={"Anna": ["germany"], "Boris": ["ussr"]},
+                    options={"mode": "hotseat"})
+    players = []
+    submit = game.submit
+    monkeypatch.setattr(game, "submit", lambda command, player="?": players.append((command["type"], player))
+                        or submit(command, player=player))
+    window = window_of(game)
+    press(window, window.play.form, "I am Anna: show my decisions")
+    pump(window, *click(hex_pos(window, (206, 52))))
+    pump(window, *click(hex_pos(window, (205, 53))))
+    assert tuple(game.state["units"].units["g-inf"].hex) == (205, 53)
+    press(window, window.play.body, FINISH)
+    assert [t for t, _ in players] == ["MoveLandUnit", "FinishStep"]
+    pump(window, *key(pygame.K_RETURN))
+    assert players and all(player == "Anna" for _, player in players), players
+    bare = GameWindow(game, screen=pygame.Surface((640, 400)))  # no forms: Enter ends the step as its player
+    players.clear()
+    bare.finish_step()
+    acting = game.state.kernel.acting_power()
+    assert players == [("FinishStep", {"germany": "Anna", "ussr": "Boris"}.get(acting))] and players[0][1]
+    # a command whose actor no player controls is refused in words, never sent as nobody
+    players.clear()
+    outcome = window.play.decisions.submit({"type": "FinishStep", "actor": "atlantis"})
+    assert not outcome.accepted and "no player controls 'atlantis'" in outcome.reason and not players
