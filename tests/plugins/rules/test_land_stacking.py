@@ -52,3 +52,41 @@ def test_over_stacked_hex_a_swamp_in_snow_is_forest_for_aircraft(save):
     helpers.weather(game, core.world_map().weather_zone(SWAMP), "snow")
     assert air_limit(game.state, SWAMP) == 1  # Weather Report: "Swamp hexes are treated as forest in snow"
     game.close()
+
+
+def test_over_stacked_hex_after_a_real_retreat_correct_overstacking_before_the_step_ends(save):
+    """Stacking: "Stacking applies at the end of every phase ... if it happens ... the owner of
+    the hex must destroy enough of the overstacked units".  A Soviet HQ and army hold the clear
+    hex T with 2 fighters ("Hex with HQ: +1" makes 2 aircraft legal); Germany's attack gives
+    -/R, both retreat, and T's aircraft limit drops back to 1: when the Retreat Units step ends
+    the Correct Overstacking digression holds the game until the USSR destroys a fighter."""
+    t = (207, 52)  # clear, no city, Soviet
+    fighters = [_air(i, t) | {"power": "ussr", "factors": {"air": 2, "tactical": 0, "range": 4}} for i in (1, 2)]
+    options = {"units": [unit("g-arm", "germany", (206, 51), "arm", 6), unit("g-inf", "germany", (206, 52), "inf", 4),
+                         unit("g-supply-hq", "germany", (204, 51), "hq-i", 1, factors={"reorg": 1}),
+                         unit("s-inf", "ussr", t, "inf", 3), unit("s-hq", "ussr", t, "hq-i", 1, factors={"reorg": 1}),
+                         *fighters],
+               "countries": {"GE": "germany", "SU": "ussr", "PL": "germany"}, "actions": {"germany": "land"},
+               "start_at": "turn.impulse.land.combat.land-combat-declaration"}
+    game = helpers.lab_game(save, options=options, extra_plugins=["combat"])
+    assert air_limit(game.state, t) == 2 and stacking_problems(game.state, t) == []
+    helpers.ok(game, type="DeclareAttack", actor="germany", hex=list(t), units=["g-arm", "g-inf"])
+    helpers.dice(game, 5)  # 10 against 4 is 2:1 on the Blitz table: a 5 gives -/R
+    helpers.ok(game, type="FinishStep", actor="germany")
+    helpers.ok(game, type="ChooseLandCombatType", actor="germany", table="blitz")
+    resolved = next(e for e in helpers.ok(game, type="ResolveCombat", actor="germany") if e.type == "LandCombatResolved")
+    assert resolved.data["result"] == "-/R"
+    assert game.state.kernel.sequence.current.endswith("retreat-units")
+    events = helpers.ok(game, type="FinishStep", actor="germany")  # both retreat, into the first hex of their priority
+    assert helpers.types(events).count("UnitRetreated") == 2
+    assert sorted(u.id for u in game.state["units"].in_hex(t)) == ["a1", "a2"]  # only the fighters stay
+    k = game.state.kernel.sequence
+    assert k.current == "wif.digressions.correct-overstacking" and k.pending == ["ussr"]
+    assert stacking_problems(game.state, t) == ["Over-Stacked Hex: at most 1 aircraft in hex 207,52, it holds 2"]
+    assert "must first destroy units" in helpers.refused(game, type="FinishStep", actor="ussr")
+    (choice,) = helpers.offered(game, "ChooseOverstackLoss")
+    assert sorted(c["unit"] for c in choice.commands()) == ["a1", "a2"]
+    helpers.ok(game, type="ChooseOverstackLoss", actor="ussr", unit="a2")
+    assert stacking_problems(game.state, t) == []
+    assert game.state.kernel.sequence.current.endswith("advance-after-combat")  # the digression is over
+    game.close()
