@@ -7,6 +7,7 @@ State is only ever written by reducers.  It serializes to canonical JSON through
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
@@ -132,23 +133,88 @@ class SectionWriteError(WifError):
     """A reducer wrote a section of the state its plugin does not own."""
 
 
-def _sections_dump(state: GameState, names: list[str]) -> list:
-    return [state.kernel.model_dump() if n == KERNEL_SECTION else state.sections[n].model_dump() for n in names]
+class _GuardedSections(Mapping):
+    """``state.sections`` as a guarded reducer sees it."""
+
+    def __init__(self, guarded: "_GuardedState"):
+        self._guarded = guarded
+
+    def __getitem__(self, name: str):
+        return self._guarded[name]
+
+    def __iter__(self):
+        return iter(self._guarded._real.sections)
+
+    def __len__(self) -> int:
+        return len(self._guarded._real.sections)
+
+    def __setitem__(self, name: str, value) -> None:
+        self._guarded._replace(name, value)
+
+
+class _GuardedState(GameState):
+    """The state a guarded reducer gets: its own sections are the real ones; any other
+    section it touches is a deep copy made on first access, compared with the real one after
+    the reducer (``written``).  Reading costs a copy only of what is read; writing another
+    plugin's section changes nothing of the game and is reported."""
+
+    __slots__ = ("_real", "_owned", "_copies")
+
+    def __init__(self, real: GameState, owned: set[str]):
+        self._real, self._owned, self._copies = real, owned, {}
+
+    @property
+    def kernel(self) -> KernelState:
+        return self[KERNEL_SECTION]
+
+    @kernel.setter
+    def kernel(self, value) -> None:
+        self._replace(KERNEL_SECTION, value)
+
+    @property
+    def sections(self) -> Mapping:
+        return _GuardedSections(self)
+
+    def _real_section(self, name: str):
+        return self._real.kernel if name == KERNEL_SECTION else self._real.sections[name]
+
+    def __getitem__(self, name: str):
+        real = self._real_section(name)
+        if name in self._owned:
+            return real
+        copy = self._copies.get(name)
+        if copy is None:
+            copy = self._copies[name] = real.model_copy(deep=True)
+        return copy
+
+    def _replace(self, name: str, value) -> None:
+        if name not in self._owned:
+            self._copies[name] = value  # reported by written()
+        elif name == KERNEL_SECTION:
+            self._real.kernel = value
+        else:
+            self._real.sections[name] = value
+
+    def to_dict(self) -> dict:
+        return self._real.to_dict()
+
+    def written(self) -> list[str]:
+        return [name for name, copy in self._copies.items() if copy != self._real_section(name)]
 
 
 def guard_sections(fn, plugin: str, owners: dict[str, str]):
     """``fn``, a reducer of ``plugin``, checked at fold: it may write only the sections its
     plugin registered (the kernel's section is the kernel's).  ``owners`` maps each section
-    (``"kernel"`` included) to its plugin.  The check compares every other section before and
-    after the reducer, so it costs a dump of the state per event: the hot-reloaded plugin's
+    (``"kernel"`` included) to its plugin.  Any other section the reducer reads is a copy,
+    compared with the real one afterwards (kernel/state.py _GuardedState), so the check costs
+    a copy of what a reducer reads of other plugins' sections: the hot-reloaded plugin's
     reducers are guarded (kernel/hotreload.py), or every plugin's with WIF_CHECK_SECTIONS=1."""
-    foreign = [name for name, owner in owners.items() if owner != plugin]
+    owned = {name for name, owner in owners.items() if owner == plugin}
 
     def reducer(state, event):
-        before = _sections_dump(state, foreign)
-        fn(state, event)
-        after = _sections_dump(state, foreign)
-        wrote = [name for name, b, a in zip(foreign, before, after) if b != a]
+        guarded = _GuardedState(state, owned)
+        fn(guarded, event)
+        wrote = guarded.written()
         if wrote:
             whose = ", ".join(f"{name!r} (of {owners[name]!r})" for name in wrote)
             raise SectionWriteError(f"plugin {plugin!r}: the reducer for {event.type} wrote section {whose}; "
