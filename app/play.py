@@ -36,6 +36,7 @@ from .forms import Gui
 from .globalmap import GlobalMap
 from .mapmodel import MapModel
 from .panels import PanelDrawing
+from .savewatch import SaveWatch
 from .uiplugins import load_ui_plugins
 from .viewlists import ViewLists
 from .views import LayoutStore, MapView, MapViewStore, ScreenLayout, WindowGeometry, fit_layout
@@ -120,6 +121,7 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
             dmap.counters.messages = self.counter_messages
         if game is not None:
             game.listeners.append(self._on_events)
+        self.save_watch = SaveWatch(self)
         self.play = None
         if forms and game is not None:
             from .playforms import PlayForms

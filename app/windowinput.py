@@ -338,6 +338,7 @@ class WindowInput:
         """Work that happens every frame whatever the events: autoscroll, reloads."""
         if self.reloader is not None:
             self.reloader.process_pending()
+        self.save_watch.tick()  # another process appended to the save: fold it, say so
         # Prefetch chunks next to the view in the time the last frame left over, so a
         # frame that must draw stays within its budget (FRAME_SECONDS at 60 frames a second).
         deadline = time.perf_counter() + FRAME_SECONDS - PREFETCH_MARGIN - self.last_draw_seconds

@@ -153,3 +153,36 @@ def test_the_status_line_is_drawn_by_the_window_and_wraps_a_long_reason(open_win
     # markup: bold and coloured runs, lines at <br>, entities read as characters
     assert runs("a <b>b</b><br><font color='#ff8060'>c &gt; d</font>", (1, 2, 3)) == \
         [[("a ", False, (1, 2, 3)), ("b", True, (1, 2, 3))], [("c > d", False, (255, 128, 96))]]
+
+
+def test_the_window_notices_another_process_appending_to_its_save(open_window, tmp_path):
+    """Another window (or ``wif submit``) moves a unit in the same save: within a second the
+    window folds the new events, the map and the Play form follow, and the status line says
+    the game moved on."""
+    from kernel.game import Game
+
+    path = tmp_path / "shared.wif"
+    game = lab_game(path)
+    window = open_window(game)
+    play = window.play
+    assert window.save_watch.check() == 0  # nothing new
+    other = Game.open(path)
+    try:
+        player = other.state.kernel.controllers["germany"]
+        assert other.submit({"type": "MoveLandUnit", "actor": "germany", "unit": "g-inf", "to": [205, 53]},
+                            player=player).accepted
+    finally:
+        other.close()
+    assert window.save_watch.tick(now=0.0) == 0  # not checked before its second is up
+    assert window.save_watch.check() > 0
+    window.draw()
+    assert tuple(game.state["units"].units["g-inf"].hex) == (205, 53)
+    assert "g-inf" in window.primary.model.units().at_hex.get("205,53", [])
+    assert "the game moved on" in play.status[0]
+    plate = next(e for e in body_widgets(play) if getattr(e, "status_text", None))
+    assert "the game moved on" in plate.status_text
+    offered = [o.value for o in play.fill.pending().all_options()] if play.fill and play.fill.pending() else []
+    assert "g-inf" not in offered  # the form follows: the moved unit is no longer offered
+    pump(window, *click(hex_pos(window, (206, 51))))  # and the window plays on from there
+    pump(window, *click(hex_pos(window, (206, 52))))
+    assert tuple(game.state["units"].units["g-arm"].hex) == (206, 52)
