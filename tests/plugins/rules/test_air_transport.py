@@ -180,3 +180,26 @@ def test_paradropping_units_have_their_own_stacking_limit(save):
     ok(game, type="FlyMission", actor="germany", unit="ju52b", hex=list(ENEMY), cargo="fjb")
     refused(game, None, "paradropping units stack at most 2", type="FlyMission", actor="germany", unit="ju52c",
             hex=list(ENEMY), cargo="fjc")
+
+
+def test_every_offered_air_transport_and_paradrop_is_accepted_stacking_included(tmp_path):
+    """THE CONTRACT for FlyMission in Air Transport and Paradrop: what Game.choices offers
+    (cargo, hex) is accepted, with the stacking checks in play (a nearly full friendly hex, a
+    third paradrop over the paradropping units' limit)."""
+    from helpers import play_by_choices
+
+    atrs = [air_unit(f"ju52{i}", "germany", "atr", BASE, air=0, range_=6) for i in "abc"]
+    cargo = [unit(f"g{i}", "germany", BASE, size="corps") for i in "xy"]
+    paras = [unit(f"fj{i}", "germany", BASE, type_="para", combat=2, move=3, size="corps") for i in "ab"]
+    full = [unit("g3", "germany", FRIENDLY), unit("g4", "germany", FRIENDLY, size="division")]
+    flown = set()
+    for start in ("turn.impulse.land.movement.air-transport", "turn.impulse.land.movement.paradrop"):
+        for seed in range(1, 4):
+            game = transport_lab(tmp_path / f"{start[-5:]}{seed}.wif", [*atrs, *cargo, *paras, *full, RIFLE],
+                                 start=start, action="combined")
+
+            def mission_over(g):
+                return not g.state.kernel.sequence.current.startswith(AM + ".phasing-side-flies-bombers")
+            play_by_choices(game, seed, max_commands=20, until=mission_over, prefer=("FlyMission",), finish_weight=0.1)
+            flown |= {e.data.get("unit") for e in game.store.records() if e.type == "AirUnitFlew"}
+    assert flown & {"ju52a", "ju52b", "ju52c"}
