@@ -28,6 +28,7 @@ from .forms import FormWindow, gui_text
 
 BUTTONS_AT_MOST = 8  # more options than this: a list
 ROW = 32
+PREVIEW_H = 64  # the preview box's least height: the widgets below stay put while hovering
 
 
 def fillable(choice: CommandChoice) -> bool:
@@ -156,10 +157,11 @@ class FieldWidgets:
         return y
 
     def preview_box(self, text: str, preview: dict, y: int) -> int:
-        box = self.form.text_box(text, (4, y, self.width, 64), object_id="#preview")
+        # as tall as its text, at least PREVIEW_H: a rule's reason of two lines or more is read whole
+        box = self.form.text_box(text, (4, y, self.width, -1), object_id="#preview")
         box.preview = preview
         self.last_box = box
-        return y + 66
+        return y + max(PREVIEW_H, box.rect.height) + 2
 
     def chosen(self, fill: CommandFill, f: Field, y: int) -> int:
         box = self.form.text_box(f"{field_title(f)}: <b>{fill.label(f)}</b>", (4, y, self.width - 66, -1))

@@ -24,7 +24,7 @@ import pygame
 from . import mapstyle
 from .commandfill import CommandFill, one_click, title_of
 from .decisions import Decisions
-from .fieldforms import FieldWidgets, fillable, hover_text, preview_text
+from .fieldforms import PREVIEW_H, FieldWidgets, fillable, hover_text, preview_text
 from .forms import FormBody, FormWindow, Gui, gui_text
 from .mapinput import MapInput
 from .results import Popups
@@ -240,9 +240,10 @@ class PlayForms:
         if built is None or key[:4] != built[:4] or key[5] != built[5] or key[4] is None or built[4] is None \
                 or box is None or not box.alive() or preview is None or not preview_text(preview):
             return False
+        room = max(PREVIEW_H, box.rect.height)
         box.set_text(hover_text(hovered, preview))
         box.preview = preview
-        return True
+        return max(PREVIEW_H, box.rect.height) == room  # a taller text (a long reason): widgets below move
 
     def build_play_form(self) -> None:
         if self.form is None:

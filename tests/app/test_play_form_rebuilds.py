@@ -186,3 +186,26 @@ def test_the_window_notices_another_process_appending_to_its_save(open_window, t
     pump(window, *click(hex_pos(window, (206, 51))))  # and the window plays on from there
     pump(window, *click(hex_pos(window, (206, 52))))
     assert tuple(game.state["units"].units["g-arm"].hex) == (206, 52)
+
+
+def test_a_long_refusal_in_the_preview_box_is_read_whole(open_window, tmp_path, monkeypatch):
+    """The preview of a hovered hex grows with a rule's reason of several lines (no scroll
+    bar), and the widgets below it move down to make room."""
+    game = lab_game(tmp_path / "long.wif")
+    window = open_window(game)
+    play = window.play
+    pump(window, *click(hex_pos(window, (206, 52))))
+    first, second = sorted(destinations(play))[:2]
+    pump(window, motion(hex_pos(window, first)))
+    box = next(e for e in body_widgets(play) if getattr(e, "preview", None))
+    short_bottom = box.rect.bottom
+    below = min((e for e in body_widgets(play) if e.rect.top >= short_bottom), key=lambda e: e.rect.top)
+    gap = below.rect.top - box.rect.top
+    reason = "a unit may not move there: " + "the hex is in an enemy zone of control and out of supply " * 3
+    monkeypatch.setattr(play.decisions, "preview", lambda command: {"legal": False, "reason": reason})
+    pump(window, motion(hex_pos(window, second)))
+    box = next(e for e in body_widgets(play) if getattr(e, "preview", None))
+    assert "enemy zone of control" in box.html_text and box.scroll_bar is None
+    assert box.rect.height > 64  # three lines and more, whole
+    below = min((e for e in body_widgets(play) if e.rect.top >= box.rect.bottom), key=lambda e: e.rect.top)
+    assert below.rect.top - box.rect.top > gap  # what was under the box moved down
