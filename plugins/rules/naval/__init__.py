@@ -15,6 +15,8 @@ they implement (README.md says what each holds and the data format of naval coun
   damage, destruction, aborts to port; ``naval_combat_steps``: which step applies and who decides;
 - ``naval_transport``: embarking in port (``EmbarkUnits``), Unload Land Units (``DebarkUnit``),
   Invasion (``Invade``, a forced land attack through the combat plugin);
+- ``shore_bombardment``: Attacking/Defending Shore Bombardment (``ShoreBombard``), Reorganization by
+  Naval Transport (``NavalTransportReorganize``);
 - ``return_to_base``: Stay At Sea, Return To Base at the end of the turn;
 - ``naval_repair``: Naval Repair (Guadalcanal), ``RepairNavalUnit``;
 - ``rig_naval``: lab games' ``RigShipsAtSea``, ``RigAboard``, ``RigNavalDamage``; scenario
@@ -28,7 +30,7 @@ from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
-from . import naval_repair, naval_transport
+from . import naval_repair, naval_transport, shore_bombardment
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb
 from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
@@ -42,7 +44,20 @@ def skip_step(state, step_id, spec):
     if step_id in STAY_AT_SEA:
         return rtb.stay_skip(state, step_id)
     return (naval_transport.landing_skip(state, step_id) or naval_repair.repair_skip(state, step_id)
-            or steps.skip(state, step_id))
+            or shore_bombardment.bombard_skip(state, step_id) or shore_bombardment.reorganize_skip(state, step_id)
+            or search_and_seizure_skip(state, step_id) or steps.skip(state, step_id))
+
+
+SEARCH_AND_SEIZURE = "wif.turn.end-of-turn.search-and-seizure"
+
+
+def search_and_seizure_skip(state, step_id: str) -> str | None:
+    # Search and Seizure Form: MP_B "must have convoy points in the sea area that are
+    # transporting resources or build points"; this edition's convoys carry none yet
+    if step_id != SEARCH_AND_SEIZURE:
+        return None
+    return ("Search and Seizure: no convoy points carry resources or build points overseas (convoys do not "
+            "transport them in this edition), so there is nothing to seize")
 
 
 @hookimpl

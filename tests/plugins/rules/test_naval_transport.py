@@ -77,3 +77,26 @@ def test_carrier_classes_planes_fit_their_carrier(tmp_path):
     rig(g, "RigAboard", ship="cv", units=["p1"])
     ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=1, units=["cv"])
     assert g.state["naval"].aboard["cv"] == ["p1"] and g.state["units"].units["p1"].where == "aboard"
+
+
+def test_attacking_shore_bombardment_adds_the_ships_attack(tmp_path):
+    g = transport_game(tmp_path, [unit("inf", hex_=KONIGSBERG), ship("bb", type_="bb", attack=6, defense=7)])
+    ok(g, type="EmbarkUnits", actor="germany", ship="trs", units=["inf"])
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=0, units=["trs"])
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=1, units=["bb"])
+    rig(g, "RigStep", step="turn.impulse.land.movement.invasion")
+    ok(g, type="Invade", actor="germany", ship="trs", unit="inf", hex=list(SOVIET_COAST))
+    rig(g, "RigStep", step="turn.impulse.land.combat.attacking-shore-bombardment")
+    combat = f"{SOVIET_COAST[0]},{SOVIET_COAST[1]}"
+    refused(g, {"type": "ShoreBombard", "actor": "germany", "ship": "trs", "combat": combat}, "not an organized warship")
+    ok(g, type="ShoreBombard", actor="germany", ship="bb", combat=combat)
+    assert g.state["combat"].ground_support[combat]["attacker"] == 6
+    assert not g.state["units"].units["bb"].face_up
+
+
+def test_reorganization_by_naval_transport(tmp_path):
+    g = transport_game(tmp_path, [unit("tired", hex_=GERMAN_COAST, face_up=False)])
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=0, units=["trs"])
+    rig(g, "RigStep", step="turn.impulse.end-of-impulse.reorganization-by-naval-transport")
+    ok(g, type="NavalTransportReorganize", actor="germany", ship="trs", unit="tired")
+    assert g.state["units"].units["tired"].face_up and not g.state["units"].units["trs"].face_up
