@@ -40,6 +40,7 @@ DATA = json.loads((Path(__file__).parent / "data" / "supply.json").read_text(enc
 RANGE: dict[str, int] = DATA["range"]
 MAX_RANGE = max(RANGE.values())
 HOME_COUNTRIES: dict[str, list[str]] = DATA["home_countries"]
+NATIONALITY_COUNTRIES: dict[str, str] = DATA["nationality_countries"]
 # Reorganize Units, By HQ: the range is in *motorized* movement points, a cost table of its
 # own (land movement has no motorized costs yet); weather and frozen terrain are land's.
 MOTORIZED_COST: dict[str, int] = DATA["motorized_cost"]
@@ -102,9 +103,11 @@ def home_countries(power: str) -> list[str]:
 
 
 def country_of_nationality(nationality: str) -> str | None:
+    """The home country (map code) of a unit of ``nationality``: Supply Sources and Paths,
+    "any friendly city in the unit's unconquered home country" is a primary source."""
     if not nationality:
         return None
-    found = core.world_map().country(nationality)
+    found = core.world_map().country(NATIONALITY_COUNTRIES.get(nationality, nationality))
     return found.code if found else None
 
 

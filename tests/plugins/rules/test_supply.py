@@ -347,3 +347,16 @@ def test_supply_sources_and_paths_checked_immediately_before_an_overrun(save):
     assert out.accepted, out.reason
     assert game.state["units"].units["r1"].where == "eliminated"
     game.close()
+
+
+def test_supply_sources_and_paths_a_minor_countrys_units_trace_to_its_home_cities(save):
+    """ "A primary supply source for a unit is any friendly city in the unit's unconquered home
+    country": a Rumanian army (nationality "romania", the map's Rumania) next to Cluj is in
+    supply although Germany, its controller, has no source within reach; a German army in
+    the same hex is not (Rumanian cities are not German primary sources)."""
+    assert trace.country_of_nationality("romania") == "RM" == trace.country_of_nationality("Rumania")
+    assert trace.country_of_nationality("hungary") == "HU" and trace.country_of_nationality("") is None
+    game = lab(save, [unit("rm-inf", "germany", (204, 62), nationality="romania"), unit("ge-inf", "germany", (204, 62))],
+               countries={"RM": "germany", "SU": "ussr"}, weather=every_zone("fine"))
+    assert in_supply(game.state, "rm-inf") and not in_supply(game.state, "ge-inf")
+    game.close()
