@@ -76,6 +76,8 @@ class RuleMeta(BaseModel):
     toggle: Literal["never", "in-play"] | None = None
     not_during: list[str] = Field(default_factory=list)
     source: str = ""
+    # Why the seeds do not give enough of the rule to implement it (catalogue entries only)
+    cannot_implement: str = ""
 
     def effective_toggle(self) -> str:
         if self.toggle is not None:
@@ -99,10 +101,13 @@ class RuleInfo(BaseModel):
     plugin: str | None = None  # the plugin that implements it
     origin: str = "catalogue"  # "catalogue", or the implementing plugin's origin
     requires: list[str] = Field(default_factory=list)  # the plugins its plugin requires
+    cannot_implement: str = ""  # why the seeds do not give enough of it to implement
 
     def status(self) -> str:
         if self.implemented:
             return "implemented" if self.origin == "builtin" else f"implemented by {self.plugin} ({self.origin})"
+        if self.cannot_implement:
+            return f"not implemented, cannot be switched on: {self.cannot_implement}"
         return "not implemented yet: listed and described, cannot be switched on"
 
     def as_dict(self) -> dict:
@@ -161,7 +166,10 @@ class Catalogue:
             except RulesError as exc:
                 problems.append(str(exc))
                 continue
-            if not rule.implemented:
+            if not rule.implemented and rule.cannot_implement:
+                problems.append(f"{rule.name} ({rule.id}) is not implemented and cannot be switched on: "
+                                f"{rule.cannot_implement}")
+            elif not rule.implemented:
                 problems.append(f"{rule.name} ({rule.id}) is not implemented yet: it is listed and described "
                                 "but cannot be switched on")
             for pre in rule.prerequisites:
@@ -265,7 +273,8 @@ def _assemble(infos, errors: list[str]) -> Catalogue:
 def _fields(meta: RuleMeta) -> dict:
     return {"id": meta.id, "name": meta.name, "group": meta.group, "description": meta.description,
             "prerequisites": list(meta.prerequisites), "exclusions": list(meta.exclusions),
-            "toggle": meta.effective_toggle(), "not_during": list(meta.not_during), "source": meta.source}
+            "toggle": meta.effective_toggle(), "not_during": list(meta.not_during), "source": meta.source,
+            "cannot_implement": meta.cannot_implement}
 
 
 # ---------------------------------------------------------------- presets and rule sets

@@ -70,6 +70,17 @@ def test_rules_not_implemented_are_described_but_cannot_be_switched_on():
         choose_rules(catalogue, on=["kamikaze"])
 
 
+def test_rules_the_seeds_leave_out_say_why_they_cannot_be_implemented():
+    """Intelligence and Construction engineers: the seeds give too little of them to play."""
+    catalogue = build_catalogue()
+    intelligence, engineers = catalogue.get("intelligence"), catalogue.get("construction-engineers")
+    assert not intelligence.implemented and "how many points" in intelligence.status()
+    assert not engineers.implemented and "prerequisite Divisions" in engineers.status()
+    with pytest.raises(RulesError, match="Intelligence .* cannot be switched on: the seeds"):
+        choose_rules(catalogue, on=["intelligence"])
+    assert all(not r.cannot_implement for r in catalogue.implemented())
+
+
 def test_unknown_rule_id_is_named_with_a_suggestion():
     with pytest.raises(RulesError, match="no optional rule 'blitz-bonsu'; did you mean blitz-bonus"):
         choose_rules(build_catalogue(), on=["blitz-bonsu"])
