@@ -23,7 +23,8 @@ by that HQ only costs half the usual reorganization point cost" and its air and 
 support here).  Not in Barbarossa, which has neither: the naval action's re-rolls ("specify one
 of your organized HQs that is in a port hex.  Any naval or aircraft unit stacked in that hex that
 initiates a naval combat ... may require ... re-roll dice": the scenario has no naval units or
-naval combat) and buying chits ("Each offensive chit costs 15 build points and takes 3 turns to
+naval combat; the seeds also list a rule "Naval offensive chit" with "the prerequisite: Offensive
+chits", catalogued apart) and buying chits ("Each offensive chit costs 15 build points and takes 3 turns to
 build": the scenario has no production, so the chits are authored).
 With ``reorganize_hqs`` every HQ of the power is reorganized at once ("instead of gaining the
 normal benefits").  Chits held: ``data/offensive_chits.json`` (authored: see its header).
