@@ -8,7 +8,7 @@ from functools import partial
 from itertools import permutations
 
 from helpers import air_unit, ok, unit
-from kernel.events import canonical_json, chain_hash
+from kernel.events import canonical_json, chain_hash, command_digest, command_link
 from kernel.game import Game
 
 TARGET = (203, 54)
@@ -44,9 +44,11 @@ def air_combat_arranging(save):
 
 def guess_hidden_arrangement(view: list, candidates: list[dict]) -> list[dict]:
     """The attack of issue 13: a gap in bob's view is alice's AirLineArranged; try each
-    possible arrangement as that event's data and keep those whose hash makes the next
-    shown event's hash."""
+    possible arrangement as that event's data (and as her command, which a signed game links
+    into the chain before its first event) and keep those whose hash makes the next shown
+    event's hash."""
     by_seq = {r.seq: r for r in view}
+    game_id = view[0].data.get("game_id", "")
     hits = []
     for rec in view:
         hidden = rec.seq + 1
@@ -54,11 +56,16 @@ def guess_hidden_arrangement(view: list, candidates: list[dict]) -> list[dict]:
         if hidden in by_seq or after is None:
             continue
         for data in candidates:
+            command = {"type": "ArrangeAirLine", "actor": "germany", "fighters": data["fighters"],
+                       "bombers": data["bombers"]}
+            links = [rec.hash] + [command_link(rec.hash, command_digest(game_id, hidden, player, canonical_json(command)))
+                                  for player in PLAYERS]
             probe = type(rec)(hidden, "AirLineArranged", 1, "germany", after.turn, after.impulse, after.step,
                               hidden, data)
-            h = chain_hash(rec.hash, probe.header_json(), canonical_json(data))
-            if chain_hash(h, after.header_json(), canonical_json(after.data)) == after.hash:
-                hits.append(data)
+            for prev in links:
+                h = chain_hash(prev, probe.header_json(), canonical_json(data))
+                if chain_hash(h, after.header_json(), canonical_json(after.data)) == after.hash:
+                    hits.append(data)
     return hits
 
 
