@@ -2,7 +2,8 @@
 
 The log streams: events come one at a time from a store cursor (kernel/views.py) and are
 printed as they come, so printing a game of a million events holds one event in memory, not
-the million (docs/BENCHMARKS.md, issue 13).  ``--as PLAYER`` shows what that player may see.
+the million (docs/BENCHMARKS.md, issue 13).  ``--as PLAYER`` shows what that player may see, to
+the holder of that player's key only (kernel/views.py check_viewer).
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ def _warn(game) -> None:
 
 def cmd_log(args) -> int:
     from kernel.game import Game
-    from kernel.views import records_seen_by
+    from kernel.views import check_viewer, records_seen_by
 
     with Game.open(args.path, read_only=True) as game:
+        if args.player is not None:
+            check_viewer(game, args.player)
         records = records_seen_by(game, args.from_seq, args.to_seq, player=args.player)
         write = sys.stdout.write
         if args.json:
@@ -43,8 +46,11 @@ def cmd_log(args) -> int:
 
 def cmd_state(args) -> int:
     from kernel.game import Game
+    from kernel.views import check_viewer
 
     with Game.open(args.path, read_only=True) as game:
+        if args.player is not None:
+            check_viewer(game, args.player)
         if args.at is not None:
             game.state = game.state_at(args.at)
         view = game.view(args.player)

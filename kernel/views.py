@@ -9,7 +9,7 @@ shows them; and the game's secrets (the dice seed, dice still to be played back)
 
 What a view still shows: the seq of each event it shows, so a gap says that something hidden
 happened there (the rules say so too: the player waits for the other side's decision), never
-what.
+what.  ``wif log/state --as PLAYER`` also needs that player's key (check_viewer).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from .engine import upcast
+from .errors import WifError
 from .events import GENESIS_HASH, EventRecord, canonical_json, chain_hash
 
 if TYPE_CHECKING:
@@ -57,6 +58,26 @@ def records_seen_by(game: "Game", from_seq: int = 1, to_seq: int | None = None,
         rec.hash = prev = chain_hash(prev, rec.header_json(), canonical_json(data))
         if rec.seq >= from_seq:
             yield rec
+
+
+def check_viewer(game: "Game", player: str) -> None:
+    """``player`` may look through their own eyes only: a player of this game, and in a game
+    whose players sign (GameStarted.keys) the one holding that player's key on this machine
+    (kernel/keys.py).  A game without keys (older saves) asks for the name only."""
+    from . import keys
+
+    players = game.players()
+    if player not in players:
+        raise WifError(f"{player!r} is not a player of this game (players: {', '.join(players) or 'none'})")
+    recorded = game.identity.keys.get(player)
+    if not recorded:
+        return
+    if not keys.has_key(player):
+        raise WifError(f"{game.path}: showing the game as {player!r} needs {player}'s key, which is not on this "
+                       f"machine ({keys.key_path(player)})")
+    if keys.public_key_hex(player) != recorded:
+        raise WifError(f"{game.path}: the key of {player!r} on this machine is not the one this game recorded "
+                       f"for {player}; only that player may see the game as {player}")
 
 
 def state_seen_by(game: "Game", player: str | None) -> dict:

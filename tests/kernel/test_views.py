@@ -146,3 +146,23 @@ def test_wif_log_json_streams_the_same_text_as_one_json_list(save, capsys):
     assert capsys.readouterr().out == json.dumps(whole, indent=2, ensure_ascii=False) + "\n"
     assert main(["log", str(save), "--json", "--from", "99999"]) == 0
     assert capsys.readouterr().out == "[]\n"
+
+
+def test_wif_log_and_state_as_a_player_need_that_players_key(save, tmp_path, monkeypatch, capsys):
+    from app.cli import main
+    from kernel import keys
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    air_combat_arranging(save).close()  # hot seat: both players' keys made on this machine
+    assert main(["log", str(save), "--as", "bob"]) == 0
+    capsys.readouterr()
+    assert main(["log", str(save), "--as", "mallory"]) == 1
+    assert "'mallory' is not a player of this game (players: alice, bob)" in capsys.readouterr().err
+    keys.key_path("bob").unlink()
+    for command in ("log", "state"):
+        assert main([command, str(save), "--as", "bob"]) == 1
+        assert "showing the game as 'bob' needs bob's key, which is not on this machine" in capsys.readouterr().err
+    keys.private_key("bob", create=True)  # another key of the same name is not bob's
+    assert main(["state", str(save), "--as", "bob"]) == 1
+    assert "the key of 'bob' on this machine is not the one this game recorded" in capsys.readouterr().err
+    assert main(["log", str(save), "--as", "alice"]) == 0
