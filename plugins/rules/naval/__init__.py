@@ -9,6 +9,8 @@ they implement (README.md says what each holds and the data format of naval coun
   convoy points; ``embark``: transport capacity, carrier air units on carriers;
 - ``sea_box_section``: sea areas, sections, ports, distances (read from the world map);
 - ``naval_movement``: Naval Movement (``MoveNavalGroup``);
+- ``naval_interception``: the Naval Interception Digression (``Intercept``, ``DeclineIntercept``,
+  the interception search, ``StopOrFight``, the fight-through combat, ``StopInSeaBox``/``ContinueMove``);
 - ``naval_combat``: the naval combat phases, Select Sea Area, Commit Subs, Search Die Rolls,
   Select Included Sea Boxes; ``naval_combat_round``: surprise, combat type, the round's end,
   voluntary aborts, the next round; ``naval_combat_results``: the chart, results, targets,
@@ -30,7 +32,7 @@ from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
-from . import naval_repair, naval_transport, shore_bombardment
+from . import naval_interception, naval_repair, naval_transport, shore_bombardment
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb
 from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
@@ -45,7 +47,8 @@ def skip_step(state, step_id, spec):
         return rtb.stay_skip(state, step_id)
     return (naval_transport.landing_skip(state, step_id) or naval_repair.repair_skip(state, step_id)
             or shore_bombardment.bombard_skip(state, step_id) or shore_bombardment.reorganize_skip(state, step_id)
-            or search_and_seizure_skip(state, step_id) or steps.skip(state, step_id))
+            or search_and_seizure_skip(state, step_id) or naval_interception.skip(state, step_id)
+            or steps.skip(state, step_id))
 
 
 SEARCH_AND_SEIZURE = "wif.turn.end-of-turn.search-and-seizure"
@@ -68,12 +71,16 @@ def resolve_deciders(state, step_id, spec, kind):
         # air units and naval units at sea return in the same phase
         air_powers = air_return.deciders(state, step_id, kind) or []
         return sorted(set(air_powers) | set(rtb.deciders(state, step_id)))
+    if step_id.startswith(naval_interception.DIGRESSION):
+        return naval_interception.deciders(state, step_id, kind)
     return steps.deciders(state, step_id, kind)
 
 
 @hookimpl
 def finish_step_refusal(state, step_id, power):
-    return rtb.finish_refusal(state, step_id or "", power) or steps.finish_refusal(state, step_id or "", power)
+    step_id = step_id or ""
+    return (rtb.finish_refusal(state, step_id, power) or naval_interception.finish_refusal(state, step_id, power)
+            or steps.finish_refusal(state, step_id, power))
 
 
 @hookimpl

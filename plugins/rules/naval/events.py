@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from kernel.events import EventData
 
-from .state import NavalCombat, SeaBox, naval, rules
+from .state import NavalCombat, PendingMove, SeaBox, naval, rules
 
 
 @rules.event
@@ -90,6 +90,53 @@ class NavalCombatBegan(EventData):
     area: str
     initiator: str
     initiating_unit: str | None = None  # the non-phasing side's designated unit (disorganized)
+    first_rolls: dict[str, int] = {}  # an interception combat: the interceptor's roll
+    always_included: list[str] = []  # an interception combat: the moving group
+
+
+@rules.event
+class NavalMoveInterrupted(EventData):
+    power: str
+    units: list[str]
+    origin: str
+    to: str
+    section: int | None = None
+    path: list[str]
+    index: int
+    reduction: int = 0
+
+
+@rules.event
+class InterceptionAttempted(EventData):
+    area: str
+    side: str
+    unit: str | None
+    commit_subs: bool
+    turn: int
+    impulse: int
+
+
+@rules.event
+class InterceptionDeclined(EventData):
+    pass
+
+
+@rules.event
+class InterceptionSearched(EventData):
+    roll: int
+    number: int
+    success: bool
+
+
+@rules.event
+class InterceptStopOrFight(EventData):
+    fight: bool
+    section: int
+
+
+@rules.event
+class NavalMoveFinished(EventData):
+    pass
 
 
 @rules.event
@@ -249,8 +296,48 @@ def _declined(state, event):
 @rules.reducer("NavalCombatBegan")
 def _combat_began(state, event):
     n = naval(state)
-    n.combat = NavalCombat(area=event.data["area"], initiator=event.data["initiator"])
-    n.fought[event.data["area"]] = [state.kernel.turn, state.kernel.impulse]
+    d = event.data
+    n.combat = NavalCombat(area=d["area"], initiator=d["initiator"], first_rolls=d.get("first_rolls") or {},
+                           always_included=d.get("always_included") or [])
+    if d.get("always_included"):
+        n.phase_initiator = None  # an interception combat belongs to no combat phase
+    else:
+        n.fought[d["area"]] = [state.kernel.turn, state.kernel.impulse]
+
+
+@rules.reducer("NavalMoveInterrupted")
+def _interrupted(state, event):
+    naval(state).moving = PendingMove.model_validate(event.data)
+
+
+@rules.reducer("InterceptionAttempted")
+def _attempted(state, event):
+    n = naval(state)
+    d = event.data
+    n.moving.attempted, n.moving.attempt_side, n.moving.commit_subs = True, d["side"], d["commit_subs"]
+    if d["unit"]:
+        n.interceptors[f"{d['side']}:{d['area']}"] = [d["unit"], d["turn"], d["impulse"]]
+
+
+@rules.reducer("InterceptionDeclined")
+def _declined_interception(state, event):
+    naval(state).moving.declined = True
+
+
+@rules.reducer("InterceptionSearched")
+def _searched_interception(state, event):
+    m = naval(state).moving
+    m.roll, m.success = event.data["roll"], event.data["success"]
+
+
+@rules.reducer("InterceptStopOrFight")
+def _stop_or_fight(state, event):
+    naval(state).moving.choice = "fight" if event.data["fight"] else "stop"
+
+
+@rules.reducer("NavalMoveFinished")
+def _move_finished(state, event):
+    naval(state).moving = None
 
 
 @rules.reducer("SubsCommitted")

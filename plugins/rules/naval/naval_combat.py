@@ -234,17 +234,16 @@ def committed(state, side: str) -> list:
     return [u for u in units_in_area(state, c.area, side) if not is_sub(u) or c.subs.get(side)]
 
 
-def section_search(state, side: str, section: int, weather: str) -> int:
+def section_search(state, side: str, section: int, weather: str, of_units=None) -> int:
     """A section's search number, +1 with an undamaged carrier with carrier air aboard in fine,
-    rain or snow."""
+    rain or snow (among ``of_units``, default the side's committed units)."""
     n = search_number(section)
-    c = naval(state).combat
     if weather in ("fine", "rain", "snow"):
-        for u in committed(state, side):
+        for u in (committed(state, side) if of_units is None else of_units):
             if (naval(state).at_sea[u.id].section == section and kind(u) == "carrier" and not damaged(state, u.id)
                     and any(is_carrier_air(units(state).units[p]) for p in aboard(state, u.id))):
                 return n + 1
-    return n if c else n
+    return n
 
 
 @rules.step_rule(f"{ROUND}.search-die-rolls")
@@ -254,7 +253,10 @@ def search_die_rolls(ctx, step_id: str) -> None:
     weather = core.weather_in(state, box_hex(c.area))
     rolls, included, found, best = {}, {}, {}, {}
     for side in state.kernel.sides:
-        rolls[side] = ctx.roll(f"Search Die Rolls: {side} in {area_name(c.area)}")[0]
+        if c.round == 1 and side in c.first_rolls:
+            rolls[side] = c.first_rolls[side]  # "your opponent's interception roll counts as his/her search roll"
+        else:
+            rolls[side] = ctx.roll(f"Search Die Rolls: {side} in {area_name(c.area)}")[0]
     for side in state.kernel.sides:
         enemy_cp = sum(convoy_points(u) for u in committed(state, other(state, side)))
         roll = rolls[side] - math.ceil(enemy_cp / 10) + (1 if weather in ("rain", "snow", "storm", "blizzard") else 0)
@@ -264,6 +266,9 @@ def search_die_rolls(ctx, step_id: str) -> None:
             if number >= roll:
                 mine.append(u.id)
                 best[side] = max(best.get(side, 0), number)
+        if c.round == 1:
+            # "the units in the moving group are always included"
+            mine += [u.id for u in committed(state, side) if u.id in c.always_included and u.id not in mine]
         included[side], found[side] = mine, bool(mine)
     surprise = {}
     if any(found.values()):

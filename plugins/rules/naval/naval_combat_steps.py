@@ -55,7 +55,8 @@ def skip(state, step_id: str) -> str | None:
     n = naval(state)
     c = n.combat
     if step_id == SELECT_AREA:
-        return None
+        return "Select Sea Area for Naval Combat: pushed by a naval interception, the area is the interception's" \
+            if c is not None else None
     if step_id == ROUND:
         return None if c is not None else f"Naval Combat: no sea area was chosen ({n.phase_initiator} declined)"
     if c is None:
@@ -69,6 +70,8 @@ def skip(state, step_id: str) -> str | None:
         return None if any(subs_in(state, s) for s in state.kernel.sides) else "Commit Subs: no SUB in the sea area"
     if step_id in COMMIT_STEPS:
         side = _side(state, COMMIT_STEPS[step_id])
+        if side in c.subs:
+            return f"Commit Subs: {side} announced its SUBs when it intercepted"
         return None if subs_in(state, side) else f"Commit Subs: {side} has no SUB in the sea area"
     if step_id == f"{ROUND}.walther-abort":
         return "Voluntary Abort by Walther Submarines: the optional rule Convoys in Flames is not in play"

@@ -371,15 +371,22 @@ def move_naval_group(ctx, cmd: MoveNavalGroup) -> None:
     problem = why_not_move(ctx.state, cmd.actor, cmd.origin, cmd.to, cmd.section, cmd.units, ctx.host)
     if problem:
         raise Rejected(problem)
-    perform_move(ctx, cmd.actor, cmd.origin, cmd.to, cmd.section, cmd.units)
     use_activity(ctx, cmd.actor, "naval-move")
+    # the move may be intercepted in each sea area it enters (naval_interception builds on
+    # this module, so it is imported here)
+    from .naval_interception import advance
+
+    path = route(cmd.origin, cmd.to).path
+    advance(ctx, cmd.actor, cmd.units, cmd.origin, cmd.to, cmd.section, path, 0)
 
 
-def perform_move(ctx, power: str, origin: str, to: str, section: int | None, unit_ids: list[str]) -> None:
-    """Record a checked move: the units' hexes, their sea box or port, face down in port,
-    cargo debarked in port (organized unless the transport started at sea)."""
+def perform_move(ctx, power: str, origin: str, to: str, section: int | None, unit_ids: list[str],
+                 path: list[str] | None = None) -> None:
+    """Record a checked move (``path``: the sea areas entered, default the shortest way): the
+    units' hexes, their sea box or port, face down in port, cargo debarked in port (organized
+    unless the transport started at sea)."""
     state = ctx.state
-    r = route(origin, to)
+    path = route(origin, to).path if path is None else path
     all_units = units(state).units
     turn, impulse = this_impulse(state)
     in_port = "," in to
@@ -388,10 +395,10 @@ def perform_move(ctx, power: str, origin: str, to: str, section: int | None, uni
         if all_units[uid].hex != hex_:
             ctx.emit(UnitMoved(unit=uid, to_hex=hex_, to_where="map"))
     non_sub = any(not is_sub(all_units[u]) for u in unit_ids)
-    ctx.emit(NavalGroupMoved(power=power, units=list(unit_ids), origin=origin, path=r.path,
+    ctx.emit(NavalGroupMoved(power=power, units=list(unit_ids), origin=origin, path=list(path),
                              area=None if in_port else to, section=None if in_port else section,
                              port_hex=hex_ if in_port else None, turn=turn, impulse=impulse,
-                             counts_as_entry=non_sub and bool(r.path)))
+                             counts_as_entry=non_sub and bool(path)))
     if not in_port:
         return
     for uid in unit_ids:

@@ -65,6 +65,29 @@ class NavalCombat(BaseModel):
     aborting: list[str] = Field(default_factory=list)  # units aborting at the end of the round
     voluntary: list[str] = Field(default_factory=list)  # sides that aborted after this round
     over: str = ""  # why the combat is over ("" while it goes on)
+    # an interception combat's first round: the interceptor's roll, the moving group
+    first_rolls: dict[str, int] = Field(default_factory=dict)
+    always_included: list[str] = Field(default_factory=list)
+
+
+class PendingMove(BaseModel):
+    """A naval move stopped in a sea area where the enemy may intercept (Naval Interception)."""
+
+    power: str
+    units: list[str]
+    origin: str
+    to: str
+    section: int | None = None
+    path: list[str]
+    index: int  # the sea area of ``path`` entered now
+    reduction: int = 0  # movement allowance lost fighting through earlier
+    attempted: bool = False
+    declined: bool = False
+    attempt_side: str = ""
+    commit_subs: bool = False
+    roll: int = 0
+    success: bool = False
+    choice: str = ""  # "stop" / "fight"
 
 
 class Naval(BaseModel):
@@ -78,6 +101,9 @@ class Naval(BaseModel):
     # Naval Combat: "an area can't be chosen twice per impulse" -> [turn, impulse]
     fought: dict[str, list[int]] = Field(default_factory=dict)
     combat: NavalCombat | None = None
+    moving: PendingMove | None = None
+    # Naval Interception: "side:area" -> [interception unit, turn, impulse]
+    interceptors: dict[str, list] = Field(default_factory=dict)
     # the naval combat phase being played: its initiating side, and whether it declined
     phase_initiator: str | None = None
     phase_declined: bool = False

@@ -24,7 +24,10 @@ def baltic(tmp_path, german, soviet, soviet_section=2, action="naval"):
 
 
 def sail(g, units, section=2):
+    """Germany's group sails into the Baltic; the USSR lets it pass (Naval Interception)."""
     ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=section, units=units)
+    if g.state.kernel.sequence.current == "wif.digressions.naval-interception.offer-interception":
+        ok(g, type="DeclineIntercept", actor="ussr")
 
 
 def skipped(g):
