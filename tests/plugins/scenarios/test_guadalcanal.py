@@ -87,6 +87,13 @@ def test_order_of_battle_bad_input_names_the_unit():
                                                  taken, {"japan"}, 5)
 
 
+def test_order_of_battle_bad_file_names_the_file(tmp_path):
+    bad = tmp_path / "naval_order_of_battle.json"
+    bad.write_text('{"source": "x", "approximations": "y", "units": [{"id": "jp-x"}]}')
+    with pytest.raises(ValueError, match="naval_order_of_battle.json"):
+        oob._load(bad, oob.NavalData)
+
+
 # ---------------------------------------------------------------- Scenarios: Guadalcanal
 def test_scenarios_guadalcanal_starting_state(game):
     s = game.state
