@@ -66,6 +66,10 @@ def preview_text(preview: dict | None) -> str:
     return "; ".join(parts)
 
 
+def refused(preview: dict | None) -> bool:
+    return bool(preview) and not preview.get("legal", True)
+
+
 def hover_text(hovered: tuple, preview: dict) -> str:
     """The preview of the command with the hovered hex, as its box shows it."""
     return f"{hovered[0]},{hovered[1]}: " + preview_text(preview)
@@ -157,8 +161,9 @@ class FieldWidgets:
         return y
 
     def preview_box(self, text: str, preview: dict, y: int) -> int:
-        # as tall as its text, at least PREVIEW_H: a rule's reason of two lines or more is read whole
-        box = self.form.text_box(text, (4, y, self.width, -1), object_id="#preview")
+        # a refusal as tall as its text (a rule's reason of two lines or more is read whole); what
+        # a command would do in PREVIEW_H, scrolled if longer (the command's button stays in view)
+        box = self.form.text_box(text, (4, y, self.width, -1 if refused(preview) else PREVIEW_H), object_id="#preview")
         box.preview = preview
         self.last_box = box
         return y + max(PREVIEW_H, box.rect.height) + 2

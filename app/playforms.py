@@ -24,7 +24,7 @@ import pygame
 from . import mapstyle
 from .commandfill import CommandFill, one_click, title_of
 from .decisions import Decisions
-from .fieldforms import PREVIEW_H, FieldWidgets, fillable, hover_text, preview_text
+from .fieldforms import PREVIEW_H, FieldWidgets, fillable, hover_text, preview_text, refused
 from .forms import FormBody, FormWindow, Gui, gui_text
 from .mapinput import MapInput
 from .results import Popups
@@ -240,6 +240,8 @@ class PlayForms:
         if built is None or key[:4] != built[:4] or key[5] != built[5] or key[4] is None or built[4] is None \
                 or box is None or not box.alive() or preview is None or not preview_text(preview):
             return False
+        if refused(preview) != refused(getattr(box, "preview", None)):
+            return False  # a refusal's box grows with its reason: built anew
         room = max(PREVIEW_H, box.rect.height)
         box.set_text(hover_text(hovered, preview))
         box.preview = preview
