@@ -123,7 +123,8 @@ class Bot:
         if preview.get("odds") is not None:
             return float(preview["odds"]) - ATTACK_ODDS + 0.01
         path = preview.get("path")
-        if path and len(path) >= 2:
+        # a path of hexes (a land move); a naval move's path names sea areas and is not scored here
+        if path and len(path) >= 2 and all(isinstance(p, (list, tuple)) and len(p) == 2 for p in (path[0], path[-1])):
             return self._progress(game, cmd["actor"], tuple(path[0]), tuple(path[-1]))
         activities = preview.get("activities")
         if "action" in cmd and isinstance(activities, dict):  # an action choice: the most to do
