@@ -1,10 +1,12 @@
 """Playing through the window, timed (part of `wif bench render`):
 
 - click on a unit -> its reachable hexes drawn, and click on a destination -> the moved
-  counter drawn: Barbarossa (seed 1) played by bots to the first Land Movement step of the
+  counter drawn: Barbarossa (seeds 1-3) played by bots to the first Land Movement step of the
   Axis, a 1920x1200 window with its forms; each click's events are handled and the frame
   drawn (forms rebuilt, map outlined, counters redrawn), and the time from the click to the
-  end of that frame is taken, for up to ``units`` units; p50 / p95 / max;
+  end of that frame is taken, for up to ``units`` units a game; p50 / p95 / max, wall-clock
+  and CPU time of this process (on a loaded machine the wall-clock also counts the time the
+  other processes had the cores);
 - the whole-game GUI autoplay's frames per second: app/guidriver.py plays a whole Barbarossa
   game in a 1024x768 window from the Start New Game form (hot seat), every frame drawn, no
   frame cap (``game=False``, ``wif bench play --no-game``, leaves it out: it takes minutes).
@@ -20,6 +22,7 @@ from pathlib import Path
 
 SIZE = (1920, 1200)
 UNITS = 25
+SEEDS = (1, 2, 3)  # Barbarossa games whose first Axis land moves are clicked
 
 
 def _pct(values, p):
@@ -49,7 +52,35 @@ def _to_land_movement(game) -> None:
     raise RuntimeError("the bots never reached a Land Movement step")
 
 
-def clicks(units: int = UNITS) -> dict:
+def clicks(units: int = UNITS, seeds: tuple = SEEDS) -> dict:
+    """The two clicks timed on Barbarossa games of ``seeds`` (each ends when the Axis has no
+    land move left: ~10 a game), wall-clock and this process's CPU time (what the load of
+    other processes does not inflate as much)."""
+    select, move = Times(), Times()
+    game_seq = []
+    for seed in seeds:
+        game_seq.append(_clicks_in_one_game(seed, units, select, move))
+    return {"size": f"{SIZE[0]}x{SIZE[1]}", "seeds": list(seeds), "select_unit": select.stats(),
+            "move_unit": move.stats(), "select_unit_cpu": select.stats(cpu=True), "move_unit_cpu": move.stats(cpu=True),
+            "events_after": game_seq}
+
+
+class Times:
+    def __init__(self):
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def take(self, action) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        action()
+        self.cpu.append(time.process_time() - cpu)
+        self.wall.append(time.perf_counter() - wall)
+
+    def stats(self, cpu: bool = False) -> dict:
+        return _stats(self.cpu if cpu else self.wall)
+
+
+def _clicks_in_one_game(seed: int, units: int, select: Times, move: Times) -> int:
     import pygame
 
     from app.guiclicks import events_of, hex_point
@@ -57,13 +88,12 @@ def clicks(units: int = UNITS) -> dict:
     from kernel.game import Game
 
     with tempfile.TemporaryDirectory() as tmp:
-        game = Game.new("barbarossa", Path(tmp) / "bench.wif", seed=1)
+        game = Game.new("barbarossa", Path(tmp) / "bench.wif", seed=seed)
         try:
             _to_land_movement(game)
             window = GameWindow(game, screen=pygame.Surface(SIZE).convert(), forms=True)
             window.draw()
             play = window.play
-            select, move = [], []
             for _ in range(units):
                 choice = next((c for c in play.decisions.commands() if c.type == "MoveLandUnit"), None)
                 if choice is None:
@@ -79,9 +109,7 @@ def clicks(units: int = UNITS) -> dict:
                 window.draw()
                 for _clicks in range(8):  # a stack: the click picks its next unit until it is ours
                     pos = hex_point(window, where)
-                    t = time.perf_counter()
-                    _click(window, events_of, pos)
-                    select.append(time.perf_counter() - t)
+                    select.take(lambda: _click(window, events_of, pos))
                     if play.fill.values.get(choice.fields[0].name) == unit:
                         break
                 pending = play.fill.pending()
@@ -89,14 +117,10 @@ def clicks(units: int = UNITS) -> dict:
                 target = next((h for h in reversed(destinations) if hex_point(window, h)), None)
                 if target is None:
                     break
-                t = time.perf_counter()
-                _click(window, events_of, hex_point(window, target))
-                move.append(time.perf_counter() - t)
-            game_seq = game.state.kernel.seq
+                move.take(lambda: _click(window, events_of, hex_point(window, target)))
+            return game.state.kernel.seq
         finally:
             game.close()
-    return {"size": f"{SIZE[0]}x{SIZE[1]}", "select_unit": _stats(select), "move_unit": _stats(move),
-            "events_after": game_seq}
 
 
 def _click(window, events_of, pos) -> None:
@@ -153,8 +177,10 @@ def print_table(result: dict) -> None:
     print(f"clicks at Barbarossa's first Axis land movement, {c['size']} window with its forms:")
     for name, what in (("select_unit", "click on a unit -> reachable hexes drawn"),
                        ("move_unit", "click on a destination -> moved counter drawn")):
-        s = c[name]
-        print(f"  {what}: n {s.get('n')}, p50 {s.get('p50_ms')} ms, p95 {s.get('p95_ms')} ms, max {s.get('max_ms')} ms")
+        for key, clock in ((name, "wall"), (f"{name}_cpu", "cpu")):
+            s = c.get(key, {})
+            print(f"  {what} ({clock}): n {s.get('n')}, p50 {s.get('p50_ms')} ms, p95 {s.get('p95_ms')} ms, "
+                  f"max {s.get('max_ms')} ms")
     g = result.get("whole_game")
     if g:
         print(f"whole-game GUI autoplay: {g['frames']} frames in {g['seconds']} s = {g['fps']} frames/s "
