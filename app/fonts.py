@@ -16,8 +16,13 @@ _DIGIT_BOX: dict[tuple[int, bool], tuple[int, int]] = {}
 NARROW = 0.82  # width kept when a text is scaled to its glyph height (a condensed face)
 
 
+_LINES: dict[tuple, pygame.Surface] = {}
+LINES_KEPT = 4000  # rendered lines of the window's panels, kept until this many (then all forgotten)
+
+
 def _forget() -> None:
     _FONTS.clear()
+    _LINES.clear()
     _TEXTS.clear()
     _DIGIT_BOX.clear()
 
@@ -33,6 +38,18 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
         f.set_bold(bold)
         _FONTS[key] = f
     return _FONTS[key]
+
+
+def line(size: int, text: str, colour, bold: bool = False) -> pygame.Surface:
+    """``text`` rendered in ``font(size, bold)``, antialiased, cached: the panels redraw the
+    same titles, lists and legends every frame."""
+    key = (size, bold, text, tuple(colour))
+    found = _LINES.get(key)
+    if found is None:
+        if len(_LINES) >= LINES_KEPT:
+            _LINES.clear()
+        found = _LINES[key] = font(size, bold).render(text, True, colour)
+    return found
 
 
 def _digit_box(size: int, bold: bool) -> tuple[int, int]:

@@ -315,12 +315,11 @@ def legend(view: str, model: MapModel | None = None) -> list[tuple[str, list]]:
 
 
 def draw_legend(target: pygame.Surface, rect: pygame.Rect, view: str) -> None:
-    from .detailed import font
+    from .fonts import line
 
-    f = font(18)
     target.fill((235, 235, 225), rect)
     y = rect.y + 4
-    target.blit(font(20, bold=True).render(f"Legend: {view}", True, (0, 0, 0)), (rect.x + 6, y))
+    target.blit(line(20, f"Legend: {view}", (0, 0, 0), bold=True), (rect.x + 6, y))
     y += 22
     for label, colours in legend(view):
         x = rect.x + 6
@@ -328,7 +327,7 @@ def draw_legend(target: pygame.Surface, rect: pygame.Rect, view: str) -> None:
             pygame.draw.rect(target, c, (x, y, 14, 14))
             pygame.draw.rect(target, (0, 0, 0), (x, y, 14, 14), 1)
             x += 18
-        target.blit(f.render(label, True, (0, 0, 0)), (max(x, rect.x + 42), y))
+        target.blit(line(18, label, (0, 0, 0)), (max(x, rect.x + 42), y))
         y += 17
         if y > rect.bottom - 14:
             break

@@ -9,6 +9,7 @@ import pygame
 
 from . import mapstyle
 from .detailed import font
+from .fonts import line
 from .globalmap import draw_legend
 from .results import on_top
 from .wording import in_words, power_name, step_title, step_trail
@@ -76,7 +77,7 @@ class PanelDrawing:
             title += f"  zoom {d.zoom}  centre {col},{row}"
         elif panel.kind == "global":
             title += f"  {self.global_map.view}{'  x2' if self.global_map.double else ''}"
-        s.blit(font(17).render(title, True, TEXT), (rect.x + 20, rect.y + 2))
+        s.blit(line(17, title, TEXT), (rect.x + 20, rect.y + 2))
         if panel.geometry.rolled:
             return
         body = panel.body
@@ -99,7 +100,7 @@ class PanelDrawing:
         s.fill(FORM, b)
         y = b.y + 3
         for text, colour in self.main_lines(panel):
-            s.blit(font(17).render(text, True, colour), (b.x + 6, y))
+            s.blit(line(17, text, colour), (b.x + 6, y))
             y += MAIN_LINE_H
 
     def main_lines(self, panel: Panel | None = None) -> list[tuple[str, tuple]]:
@@ -168,7 +169,7 @@ class PanelDrawing:
         first = self.list_scroll["layouts"]
         for name in names[first:]:
             bold = name == self.layout.name  # seeds: the current layout is shown in bold
-            s.blit(font(17, bold=bold).render(name, True, TEXT if bold else DIM), (b.x + 6, y))
+            s.blit(line(17, name, TEXT if bold else DIM, bold=bold), (b.x + 6, y))
             y += 18
         self._draw_scrollbar(panel, first, len(names))
         self._draw_buttons(self._layout_buttons(panel))
@@ -181,7 +182,7 @@ class PanelDrawing:
         first = self.list_scroll["mapviews"]
         for name in names[first:]:
             colour = mapstyle.SELECTION if name == self.mapview_hover else TEXT
-            s.blit(font(17).render(name, True, colour), (b.x + 6, y))
+            s.blit(line(17, name, colour), (b.x + 6, y))
             y += 18
         self._draw_scrollbar(panel, first, len(names))
         self._draw_buttons(self._mapview_buttons(panel))
@@ -200,7 +201,7 @@ class PanelDrawing:
     def _draw_buttons(self, buttons) -> None:
         for name, rect in buttons:
             pygame.draw.rect(self.screen, TITLE_BAR, rect)
-            text = font(16).render(name, True, TEXT)
+            text = line(16, name, TEXT)
             self.screen.blit(text, (rect.centerx - text.get_width() // 2, rect.y + 4))
 
     def _draw_global(self, panel: Panel) -> None:
@@ -210,7 +211,7 @@ class PanelDrawing:
             active = name == self.global_map.view or (name == "zoom" and self.global_map.double) or \
                 (name == "legend" and self.legend_visible)
             pygame.draw.rect(s, GOOD if active else TITLE_BAR, rect)
-            s.blit(font(16).render(name, True, (0, 0, 0) if active else TEXT), (rect.x + 5, rect.y + 5))
+            s.blit(line(16, name, (0, 0, 0) if active else TEXT), (rect.x + 5, rect.y + 5))
         self.global_map.draw(s, self._global_image_rect(panel), self.primary)
 
     def _draw_legend(self, panel: Panel) -> None:
@@ -235,7 +236,7 @@ class PanelDrawing:
         hex_, units = self.units_shown()
         head = "locked  " if self.units_locked else ""
         head += f"hex {hex_[0]},{hex_[1]}: {len(units)} unit(s)" if hex_ else "move the cursor over a hex"
-        s.blit(font(16).render(head, True, DIM), (b.x + 4, b.y + 2))
+        s.blit(line(16, head, DIM), (b.x + 4, b.y + 2))
         art = self.primary.counters if self.primary else None
         size = mapstyle.ZOOMS[6].counter + 8
         x = b.x + 4
@@ -243,7 +244,7 @@ class PanelDrawing:
             if x + size > b.right or art is None:
                 break
             s.blit(art.surface(unit, size), (x, b.y + 18))
-            s.blit(font(14).render((unit.name or unit.type)[:12], True, TEXT), (x, b.y + 20 + size))
+            s.blit(line(14, (unit.name or unit.type)[:12], TEXT), (x, b.y + 20 + size))
             x += size + 30
 
     def _draw_flyout(self) -> None:
@@ -272,7 +273,7 @@ class PanelDrawing:
         s = self.screen
         pygame.draw.rect(s, FORM, (x, y, w, h))
         pygame.draw.rect(s, TEXT, (x, y, w, h), 1)
-        s.blit(font(15).render(f"Flyout {len(members)} units", True, TEXT), (x + 4, y + 3))
+        s.blit(line(15, f"Flyout {len(members)} units", TEXT), (x + 4, y + 3))
         art = self.primary.counters
         for i, unit in enumerate(page):
             s.blit(art.surface(unit, size), (x + 4 + (i % 3) * (size + 4), y + 20 + (i // 3) * (size + 4)))
