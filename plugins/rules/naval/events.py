@@ -390,6 +390,7 @@ def _applied(state, event):
     due = c.due.get(d["target_side"], [])
     if due:
         due.pop(0)
+    c.applied[d["target_side"]] = c.applied.get(d["target_side"], 0) + 1
     unit = d["unit"]
     if d["final"] == "half-a":
         c.half_a[unit] = c.half_a.get(unit, 0) + 1
@@ -411,7 +412,7 @@ def _round_ended(state, event):
     c = naval(state).combat
     # "All half-A results lapse at the end of each round"; SUB commitment is decided anew
     c.round = event.data["round"] + 1
-    c.half_a, c.aborting, c.due, c.subs, c.shifts, c.surprise = {}, [], {}, {}, {}, {}
+    c.half_a, c.aborting, c.due, c.subs, c.shifts, c.surprise, c.applied = {}, [], {}, {}, {}, {}, {}
     c.included, c.found, c.rolls, c.kind, c.voluntary = {}, {}, {}, "", []
     if event.data["over"]:
         c.over = event.data["over"]

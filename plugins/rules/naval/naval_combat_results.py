@@ -31,6 +31,7 @@ from .return_to_base import nearest_port
 from .events import NavalResultApplied, NavalResultsDue, NavalUnitDamaged, NavalUnitLost
 from .naval_units import (
     aboard,
+    is_carrier_air,
     asw,
     convoy_points,
     damaged,
@@ -40,6 +41,7 @@ from .naval_units import (
     label,
     ships_of,
 )
+from .naval_units import kind as kind_of
 from .state import data, naval, rules
 
 RULE = "Naval Combat Results Table"
@@ -95,6 +97,37 @@ def surface_attack(state, unit_ids: list[str]) -> float:
     return total
 
 
+def flying_planes(state, unit_ids: list[str]) -> list:
+    """Carrier air units that fly from the included carriers: "A damaged CV may not fly
+    carrier planes"."""
+    out = []
+    for uid in unit_ids:
+        ship = units(state).units[uid]
+        if kind_of(ship) == "carrier" and not damaged(state, uid):
+            out += [units(state).units[p] for p in aboard(state, uid) if is_carrier_air(units(state).units[p])]
+    return out
+
+
+def air_to_sea(state, unit_ids: list[str]) -> float:
+    return sum(p.factors.get("naval", 0) for p in flying_planes(state, unit_ids))
+
+
+AA_POINTS = {"x": 3, "d": 2, "a": 1, "half-a": 0}
+
+
+def aa_loss(state, defending: list[str], attacking: list[str]) -> int:
+    """Anti-aircraft fire: the air-to-sea factors that "do not press the attack".  Authored
+    reading of the seeds' AA procedure on the authored chart: the target ships' AA total finds
+    a column, the number of flying carrier air units a row, and each result in the cell takes
+    factors off (X 3, D 2, A 1, half-A 0); no plane is shot down."""
+    all_units = units(state).units
+    total = sum(factor(state, all_units[u], "aa") for u in defending if not is_convoy(all_units[u]))
+    planes = len(flying_planes(state, attacking))
+    if not planes:
+        return 0
+    return sum(AA_POINTS[r] for r in chart_results(column_for(total), row_for(planes)))
+
+
 def ships(state, unit_ids: list[str]) -> int:
     all_units = units(state).units
     return sum(ships_of(all_units[u]) for u in unit_ids)
@@ -128,6 +161,11 @@ def results_due(state, attacking: list[str], defending: list[str], kind: str, sh
         col = column_for(surface_attack(state, subs) + len(subs), shift) if subs else None  # full attack on convoys
         row = row_for(ships(state, convoys), zero_row=not convoys)
         return col, row, chart_results(col, row)
+    if kind == "naval-air":
+        # the bombers face the target ships' anti-aircraft fire first (aa_loss)
+        pressing = max(0.0, air_to_sea(state, attacking) - aa_loss(state, defending, attacking))
+        col = column_for(pressing, shift)
+        return col, row_for(ships(state, defending)), chart_results(col, row_for(ships(state, defending)))
     if kind == "submarine-asw":
         subs = [u for u in defending if is_sub(all_units[u])]
         col = column_for(asw_total(state, attacking, year), shift) if subs else None
@@ -165,13 +203,34 @@ def eligible_targets(state, target_side: str) -> list[str]:
     return out
 
 
+def chooser(state, target_side: str) -> str:
+    """The side that picks the unit for ``target_side``'s next result: the owner; in naval air
+    combat "both sides alternate picking targets ... The attacking player has first pick"."""
+    c = naval(state).combat
+    if c.kind != "naval-air" or c.applied.get(target_side, 0) % 2 == 1:
+        return target_side
+    return next(s for s in state.kernel.sides if s != target_side)
+
+
+def target_side_for(state, power: str) -> str | None:
+    """The side whose next due result ``power``'s side picks a target for now, or None."""
+    c = naval(state).combat
+    if c is None:
+        return None
+    mine = state.kernel.side_of(power)
+    for side in sorted(c.due):
+        if c.due[side] and eligible_targets(state, side) and chooser(state, side) == mine:
+            return side
+    return None
+
+
 def why_not_target(state, power: str, unit_id: str) -> str | None:
     c = naval(state).combat
     if c is None:
         return f"{RULE}: no naval combat is being fought"
-    side = state.kernel.side_of(power)
-    if not c.due.get(side):
-        return f"{RULE}: no result is due to {side}'s units"
+    side = target_side_for(state, power)
+    if side is None:
+        return f"{RULE}: {power}'s side has no target to pick now"
     if unit_id not in eligible_targets(state, side):
         return (f"{RULE}: {label(state, unit_id)} cannot take the {NAMES[c.due[side][0]]} result (it is not an "
                 "included unit of the side, or it is destroyed or already aborting)")
@@ -185,9 +244,9 @@ class ChooseNavalTarget(Command):
 
 
 def target_choices(state, actor, step_id):
-    side = state.kernel.side_of(actor)
+    side = target_side_for(state, actor)
     c = naval(state).combat
-    if c is None or not c.due.get(side):
+    if side is None:
         return None
     options = [Option(u, f"{label(state, u)} (defence {factor(state, units(state).units[u], 'defense'):g}"
                          f"{', damaged' if damaged(state, u) else ''})") for u in eligible_targets(state, side)]
@@ -199,7 +258,7 @@ def target_preview(state, cmd: ChooseNavalTarget):
     if problem:
         raise Rejected(problem)
     c = naval(state).combat
-    result = c.due[state.kernel.side_of(cmd.actor)][0]
+    result = c.due[target_side_for(state, cmd.actor)][0]
     u = units(state).units[cmd.unit]
     defence = factor(state, u, "defense") if not is_convoy(u) else data()["convoy_defense"]
     return {"result": result, "defence": defence,
@@ -212,11 +271,14 @@ def choose_naval_target(ctx, cmd: ChooseNavalTarget) -> None:
     problem = why_not_target(ctx.state, cmd.actor, cmd.unit)
     if problem:
         raise Rejected(problem)
-    side = ctx.state.kernel.side_of(cmd.actor)
-    apply_result(ctx, side, cmd.unit)
-    c = naval(ctx.state).combat
-    if not c.due.get(side) or not eligible_targets(ctx.state, side):
+    apply_result(ctx, target_side_for(ctx.state, cmd.actor), cmd.unit)
+    if target_side_for(ctx.state, cmd.actor) is None and cmd.actor in _pending_powers(ctx.state):
         ctx.finish_decision(cmd.actor)
+
+
+def _pending_powers(state) -> list[str]:
+    k = state.kernel
+    return [p for who in k.sequence.pending for p in (k.sides.get(who) or [who])]
 
 
 def apply_result(ctx, target_side: str, unit_id: str) -> None:

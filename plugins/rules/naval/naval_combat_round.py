@@ -6,13 +6,15 @@ from __future__ import annotations
 from kernel.choices import Field, Option, yes_no
 from kernel.errors import Rejected
 from kernel.events import Command
+from plugins.rules import core
 from plugins.rules.turn.track import current_date
 from plugins.rules.units import units
 
 from .events import NavalCombatEnded, NavalCombatTypeSet, NavalRoundEnded, NavalSideAborted, SurpriseSpent
-from .naval_combat import ROUND, RULE, other, side_dm, sides_at_war_in, units_in_area
-from .naval_combat_results import due_for, naval_abort_now, results_due
+from .naval_combat import ROUND, RULE, other, sides_at_war_in, units_in_area
+from .naval_combat_results import due_for, flying_planes, naval_abort_now, results_due
 from .naval_units import convoy_points, damaged, is_sub
+from .sea_box_section import box_hex
 from .state import naval, rules
 
 SURPRISE_COSTS = {"avoid-combat": 4, "own-column": 2, "enemy-column": 2}
@@ -64,12 +66,22 @@ def spend_surprise(ctx, cmd: SpendSurprise) -> None:
 
 
 # ---------------------------------------------------------------- Select Naval Combat Type
+def naval_air_possible(state) -> bool:
+    """Naval air: a side has an undamaged carrier with carrier air units included, and the
+    weather is not storm or blizzard ("None [naval air combat] in storm or blizzard")."""
+    c = naval(state).combat
+    if core.weather_in(state, box_hex(c.area)) in ("storm", "blizzard"):
+        return False
+    return any(flying_planes(state, c.included.get(side, [])) for side in state.kernel.sides)
+
+
 def combat_type(state) -> str:
-    """The priority list without surprise: submarine when a side's SUBs meet included enemy
-    convoy points, else surface.  (Naval air, first in the list, is not modelled yet: see
-    README.)"""
+    """The priority list without surprise: naval air when a side can fly carrier air units,
+    else submarine when a side's SUBs meet included enemy convoy points, else surface."""
     c = naval(state).combat
     all_units = units(state).units
+    if naval_air_possible(state):
+        return "naval-air"
     for side in state.kernel.sides:
         subs = [u for u in c.included.get(side, []) if is_sub(all_units[u])]
         convoys = [u for u in c.included.get(other(state, side), []) if convoy_points(all_units[u])]
@@ -98,7 +110,10 @@ def start_attacks(ctx, kind: str) -> None:
         if not mine or not theirs:
             continue
         shift = c.shifts.get(side, 0)
-        if kind == "surface":
+        if kind == "naval-air":
+            if flying_planes(state, mine):
+                due_for(ctx, enemy, *results_due(state, mine, theirs, "naval-air", shift))
+        elif kind == "surface":
             due_for(ctx, enemy, *results_due(state, mine, theirs, "surface", shift))
         else:
             # two separate combats: this side's SUBs against convoys, its ASW against the SUBs
@@ -109,7 +124,7 @@ def start_attacks(ctx, kind: str) -> None:
 
 
 class ChooseNavalCombatType(Command):
-    kind: str  # surface, submarine
+    kind: str  # surface, submarine, naval-air
 
 
 def type_chooser(state) -> str | None:
@@ -125,7 +140,7 @@ def type_chooser(state) -> str | None:
 def allowed_types(state) -> list[str]:
     c = naval(state).combat
     if c.surprise.get(type_chooser(state), 0) >= 4:
-        return ["surface", "submarine"]
+        return ["surface", "submarine", "naval-air"]
     return [combat_type(state)]
 
 

@@ -4,11 +4,12 @@ finish_step_refusal, repeat_step), from the seeds' skip notes for each subphase.
 
 from __future__ import annotations
 
+from plugins.optional.framework import is_on
 from plugins.rules import core
 from plugins.rules.units import units
 
 from .naval_combat import PROC, ROUND, SELECT_AREA, eligible_areas, other, side_dm, subs_in, units_in_area
-from .naval_combat_results import eligible_targets
+from .naval_combat_results import eligible_targets, target_side_for
 from .naval_combat_round import surprise_side, type_chooser
 from .naval_units import is_sub
 from .state import naval
@@ -16,12 +17,12 @@ from .state import naval
 IS, NIS = "is", "nis"
 # attack step -> (the attacking side, the attack)
 ATTACK_STEPS = {
+    f"{ROUND}.naval-air-attack-is": (IS, "air"), f"{ROUND}.naval-air-attack-nis": (NIS, "air"),
     f"{ROUND}.surface-attack-is": (IS, "surface"), f"{ROUND}.surface-attack-nis": (NIS, "surface"),
     f"{ROUND}.submarine-attack-is": (IS, "subs"), f"{ROUND}.asw-attack-is": (IS, "asw"),
     f"{ROUND}.submarine-attack-nis": (NIS, "subs"), f"{ROUND}.asw-attack-nis": (NIS, "asw"),
 }
-NAVAL_AIR_STEPS = (f"{ROUND}.naval-air-to-air-combat", f"{ROUND}.kamikaze", f"{ROUND}.aa-by-nis",
-                   f"{ROUND}.naval-air-attack-is", f"{ROUND}.aa-by-is", f"{ROUND}.naval-air-attack-nis")
+NAVAL_AIR_STEPS = (f"{ROUND}.naval-air-to-air-combat", f"{ROUND}.kamikaze", f"{ROUND}.aa-by-nis", f"{ROUND}.aa-by-is")
 COMMIT_STEPS = {f"{ROUND}.commit-submarines.commit-submarines-is": IS,
                 f"{ROUND}.commit-submarines.commit-submarines-nis": NIS}
 ABORT_STEPS = {f"{ROUND}.voluntary-side-abort-is": IS, f"{ROUND}.voluntary-side-abort-nis": NIS}
@@ -41,6 +42,8 @@ def attack_target(state, step_id: str) -> str | None:
     target = other(state, attacker)
     if not c.due.get(target) or not eligible_targets(state, target):
         return None
+    if attack == "air":
+        return target if c.kind == "naval-air" else None
     if attack == "surface":
         return target if c.kind == "surface" else None
     if c.kind != "submarine":
@@ -90,7 +93,16 @@ def skip(state, step_id: str) -> str | None:
             return "Select Naval Combat Type: only one side has units included, so there is no combat this round"
         return None
     if step_id in NAVAL_AIR_STEPS or step_id.startswith(f"{ROUND}.naval-air-to-air-combat."):
-        return f"Naval air combat only; this round's combat is {c.kind or 'not fought'}"
+        if c.kind != "naval-air":
+            return f"Naval air combat only; this round's combat is {c.kind or 'not fought'}"
+        if step_id.startswith(f"{ROUND}.naval-air-to-air-combat"):
+            return ("Naval Air-to-air Combat: carrier air units fly as bombers in this edition (no fighter roles are "
+                    "chosen), so no air-to-air combat is fought")
+        if step_id == f"{ROUND}.kamikaze":
+            return "Kamikaze Attacks by Japan: the optional rule Kamikaze is not in play" if not is_on(state, "kamikaze") \
+                else "Kamikaze Attacks by Japan: Japan has no kamikaze air unit in this edition"
+        return ("Anti-aircraft Combat: the target ships' AA fire was taken off the bombers' air-to-sea factors when "
+                "the attack was worked out (no plane is shot down in this edition, so there is no damage to allot)")
     if step_id in (f"{ROUND}.asw-prefire-nis", f"{ROUND}.asw-prefire-is"):
         return "ASW Pre-fire: the optional rule Convoys in Flames is not in play"
     if step_id in ATTACK_STEPS:
@@ -110,7 +122,11 @@ def deciders(state, step_id: str, kind: str) -> list[str] | None:
         return None
     if step_id in ATTACK_STEPS:
         target = attack_target(state, step_id)
-        return [side_dm(state, target, c.area)] if target else []
+        if not target:
+            return []
+        if ATTACK_STEPS[step_id][1] == "air":  # both sides pick targets in turn
+            return [side_dm(state, other(state, target), c.area), side_dm(state, target, c.area)]
+        return [side_dm(state, target, c.area)]
     if step_id in COMMIT_STEPS:
         return [side_dm(state, _side(state, COMMIT_STEPS[step_id]), c.area)]
     if step_id in ABORT_STEPS:
@@ -141,8 +157,8 @@ def finish_refusal(state, step_id: str, power: str) -> str | None:
         return "Select Included Sea Boxes: choose at least one section of enemy units (IncludeSeaBoxSections)"
     if step_id == f"{ROUND}.select-naval-combat-type" and not c.kind:
         return "Select Naval Combat Type: choose the combat type (ChooseNavalCombatType)"
-    if step_id in ATTACK_STEPS and c.due.get(side) and eligible_targets(state, side):
-        return f"Naval Combat Results Table: choose the unit that suffers each result due (ChooseNavalTarget; {len(c.due[side])} left)"
+    if step_id in ATTACK_STEPS and target_side_for(state, power) is not None:
+        return "Naval Combat Results Table: choose the unit that suffers the next result due (ChooseNavalTarget)"
     return None
 
 

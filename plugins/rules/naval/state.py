@@ -61,6 +61,7 @@ class NavalCombat(BaseModel):
     shifts: dict[str, int] = Field(default_factory=dict)  # side -> columns its own attack moves (+ right, - left)
     kind: str = ""  # this round's combat type: surface, submarine
     due: dict[str, list[str]] = Field(default_factory=dict)  # target side -> results still to apply
+    applied: dict[str, int] = Field(default_factory=dict)  # target side -> results applied this round
     half_a: dict[str, int] = Field(default_factory=dict)  # unit -> half-A results this round
     aborting: list[str] = Field(default_factory=list)  # units aborting at the end of the round
     voluntary: list[str] = Field(default_factory=list)  # sides that aborted after this round

@@ -156,3 +156,29 @@ def test_naval_combat_every_offered_command_is_accepted(tmp_path):
         play_by_choices(g, random.Random(seed), max_commands=80,
                         until=lambda game: "naval" not in (game.state.kernel.sequence.current or ""))
         assert of_type(g, "NavalCombatBegan") or of_type(g, "NavalCombatDeclined")
+
+
+def test_naval_air_combat_carrier_planes_strike_and_targets_alternate(tmp_path):
+    from helpers import air_unit
+
+    g = baltic(tmp_path, [ship("cv", type_="cv", attack=1, defense=4, aa=1, factors={"class": 4}),
+                          air_unit("p1", type_="cvp", hex_=KONIGSBERG, factors={"naval": 9, "class": 2})],
+               [ship("r1", power="ussr", hex_=LENINGRAD, attack=4, defense=5, aa=0),
+                ship("r2", power="ussr", type_="dd", hex_=LENINGRAD, attack=1, defense=2, aa=0)])
+    rig(g, "RigAboard", ship="cv", units=["p1"])
+    sail(g, ["cv"])
+    dice(g, 1, 1, then_ordinary=True)
+    ok(g, type="FinishStep", actor="germany")
+    ok(g, type="SelectNavalCombatArea", actor="germany", area="BA", initiating_unit=None)
+    # an undamaged carrier with carrier air units aboard: naval air comes first in the priority list
+    refused(g, {"type": "ChooseNavalCombatType", "actor": "germany", "kind": "surface"}, "not allowed")
+    ok(g, type="ChooseNavalCombatType", actor="germany", kind="naval-air")
+    due = {d["target_side"]: d for d in of_type(g, "NavalResultsDue")}
+    assert set(due) == {"allies"}  # only the side with planes attacks; 9 factors, no AA: column 3 (8-11)
+    assert due["allies"]["column"] == 3 and due["allies"]["row"] == "2-3"
+    assert g.state.kernel.sequence.current == f"{ROUND}.naval-air-attack-is"
+    # the attacker picks the first target, then the owner
+    refused(g, {"type": "ChooseNavalTarget", "actor": "ussr", "unit": "r1"}, "no target to pick")
+    dice(g, 1, 1, 1, then_ordinary=True)
+    ok(g, type="ChooseNavalTarget", actor="germany", unit="r2")
+    assert [c.actor for c in g.choices().commands() if c.type == "ChooseNavalTarget"] == ["ussr"]
