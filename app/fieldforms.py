@@ -183,7 +183,7 @@ class FieldWidgets:
             for o in options:
                 label = gui_text(o.label or str(o.value))
                 b = self.form.button((4, y, self.width, ROW - 4), button_text(label, self.width),
-                                     lambda v=o.value: self._set(fill, f.name, v), tip=label)
+                                     lambda v=o.value: self._set(fill, f.name, v), tip=label, role="option")
                 b.sets = (f.name, o.value)
                 y += ROW
             return y

@@ -81,13 +81,26 @@ class FormBody:
         widget.shown_in = self._builds
         return widget
 
-    def button(self, rect, text: str, callback: Callable, tip: str | None = None) -> UIButton:
+    def button(self, rect, text: str, callback: Callable, tip: str | None = None, role: str | None = None) -> UIButton:
+        """A button; ``role`` (an option of a field): a spare button of the same role and size
+        may be given the new text (half the cost of a new one: a unit's destinations)."""
         rect = pygame.Rect(rect)
         key = ("button", text, tip, rect.size)
         b = self._again(key, rect)
+        if b is None and role is not None:
+            other = next((k for k, spare in self._spare.items() if k[0] == "button" and k[3] == rect.size
+                          and any(getattr(w, "role", None) == role for w in spare)), None)
+            if other is not None:
+                spare = self._spare[other]
+                spare.append(spare.pop(next(i for i, w in enumerate(spare) if getattr(w, "role", None) == role)))
+                b = self._again(other, rect)
+                b.set_text(text)
+                b.set_tooltip(tip)
+                b.reuse_key = key
         if b is None:
             b = self._keep(UIButton(rect, text, self.gui.manager, container=self.area, tool_tip_text=tip), key)
-        elif not b.is_enabled:
+            b.role = role
+        if not b.is_enabled:
             b.enable()
         self.gui.on(pygame_gui.UI_BUTTON_PRESSED, b, callback)
         self.owned.append(b)

@@ -212,7 +212,7 @@ class FormWindow(UIWindow):
             self.roll_button.hide()
         self.rolled = not self.rolled
 
-    def button(self, rect, text: str, callback: Callable, tip: str | None = None) -> UIButton:
+    def button(self, rect, text: str, callback: Callable, tip: str | None = None, role: str | None = None) -> UIButton:
         b = UIButton(pygame.Rect(rect), text, self.gui.manager, container=self, tool_tip_text=tip)
         self.gui.on(pygame_gui.UI_BUTTON_PRESSED, b, callback)
         self.owned.append(b)

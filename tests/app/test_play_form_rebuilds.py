@@ -209,3 +209,32 @@ def test_a_long_refusal_in_the_preview_box_is_read_whole(open_window, tmp_path, 
     assert box.rect.height > 64  # three lines and more, whole
     below = min((e for e in body_widgets(play) if e.rect.top >= box.rect.bottom), key=lambda e: e.rect.top)
     assert below.rect.top - box.rect.top > gap  # what was under the box moved down
+
+
+def test_option_buttons_are_given_new_texts_and_still_choose_their_option(open_window, tmp_path):
+    """A field's option buttons (a few destinations) come back with the next unit's options
+    written on them (app/formbody.py, ``role``): fewer new widgets, the same answers."""
+    slow = [unit("g-slow1", "germany", (204, 50), move=2), unit("g-slow2", "germany", (204, 49), move=2)]
+    game = lab_game(tmp_path / "options.wif", extra_units=slow)  # one hex each: a few destinations
+    window = open_window(game)
+    play = window.play
+
+    def option_buttons():
+        return [b for b in play.body.owned if getattr(b, "sets", None) is not None]
+
+    pump(window, *click(hex_pos(window, (204, 50))))
+    first = option_buttons()
+    assert first and all(b.sets[0] == "to" for b in first) and len(first) <= 8
+    press(window, play.body, "change")
+    pump(window, *click(hex_pos(window, (204, 49))))
+    assert play.fill.values["unit"] == "g-slow2"
+    again = option_buttons()
+    assert {id(b) for b in again} & {id(b) for b in first}  # some buttons given back with new texts
+    offered = {tuple(o.value) for o in play.fill.pending().all_options()}
+    assert {tuple(b.sets[1]) for b in again} == offered
+    for b in again:
+        assert f"{b.sets[1][0]},{b.sets[1][1]}" in b.text  # each button says where it goes
+    target = again[-1]
+    goal = tuple(target.sets[1])
+    pump(window, *click(target.rect.center))
+    assert tuple(game.state["units"].units["g-slow2"].hex) == goal
