@@ -24,6 +24,7 @@ or ``"AREA"`` (destination) for a sea area.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from kernel.choices import Field, Option, one_of
 from kernel.errors import Rejected
@@ -48,9 +49,9 @@ from .state import NAVAL_MOVEMENT, data, naval, rules, this_impulse
 RULE = "Naval Movement"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Route:
-    path: list[str]  # sea areas entered
+    path: tuple[str, ...]  # sea areas entered
     range_cost: int  # areas and ports entered
     ma_cost: int  # movement allowance spent before placement (for a sea destination)
 
@@ -82,12 +83,14 @@ def destination_label(to: str) -> str:
 
 
 # ---------------------------------------------------------------- routes
+@cache
 def route(origin: str, to: str) -> Route | None:
-    """The shortest way from ``origin`` to ``to`` through adjacent sea areas, or None."""
+    """The shortest way from ``origin`` to ``to`` through adjacent sea areas, or None (the map
+    is read-only, so each way is worked out once)."""
     if ":" in origin:
         area, _ = origin.split(":")
         if "," not in to:
-            return Route([], 0, 0) if to == area else None  # never another sea area
+            return Route((), 0, 0) if to == area else None  # never another sea area
         best = None
         for last in areas_of_port(key_hex(to)):
             d = area_distances(area).get(last)
@@ -95,7 +98,7 @@ def route(origin: str, to: str) -> Route | None:
                 best = (d, last)
         if best is None:
             return None
-        path = _path(area, best[1])[1:]
+        path = tuple(_path(area, best[1])[1:])
         return Route(path, len(path) + 1, len(path) + 1)
     starts = areas_of_port(key_hex(origin))
     if "," in to:
@@ -112,7 +115,7 @@ def route(origin: str, to: str) -> Route | None:
                 best = (d, a, b)
     if best is None:
         return None
-    path = _path(best[1], best[2])
+    path = tuple(_path(best[1], best[2]))
     cost = len(path) + (1 if "," in to else 0)
     return Route(path, cost, cost)
 
@@ -128,13 +131,27 @@ def _path(a: str, b: str) -> list[str]:
     return path[::-1]
 
 
+_PORT_POWERS: dict = {}
+
+
+def _naval_powers_in_port(state, origin: str) -> frozenset:
+    """The powers with naval units in the port ``origin`` (kept per state and event, as the
+    choices ask it once per unit and destination)."""
+    key = (id(units(state)), state.kernel.seq, origin)
+    found = _PORT_POWERS.get(key)
+    if found is None:
+        if len(_PORT_POWERS) > 256:
+            _PORT_POWERS.clear()
+        found = _PORT_POWERS[key] = frozenset(o.power for o in units(state).in_hex(key_hex(origin)) if o.branch == "naval")
+    return found
+
+
 def _foreign_port_penalty(state, unit, origin: str) -> int:
     # Ships in Flames 3.2.2: +1 "if it starts the impulse in a port holding naval units of
     # another major power"
     if ":" in origin:
         return 0
-    others = units(state).in_hex(key_hex(origin))
-    return 1 if any(o.branch == "naval" and o.power != unit.power for o in others) else 0
+    return 1 if _naval_powers_in_port(state, origin) - {unit.power} else 0
 
 
 def unit_problem(state, unit, origin: str, to: str, section: int | None) -> str | None:
@@ -376,7 +393,7 @@ def move_naval_group(ctx, cmd: MoveNavalGroup) -> None:
     # this module, so it is imported here)
     from .naval_interception import advance
 
-    path = route(cmd.origin, cmd.to).path
+    path = list(route(cmd.origin, cmd.to).path)
     advance(ctx, cmd.actor, cmd.units, cmd.origin, cmd.to, cmd.section, path, 0)
 
 
@@ -386,7 +403,7 @@ def perform_move(ctx, power: str, origin: str, to: str, section: int | None, uni
     units' hexes, their sea box or port, face down in port, cargo debarked in port (organized
     unless the transport started at sea)."""
     state = ctx.state
-    path = route(origin, to).path if path is None else path
+    path = list(route(origin, to).path if path is None else path)
     all_units = units(state).units
     turn, impulse = this_impulse(state)
     in_port = "," in to

@@ -127,9 +127,10 @@ def rig_aboard_choices(state, actor, step_id):
     for ship in all_units.values():
         if ship.branch != "naval" or ship.where != "map":
             continue
-        fits = [Option(u.id, label(state, u.id)) for u in all_units.values()
-                if u.on_map and u.id != ship.id and u.branch != "naval" and u.hex == ship.hex
-                and cargo_problem(state, ship.id, [u.id]) is None]
+        if ship.hex is None:
+            continue
+        fits = [Option(u.id, label(state, u.id)) for u in units(state).in_hex(ship.hex)
+                if u.id != ship.id and u.branch != "naval" and cargo_problem(state, ship.id, [u.id]) is None]
         if fits:
             options.append(Option(ship.id, label(state, ship.id), [Field("units", "units", fits, min=1, max=1)]))
     return [Field("ship", "unit", options)] if options else None
