@@ -131,31 +131,25 @@ def _path(a: str, b: str) -> list[str]:
     return path[::-1]
 
 
-_PORT_POWERS: dict = {}
+def naval_powers_in_port(state, origin: str) -> frozenset:
+    """The powers with naval units in the port ``origin`` (none for a sea box)."""
+    if ":" in origin:
+        return frozenset()
+    return frozenset(o.power for o in units(state).in_hex(key_hex(origin)) if o.branch == "naval")
 
 
-def _naval_powers_in_port(state, origin: str) -> frozenset:
-    """The powers with naval units in the port ``origin`` (kept per state and event, as the
-    choices ask it once per unit and destination)."""
-    key = (id(units(state)), state.kernel.seq, origin)
-    found = _PORT_POWERS.get(key)
-    if found is None:
-        if len(_PORT_POWERS) > 256:
-            _PORT_POWERS.clear()
-        found = _PORT_POWERS[key] = frozenset(o.power for o in units(state).in_hex(key_hex(origin)) if o.branch == "naval")
-    return found
-
-
-def _foreign_port_penalty(state, unit, origin: str) -> int:
+def _foreign_port_penalty(state, unit, origin: str, port_powers: frozenset | None = None) -> int:
     # Ships in Flames 3.2.2: +1 "if it starts the impulse in a port holding naval units of
     # another major power"
     if ":" in origin:
         return 0
-    return 1 if _naval_powers_in_port(state, origin) - {unit.power} else 0
+    powers = naval_powers_in_port(state, origin) if port_powers is None else port_powers
+    return 1 if powers - {unit.power} else 0
 
 
-def unit_problem(state, unit, origin: str, to: str, section: int | None) -> str | None:
-    """Why ``unit`` may not make this move alone (range, movement allowance, section), or None."""
+def unit_problem(state, unit, origin: str, to: str, section: int | None, port_powers: frozenset | None = None) -> str | None:
+    """Why ``unit`` may not make this move alone (range, movement allowance, section), or None;
+    ``port_powers``: the powers with naval units in the origin port, when the caller knows them."""
     r = route(origin, to)
     who = label(state, unit.id)
     if r is None:
@@ -163,7 +157,7 @@ def unit_problem(state, unit, origin: str, to: str, section: int | None) -> str 
             return f"{RULE}: naval units at sea never move to a different sea area ({who} is in {origin_label(origin)})"
         return f"{RULE}: no chain of sea areas leads from {origin_label(origin)} to {destination_label(to)}"
     rng = unit.factors.get("range", 0)
-    speed = unit.factors.get("speed", 0) - _foreign_port_penalty(state, unit, origin)
+    speed = unit.factors.get("speed", 0) - _foreign_port_penalty(state, unit, origin, port_powers)
     if ":" in origin:
         speed -= search_number(int(origin.split(":")[1]))  # reduced for the section it occupies
     if r.range_cost > rng:
@@ -295,13 +289,14 @@ def _destinations(state, power: str, origin: str, group: list, host=None) -> lis
         near = {a for s in areas_of_port(key_hex(origin)) for a, d in area_distances(s).items() if d < reach}
         targets = sorted(near) + sorted({hex_key(p.hex) for a in near for p in _ports_of(a)} - {origin})
     out = []
+    powers = naval_powers_in_port(state, origin)
     for to in targets:
         if "," in to and not friendly_port(state, power, key_hex(to)):
             continue
         if closed_area_problem(state, host, origin, to):
             continue
         sections = list(sections_of(to)) if "," not in to else [None]
-        if any(unit_problem(state, u, origin, to, s) is None for u in group for s in sections):
+        if any(unit_problem(state, u, origin, to, s, powers) is None for u in group for s in sections):
             out.append(to)
     return out
 
@@ -316,9 +311,10 @@ def _ports_near(area: str):
 
 def _section_fields(state, power, origin, to, group):
     sections = list(sections_of(to)) if "," not in to else [None]
+    powers = naval_powers_in_port(state, origin)
     out = []
     for s in sections:
-        fit = [u for u in group if unit_problem(state, u, origin, to, s) is None]
+        fit = [u for u in group if unit_problem(state, u, origin, to, s, powers) is None]
         if "," in to:
             fit = _fitting_port(state, key_hex(to), fit)
         if not fit:
