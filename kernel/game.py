@@ -18,7 +18,7 @@ from .errors import (
     SaveFileError,
     WifError,
 )
-from . import fairplay, keys as keyring
+from . import fairplay, keys as keyring, receipts
 from .events import EventRecord, canonical_json, command_digest
 from .devsaves import changes_played_before, record_reopened
 from .plugins import PluginHost, PluginInfo, discover, plugin_set_hash, resolve
@@ -110,7 +110,8 @@ class Game(Decisions):
         if creator is None:
             raise WifError("none of this game's players has a key on this machine: the one who starts it signs its first move")
         try:
-            game._run(genesis(host, spec, command), actor="system", command=command, player=creator)
+            started = game._run(genesis(host, spec, command), actor="system", command=command, player=creator)
+            receipts.record(ident.game_id, creator, started[-1].seq, started[-1].hash)
         except BaseException:
             game.close()
             Path(path).unlink(missing_ok=True)
@@ -119,14 +120,23 @@ class Game(Decisions):
 
     @classmethod
     def open(cls, path: str | Path, read_only: bool = False, plugin_dirs: list[Path] | None = None,
-             snapshot_every: int = DEFAULT_SNAPSHOT_EVERY) -> "Game":
-        """Open a save.  Refuses if its plugins are missing or changed, unless read_only."""
+             snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, player: str | None = None) -> "Game":
+        """Open a save.  Refuses if its plugins are missing or changed, unless read_only.
+        ``player``: opened as that player, whose receipt the log must extend (kernel/receipts.py)."""
         store = EventStore.open(path, writable=not read_only)
         try:
-            return cls._open_store(store, read_only, plugin_dirs, snapshot_every)
+            game = cls._open_store(store, read_only, plugin_dirs, snapshot_every)
         except BaseException:
             store.close()
             raise
+        if player is not None and game.identity.signed:
+            why = receipts.problem(store, game.identity.game_id, player)
+            if why:
+                game.close()
+                raise SaveFileError(why)
+            last_seq, last_hash = store.last()
+            receipts.record(game.identity.game_id, player, last_seq, last_hash)
+        return game
 
     @classmethod
     def _open_store(cls, store, read_only, plugin_dirs, snapshot_every) -> "Game":
@@ -290,6 +300,8 @@ class Game(Decisions):
 
         try:
             records = self._run(handle, actor=cmd.actor, command=command, player=signing)
+            if records and self.identity.signed:
+                receipts.record(self.identity.game_id, signing, records[-1].seq, records[-1].hash)
         except Rejected as exc:
             return Outcome(False, reason=str(exc))
         except WifError as exc:
