@@ -42,7 +42,8 @@ CARRYING = frozenset({"air-transport", "paradrop"})  # missions whose transports
 MISSION_NAME = {"ground-strike": "Ground Strike", "ground-support": "Ground Support",
                 "strategic-bombardment": "Strategic Bombardment", "carpet-bombing": "Carpet Bombing",
                 "air-transport": "Air Transport", "paradrop": "Paradrop",
-                "air-reorganization": "Reorganization by Air Transport"}
+                "air-reorganization": "Reorganization by Air Transport",
+                "port-attack": "Port Attack"}  # the naval plugin's mission kind (plugins/rules/naval/port_attack.py)
 
 
 class Flight(BaseModel):
