@@ -15,6 +15,8 @@ they implement (README.md says what each holds and the data format of naval coun
   Select Included Sea Boxes; ``naval_combat_round``: surprise, combat type, the round's end,
   voluntary aborts, the next round; ``naval_combat_results``: the chart, results, targets,
   damage, destruction, aborts to port; ``naval_combat_steps``: which step applies and who decides;
+- ``port_attack``: Port Attack, an air mission kind of the air plugin's Air Mission sub-machine
+  whose performance is an air-to-sea attack on the ships in port;
 - ``naval_transport``: embarking in port (``EmbarkUnits``), Unload Land Units (``DebarkUnit``),
   Invasion (``Invade``, a forced land attack through the combat plugin);
 - ``shore_bombardment``: Attacking/Defending Shore Bombardment (``ShoreBombard``), Reorganization by
@@ -32,7 +34,7 @@ from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
-from . import naval_interception, naval_repair, naval_transport, shore_bombardment
+from . import naval_interception, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb
 from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
@@ -45,7 +47,7 @@ def skip_step(state, step_id, spec):
         return naval_combat.phase_skip(state, step_id)
     if step_id in STAY_AT_SEA:
         return rtb.stay_skip(state, step_id)
-    return (naval_transport.landing_skip(state, step_id) or naval_repair.repair_skip(state, step_id)
+    return (port_attack.port_attack_skip(state, step_id) or naval_transport.landing_skip(state, step_id) or naval_repair.repair_skip(state, step_id)
             or shore_bombardment.bombard_skip(state, step_id) or shore_bombardment.reorganize_skip(state, step_id)
             or search_and_seizure_skip(state, step_id) or naval_interception.skip(state, step_id)
             or steps.skip(state, step_id))

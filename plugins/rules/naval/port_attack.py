@@ -1,0 +1,130 @@
+"""Port Attack: bombers attack enemy naval units in port, through the air plugin's Air Mission
+sub-machine (combat air patrol, escorts, interceptors, air-to-air combat, anti-aircraft fire,
+return to base), with the naval combat results as its performance.
+
+Seeds: "Port Attack" (L10280-10305): the phase "runs procedures.air-mission"; "Bombers may only
+fly this mission if there is a viable naval target".  "Naval Combat Results Table": "During
+port attacks, A and half-A results cannot be applied to units already disorganized"; in the
+air-to-sea attack "both sides alternate picking targets ... The attacking player has first
+pick".  Ships in Flames 3.1 (where the base text relies on it): the surviving air-to-sea
+factors "attack as a naval air combat", "only 1 combat round per port attack".
+
+Authored: the bombers are aircraft with an air-to-sea (``naval``) factor based on land (carrier
+air units fly with their carriers, not from ports); their factors, less what anti-aircraft
+fire took off (the air plugin's ``aa_loss``, then the ships' AA in port read as in naval air
+combat, naval_combat_results.aa_loss), find the column on the chart's air-to-sea row
+and the ships in port the row.  The Air Mission Performed step is automatic, so the picks are
+made by rule: the attacker takes the face-up ship with the highest attack, the owner offers
+the one with the lowest (an A or half-A only on a face-up ship; a result with no ship left
+lapses).  An A turns its ship face down (Ships in Flames: "Each A result lets you turn a
+face-up target unit face-down").
+"""
+
+from __future__ import annotations
+
+from plugins.rules import core
+from plugins.rules.air.events import AirMissionBegan
+from plugins.rules.air.mission_kinds import MissionKind, needs_factor, register
+from plugins.rules.units import UnitFlipped, units
+
+from .events import NavalUnitDamaged
+from .naval_combat_results import AA_POINTS, WORSE_TO_LIGHTER, chart_results, column_for, destroy, row_for
+from .naval_units import damaged, factor, label, ships_of
+from .sea_box_section import port_at
+from .state import IMPULSE, naval, rules
+
+PORT_ATTACK = f"{IMPULSE}.naval.port-attack"
+KIND = "port-attack"
+
+
+def ships_in_port(state, hex_, power: str) -> list:
+    """Enemy naval units of ``power`` in the port at ``hex_``."""
+    return [u for u in units(state).in_hex(tuple(hex_))
+            if u.branch == "naval" and u.id not in naval(state).at_sea and core.enemies(state, power, u.power)]
+
+
+def targets(state, power: str) -> set:
+    return {tuple(c.hex) for c in core.world_map().ports if ships_in_port(state, c.hex, power)}
+
+
+def target_problem(state, unit, hex_, cargo) -> str | None:
+    if port_at(hex_) is None:
+        return f"hex {tuple(hex_)} is not a port"
+    if not ships_in_port(state, hex_, unit.power):
+        return f"no enemy naval unit is in port at {tuple(hex_)} (\"a viable naval target\")"
+    return None
+
+
+def unavailable(state) -> str | None:
+    phasing = state.kernel.sides.get(state.kernel.active_side, [])
+    if not any(targets(state, p) for p in phasing):
+        return "Port Attack: no port holds an enemy naval unit (\"Bombers may only fly this mission if there is a viable naval target\")"
+    return None
+
+
+def perform(ctx, flights) -> None:
+    """Air Mission Performed: one round of air-to-sea attack on the ships in each port attacked."""
+    by_hex: dict[tuple, list] = {}
+    for f in flights:
+        by_hex.setdefault(tuple(f.hex), []).append(f)
+    for hex_, group in sorted(by_hex.items()):
+        state = ctx.state
+        power = group[0].power
+        in_port = ships_in_port(state, hex_, power)
+        if not in_port:
+            continue
+        # "Bombers that get through take anti-aircraft fire from the naval units in the port"
+        ship_aa = chart_results(column_for(sum(factor(state, u, "aa") for u in in_port)), row_for(len(group)))
+        pressing = sum(max(0, units(state).units[f.unit].factors.get("naval", 0) - f.aa_loss) for f in group)
+        pressing = max(0, pressing - sum(AA_POINTS[r] for r in ship_aa))
+        results = chart_results(column_for(pressing), row_for(sum(ships_of(u) for u in in_port)))
+        half: dict[str, int] = {}
+        for i, result in enumerate(results):
+            _apply(ctx, hex_, power, result, attacker_picks=(i % 2 == 0), half=half)
+
+
+def _apply(ctx, hex_, power: str, result: str, attacker_picks: bool, half: dict) -> None:
+    state = ctx.state
+    pool = [u for u in ships_in_port(state, hex_, power) if u.where == "map"]
+    if result in ("a", "half-a"):
+        pool = [u for u in pool if u.face_up]
+    if not pool:
+        return
+    key = (lambda u: (-factor(state, u, "attack"), u.id)) if attacker_picks else (lambda u: (factor(state, u, "attack"), u.id))
+    target = min(pool, key=key)
+    roll = ctx.roll(f"Port Attack: defence roll for {label(state, target.id)} against {result}")[0]
+    final = result if roll <= factor(state, target, "defense") else WORSE_TO_LIGHTER[result]
+    if final == "half-a":
+        half[target.id] = half.get(target.id, 0) + 1
+        final = "a" if half[target.id] >= 2 else "none"
+    if final == "x" or (final == "d" and damaged(state, target.id)):
+        destroy(ctx, target.id)
+    elif final == "d":
+        ctx.emit(NavalUnitDamaged(unit=target.id))
+    elif final == "a" and target.face_up:
+        ctx.emit(UnitFlipped(unit=target.id, face_up=False))
+
+
+register(MissionKind(
+    id=KIND, name="Port Attack", step=PORT_ATTACK, who="organized bombers with an air-to-sea factor",
+    flyer=needs_factor("naval"), targets=targets, target_problem=target_problem, perform=perform,
+    factor="naval", unavailable=unavailable))
+
+
+@rules.step_rule(PORT_ATTACK)
+def start_port_attack(ctx, step_id: str) -> None:
+    ctx.emit(AirMissionBegan(kind=KIND, phase=step_id))
+    ctx.push("procedures.air-mission")
+
+
+def port_attack_skip(state, step_id: str) -> str | None:
+    if step_id != PORT_ATTACK:
+        return None
+    reason = unavailable(state)
+    if reason:
+        return reason
+    phasing = state.kernel.sides.get(state.kernel.active_side, [])
+    if not any(u.power in phasing and u.branch == "air" and u.on_map and u.face_up and u.factors.get("naval", 0) > 0
+               for u in units(state).units.values()):
+        return "Port Attack: no phasing power has organized bombers with an air-to-sea factor to fly"
+    return None
