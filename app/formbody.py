@@ -223,18 +223,29 @@ class FormBody:
         inner = self.form.get_container().rect
         return self.area.alive() and self.owned is self.form.owned and self.area.rect.size == inner.size
 
-    def finish(self, height: int) -> None:
+    def finish(self, height: int, shrink: bool = True) -> None:
         """The widgets are built down to ``height``: scroll only if they need it, to where the
-        form was scrolled before it was rebuilt; the widgets not asked for again gone."""
+        form was scrolled before it was rebuilt; the widgets not asked for again gone.
+        ``shrink`` False: a scrolling area taller than ``height`` is kept (resizing it rebuilds
+        its scroll bar, a few ms: a unit's destinations are shorter than the list of units,
+        which comes back after the move), the view kept on the widgets."""
         self._drop_spares(shelve=True)
         self._builds += 1
-        if (self.width, max(height, 1)) != self._area_size:  # resizing rebuilds the scroll bar
-            self._area_size = (self.width, max(height, 1))
+        height = max(height, 1)
+        kept = self._area_size
+        area_h = kept[1] if kept is not None and not shrink and kept[0] == self.width and kept[1] > height else height
+        if (self.width, area_h) != kept:
+            self._area_size = (self.width, area_h)
             self.area.set_scrollable_area_dimensions(self._area_size)
         bar = self.area.vert_scroll_bar
         if bar is not None and self._scroll:
             bar.set_scroll_from_start_percentage(min(self._scroll, 1.0 - bar.visible_percentage))
         self._scroll = 0.0  # once: a rebuild in the same area keeps where the player scrolled
+        if bar is not None and area_h > height:  # not past the widgets' bottom into the kept room
+            view_h = self.area.rect.height
+            top = bar.start_percentage * area_h
+            if top + view_h > height:
+                bar.set_scroll_from_start_percentage(max(0.0, height - view_h) / area_h)
 
     def scroll(self) -> float:
         bar = self.area.vert_scroll_bar

@@ -67,6 +67,7 @@ class PlayForms:
         self.map = MapInput(self)
         self._position = None
         self._built_for = None
+        self._finished_at = None  # the position the Play form was last built for
         self._hover_box = None  # the Play form's preview of the hovered hex, while it shows one
         self.game.listeners.append(lambda game, records: self.popups.on_events(records))
 
@@ -260,7 +261,9 @@ class PlayForms:
         k = self.game.state.kernel
         width = min(self.WIDTH - 40, form.width - 8)
         y = self._build_play_form(form, k, width)
-        form.finish(y + 4)
+        # the scrolling area shrinks only for a new position (a chosen unit's shorter form keeps it)
+        form.finish(y + 4, shrink=self._position != self._finished_at)
+        self._finished_at = self._position
         if self._top_again and form.area.vert_scroll_bar is not None:  # a new position: read from the top
             form.area.vert_scroll_bar.set_scroll_from_start_percentage(0.0)
         self._top_again = False

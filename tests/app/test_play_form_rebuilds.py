@@ -238,3 +238,26 @@ def test_option_buttons_are_given_new_texts_and_still_choose_their_option(open_w
     goal = tuple(target.sets[1])
     pump(window, *click(target.rect.center))
     assert tuple(game.state["units"].units["g-slow2"].hex) == goal
+
+
+def test_a_shorter_form_keeps_the_scrolling_area_and_the_view_on_the_widgets(open_window, tmp_path):
+    """The Play form's scrolling area is not shrunk for a shorter form at the same position
+    (resizing rebuilds its scroll bar): it shrinks at the next position; the view never shows
+    the kept room below the widgets."""
+    game = lab_game(tmp_path / "area.wif", extra_units=MANY)
+    window = open_window(game)
+    body = window.play.body
+    body.finish(body.area.rect.height + 600)  # as tall as a long form (widgets far below the view)
+    bar = body.area.vert_scroll_bar
+    width, height = body._area_size
+    bar.set_scroll_from_start_percentage(1.0 - bar.visible_percentage)  # the player scrolled to the bottom
+    shorter = height - 300
+    body.finish(shorter, shrink=False)
+    assert body._area_size == (width, height)  # kept
+    assert bar.start_percentage * height + body.area.rect.height <= shorter + 1  # the view ends at the widgets
+    body.finish(shorter)  # a new position
+    assert body._area_size == (width, shorter)
+    # a whole move still plays with the kept area
+    pump(window, *click(hex_pos(window, (206, 52))))
+    pump(window, *click(hex_pos(window, (205, 53))))
+    assert tuple(game.state["units"].units["g-inf"].hex) == (205, 53)
