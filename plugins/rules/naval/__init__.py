@@ -8,6 +8,7 @@ they implement (README.md says what each holds and the data format of naval coun
 - ``naval_units``: classes (data/naval.json), factors as damage changes them, ships and
   convoy points; ``embark``: transport capacity, carrier air units on carriers;
 - ``sea_box_section``: sea areas, sections, ports, distances (read from the world map);
+- ``naval_air``: Naval Air (``FlyToSeaArea``): aircraft at sea search, intercept and strike;
 - ``naval_movement``: Naval Movement (``MoveNavalGroup``);
 - ``naval_interception``: the Naval Interception Digression (``Intercept``, ``DeclineIntercept``,
   the interception search, ``StopOrFight``, the fight-through combat, ``StopInSeaBox``/``ContinueMove``);
@@ -34,7 +35,7 @@ from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
-from . import naval_interception, naval_repair, naval_transport, port_attack, shore_bombardment
+from . import naval_air, naval_interception, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb
 from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
@@ -47,7 +48,7 @@ def skip_step(state, step_id, spec):
         return naval_combat.phase_skip(state, step_id)
     if step_id in STAY_AT_SEA:
         return rtb.stay_skip(state, step_id)
-    return (port_attack.port_attack_skip(state, step_id) or naval_transport.landing_skip(state, step_id) or naval_repair.repair_skip(state, step_id)
+    return (naval_air.naval_air_skip(state, step_id) or port_attack.port_attack_skip(state, step_id) or naval_transport.landing_skip(state, step_id) or naval_repair.repair_skip(state, step_id)
             or shore_bombardment.bombard_skip(state, step_id) or shore_bombardment.reorganize_skip(state, step_id)
             or search_and_seizure_skip(state, step_id) or naval_interception.skip(state, step_id)
             or steps.skip(state, step_id))
@@ -92,6 +93,8 @@ def repeat_step(ctx, step_id, spec):
 
 @hookimpl
 def step_ended(ctx, step_id, spec):
+    if step_id in STAY_AT_SEA:
+        naval_air.return_air_from_sea(ctx, rtb.side_powers(ctx.state, step_id))
     if step_id in RETURN_TO_BASE:
         rtb.destroy_stranded(ctx, step_id)
     naval_repair.return_repaired(ctx, step_id)

@@ -39,6 +39,19 @@ class NavalGroupMoved(EventData):
 
 
 @rules.event
+class AirUnitsFlewToSea(EventData):
+    """Naval Air: air units went from their bases to a sea-box section (they stay there)."""
+
+    power: str
+    units: list[str]
+    bases: dict[str, tuple[int, int]]
+    area: str
+    section: int
+    turn: int
+    impulse: int
+
+
+@rules.event
 class UnitsLoaded(EventData):
     """Cargo embarked on a transport, or carrier air units landed on a carrier."""
 
@@ -232,6 +245,17 @@ def _moved(state, event):
         n.entered[d["area"]] = [d["turn"], d["impulse"]]
 
 
+@rules.reducer("AirUnitsFlewToSea")
+def _flew_to_sea(state, event):
+    d = event.data
+    n = naval(state)
+    for u in d["units"]:
+        n.at_sea[u] = SeaBox(area=d["area"], section=d["section"])
+        n.moved[u] = [d["turn"], d["impulse"]]
+        n.air_bases[u] = tuple(d["bases"][u])
+    n.entered[d["area"]] = [d["turn"], d["impulse"]]  # the non-phasing side may initiate there
+
+
 @rules.reducer("UnitsLoaded")
 def _loaded(state, event):
     cargo = naval(state).aboard.setdefault(event.data["ship"], [])
@@ -270,6 +294,7 @@ def _lost(state, event):
     u = event.data["unit"]
     n.at_sea.pop(u, None)
     n.aboard.pop(u, None)
+    n.air_bases.pop(u, None)
     for ship in list(n.aboard):
         if u in n.aboard[ship]:
             n.aboard[ship].remove(u)

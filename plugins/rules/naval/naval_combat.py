@@ -240,6 +240,9 @@ def section_search(state, side: str, section: int, weather: str, of_units=None) 
     n = search_number(section)
     if weather in ("fine", "rain", "snow"):
         for u in (committed(state, side) if of_units is None else of_units):
+            if (u.branch == "air" and u.factors.get("naval", 0) > 0
+                    and naval(state).at_sea[u.id].section == section):
+                return n + 1  # a NAV in the section
             if (naval(state).at_sea[u.id].section == section and kind(u) == "carrier" and not damaged(state, u.id)
                     and any(is_carrier_air(units(state).units[p]) for p in aboard(state, u.id))):
                 return n + 1

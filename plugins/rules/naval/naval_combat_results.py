@@ -26,6 +26,7 @@ from kernel.errors import Rejected
 from kernel.events import Command
 from plugins.rules.units import UnitCreated, UnitFactorsChanged, UnitFlipped, UnitMoved, units
 
+from .naval_air import fly_home
 from .naval_movement import origin_of, perform_move
 from .return_to_base import nearest_port
 from .events import NavalResultApplied, NavalResultsDue, NavalUnitDamaged, NavalUnitLost
@@ -105,6 +106,8 @@ def flying_planes(state, unit_ids: list[str]) -> list:
         ship = units(state).units[uid]
         if kind_of(ship) == "carrier" and not damaged(state, uid):
             out += [units(state).units[p] for p in aboard(state, uid) if is_carrier_air(units(state).units[p])]
+        elif ship.branch == "air" and ship.factors.get("naval", 0) > 0:
+            out.append(ship)  # an aircraft flown to sea in the Naval Air phase
     return out
 
 
@@ -189,8 +192,8 @@ def eligible_targets(state, target_side: str) -> list[str]:
     out = []
     for uid in c.included.get(target_side, []):
         u = all_units.get(uid)
-        if u is None or u.where != "map" or uid not in naval(state).at_sea:
-            continue  # destroyed or gone
+        if u is None or u.where != "map" or uid not in naval(state).at_sea or u.branch != "naval":
+            continue  # destroyed or gone; aircraft at sea are not naval targets
         if uid in c.aborting:
             continue  # "unless it is already destroyed or has suffered an A result"
         if c.kind.startswith("submarine"):
@@ -334,6 +337,9 @@ def naval_abort_now(ctx, unit_ids: list[str], origin_area: str | None = None) ->
     for uid in unit_ids:
         u = all_units.get(uid)
         if u is None or u.where != "map":
+            continue
+        if u.branch == "air":
+            fly_home(ctx, uid)  # an aircraft at sea returns to the hex it flew from
             continue
         if u.face_up:
             ctx.emit(UnitFlipped(unit=uid, face_up=False))

@@ -27,7 +27,10 @@ CARRIER_AIR_TYPES = ("cvp", "carrier-air")
 
 
 def kind(unit) -> str:
-    """``carrier``, ``surface``, ``submarine``, ``transport`` or ``convoy``."""
+    """``carrier``, ``surface``, ``submarine``, ``transport`` or ``convoy``; ``aircraft`` for an
+    air unit at sea (Naval Air)."""
+    if unit.branch != "naval":
+        return "aircraft"
     return data()["classes"][unit.type]["kind"]
 
 
@@ -82,7 +85,10 @@ def factor(state, unit, name: str) -> float:
 
 
 def asw(state, unit) -> float:
-    """ASW factor (Naval Combat Results Table, submarine combat): 2 per SCS, 1 per CV."""
+    """ASW factor (Naval Combat Results Table, submarine combat): 2 per SCS, 1 per CV; an
+    aircraft 1 per air-to-sea factor."""
+    if unit.branch != "naval":
+        return unit.factors.get("naval", 0)
     base = data()["classes"][unit.type]["asw"]
     return math.ceil(base / 2) if damaged(state, unit.id) else base
 
@@ -95,7 +101,7 @@ def ships_of(unit) -> int:
     """How many 'ships' a unit is for the combat chart: 1, or 1 per 2 convoy points (a spare 1 counts)."""
     if is_convoy(unit):
         return math.ceil(convoy_points(unit) / data()["convoy_points_per_ship"])
-    return 1
+    return 1 if unit.branch == "naval" else 0
 
 
 def stacking_units(unit) -> float:

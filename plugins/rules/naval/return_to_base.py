@@ -59,7 +59,7 @@ def must_return(state, unit) -> bool:
     return bool(cargo) or (box.section == 0 and not is_convoy(unit))
 
 
-def _side_powers(state, step_id: str) -> list[str]:
+def side_powers(state, step_id: str) -> list[str]:
     side = state.kernel.active_side
     if side is None:
         return []
@@ -68,8 +68,9 @@ def _side_powers(state, step_id: str) -> list[str]:
     return list(state.kernel.sides.get(side, []))
 
 
-def at_sea_units(state, power: str) -> list:
-    return [units(state).units[u] for u in naval(state).at_sea if units(state).units[u].power == power]
+def at_sea_units(state, power: str, naval_only: bool = False) -> list:
+    out = [units(state).units[u] for u in naval(state).at_sea if units(state).units[u].power == power]
+    return [u for u in out if u.branch == "naval"] if naval_only else out
 
 
 def stayed_this_turn(state, unit_id: str) -> bool:
@@ -86,6 +87,7 @@ class StayAtSea(Command):
 def why_not_stay(state, power: str, unit_ids: list[str]) -> str | None:
     if not unit_ids:
         return "Stay At Sea: no unit named"
+    # "Stay At Sea" covers air and naval units
     for uid in unit_ids:
         u = units(state).units.get(uid)
         if u is None or uid not in naval(state).at_sea or u.power != power:
@@ -135,7 +137,8 @@ class ReturnNavalToBase(Command):
 
 def to_return(state, power: str) -> list:
     """The power's units at sea that must still return and can."""
-    return [u for u in at_sea_units(state, power) if not stayed_this_turn(state, u.id) and reachable_ports(state, u)]
+    return [u for u in at_sea_units(state, power, naval_only=True)
+            if not stayed_this_turn(state, u.id) and reachable_ports(state, u)]
 
 
 def why_not_return(state, power: str, origin: str, to: str, unit_ids: list[str]) -> str | None:
@@ -200,8 +203,8 @@ def finish_refusal(state, step_id: str, power: str) -> str | None:
 def destroy_stranded(ctx, step_id: str) -> None:
     """At the end of Return To Base: units at sea that neither stay nor could return are destroyed."""
     state = ctx.state
-    for power in _side_powers(state, step_id):
-        for u in at_sea_units(state, power):
+    for power in side_powers(state, step_id):
+        for u in at_sea_units(state, power, naval_only=True):
             if not stayed_this_turn(state, u.id):
                 for passenger in aboard(state, u.id):
                     ctx.emit(UnitMoved(unit=passenger, to_hex=None, to_where="eliminated"))
@@ -211,12 +214,15 @@ def destroy_stranded(ctx, step_id: str) -> None:
 
 def deciders(state, step_id: str) -> list[str]:
     """The powers of the step's side with units at sea."""
-    return sorted({p for p in _side_powers(state, step_id) if at_sea_units(state, p)})
+    return sorted({p for p in side_powers(state, step_id) if at_sea_units(state, p)})
 
 
 def stay_skip(state, step_id: str) -> str | None:
+    if step_id in STAY_AT_SEA and any(u.branch == "air" for p in side_powers(state, step_id)
+                                      for u in at_sea_units(state, p)):
+        return None  # the step's end brings home the aircraft at sea that do not stay
     if step_id in STAY_AT_SEA and not any(why_not_stay(state, p, [u.id]) is None
-                                          for p in _side_powers(state, step_id) for u in at_sea_units(state, p)):
+                                          for p in side_powers(state, step_id) for u in at_sea_units(state, p)):
         return "Stay At Sea: no unit of this side at sea may stay (none at sea, or each must return to base)"
     return None
 

@@ -103,6 +103,7 @@ class Naval(BaseModel):
     fought: dict[str, list[int]] = Field(default_factory=dict)
     combat: NavalCombat | None = None
     moving: PendingMove | None = None
+    air_bases: dict[str, tuple[int, int]] = Field(default_factory=dict)  # air unit at sea -> the hex it flew from
     # Naval Interception: "side:area" -> [interception unit, turn, impulse]
     interceptors: dict[str, list] = Field(default_factory=dict)
     # the naval combat phase being played: its initiating side, and whether it declined

@@ -1,0 +1,164 @@
+"""Naval Air: air units fly into sea areas, where they search, intercept and join naval combat.
+
+Seeds: "Naval Air" (L10311-10329): "all major powers on the phasing side that did not choose a
+Pass action can move air units into sea areas ... the presence of units in sea areas enable
+the owning major power to intercept enemy naval movement through the sea area.  Also ...
+players can elect to attempt to initiate combat in sea areas where the phasing side moved air
+units"; they "(1) can not be intercepted while flying out to sea, (2) ... stay at sea, and
+(3) they remain organized while at sea".  "Sea Box Section" (L6350-6402): "their range is
+reduced by the number of hexes they moved to reach the first all sea hex in the sea area.  The
+unused portion of their range dictates which section boxes they can choose: 0 range remaining
+=> 0 section. 1 => 0 or 1. 3 => 0, 1, or 2. 6 => 0, 1, 2, or 3. 10 => any section."
+"Naval Combat Included Units and Naval Combat Type": "+1 to a section's search number ... if
+the section holds a NAV" (a naval air unit: an aircraft with an air-to-sea factor here).
+Authored: the 2, 4-5 and 7-9 ranges left take the next lower threshold (digest 13); an air unit
+flies to sea once per impulse; at the end of the turn an air unit at sea that does not stay
+returns to the hex it flew from (destroyed if that hex is no longer its side's); "Naval Air"
+is not an air mission, so it counts against no activity limit.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from kernel.choices import Field, Option
+from kernel.errors import Rejected
+from kernel.events import Command
+from plugins.rules import core
+from plugins.rules.turn.activities import action_problem
+from plugins.rules.units import UnitMoved, units
+
+from .events import AirUnitsFlewToSea, NavalUnitLost
+from .naval_units import is_carrier_air, label
+from .sea_box_section import area_name, sections_of
+from .state import IMPULSE, naval, rules, this_impulse
+
+NAVAL_AIR = f"{IMPULSE}.naval.naval-air"
+RULE = "Naval Air"
+THRESHOLDS = ((10, 4), (6, 3), (3, 2), (1, 1), (0, 0))  # range left -> highest section
+
+
+def highest_section(range_left: int) -> int | None:
+    for need, section in THRESHOLDS:
+        if range_left >= need:
+            return section
+    return None
+
+
+@cache
+def _all_sea(area: str) -> tuple:
+    m = core.world_map()
+    return tuple(h for h in m.hexes_of_sea_area(area) if m.is_all_sea(h)) or tuple(m.hexes_of_sea_area(area))
+
+
+def hexes_to_sea(hex_, area: str) -> int:
+    """Hexes from ``hex_`` to the first all-sea hex of ``area``."""
+    grid = core.world_map().grid
+    return min(grid.distance(tuple(hex_), h) for h in _all_sea(area))
+
+
+def can_fly_to_sea(unit) -> bool:
+    return (unit.branch == "air" and not is_carrier_air(unit) and unit.on_map and unit.face_up
+            and (unit.factors.get("naval", 0) > 0 or unit.type == "ftr"))
+
+
+class FlyToSeaArea(Command):
+    unit: str
+    area: str
+    section: int
+
+
+def why_not_fly(state, power: str, uid: str, area: str, section: int) -> str | None:
+    problem = action_problem(state, power, NAVAL_AIR)
+    if problem:
+        return problem
+    if area not in core.world_map().sea_areas:
+        return f"{RULE}: {area!r} is not a sea area"
+    if section not in sections_of(area):
+        return f"{RULE}: {area_name(area)} has no section {section}"
+    u = units(state).units.get(uid)
+    if u is None or u.power != power or not can_fly_to_sea(u):
+        return f"{RULE}: {uid!r} is not an organized aircraft of {power} on the map that can fly to sea"
+    if naval(state).moved.get(uid) == this_impulse(state):
+        return f"{RULE}: {label(state, uid)} has flown to sea this impulse"
+    left = int(u.factors.get("range", 0)) - hexes_to_sea(u.hex, area)
+    top = highest_section(left)
+    if top is None:
+        return f"{RULE}: {area_name(area)} is beyond {label(state, uid)}'s range"
+    if section > top:
+        return (f"Sea Box Section: {label(state, uid)} has {left} range left in {area_name(area)}, "
+                f"which reaches section {top} at most, not {section}")
+    return None
+
+
+def _areas_for(u) -> list[Option]:
+    out = []
+    for area in sorted(core.world_map().sea_areas):
+        top = highest_section(int(u.factors.get("range", 0)) - hexes_to_sea(u.hex, area))
+        if top is not None:
+            out.append(Option(area, area_name(area), [Field("section", "option", [
+                Option(s, f"section {s}") for s in sections_of(area) if s <= top])]))
+    return out
+
+
+def fly_choices(state, actor, step_id):
+    if action_problem(state, actor, NAVAL_AIR):
+        return None
+    flyers = [u for u in units(state).units.values() if u.power == actor and can_fly_to_sea(u)
+              and naval(state).moved.get(u.id) != this_impulse(state)]
+    if not flyers:
+        return None
+    return [Field("unit", "unit", [Option(u.id, label(state, u.id), (lambda u=u: [Field("area", "option", _areas_for(u))]))
+                                   for u in flyers])]
+
+
+def fly_preview(state, cmd: FlyToSeaArea):
+    problem = why_not_fly(state, cmd.actor, cmd.unit, cmd.area, cmd.section)
+    if problem:
+        raise Rejected(problem)
+    return {"area": area_name(cmd.area), "section": cmd.section, "air_missions": 0,
+            "range_to_sea": hexes_to_sea(units(state).units[cmd.unit].hex, cmd.area)}
+
+
+@rules.command(FlyToSeaArea, choices=fly_choices, preview=fly_preview)
+def fly_to_sea_area(ctx, cmd: FlyToSeaArea) -> None:
+    problem = why_not_fly(ctx.state, cmd.actor, cmd.unit, cmd.area, cmd.section)
+    if problem:
+        raise Rejected(problem)
+    base = list(units(ctx.state).units[cmd.unit].hex)
+    ctx.emit(UnitMoved(unit=cmd.unit, to_hex=None, to_where="map"))  # at sea: in a sea box, on no hex
+    turn, impulse = this_impulse(ctx.state)
+    ctx.emit(AirUnitsFlewToSea(power=cmd.actor, units=[cmd.unit], bases={cmd.unit: base}, area=cmd.area,
+                               section=cmd.section, turn=turn, impulse=impulse))
+
+
+def naval_air_skip(state, step_id: str) -> str | None:
+    if step_id != NAVAL_AIR:
+        return None
+    phasing = state.kernel.sides.get(state.kernel.active_side, [])
+    if any(u.power in phasing and can_fly_to_sea(u) for u in units(state).units.values()):
+        return None
+    return f"{RULE}: no phasing power has an organized aircraft with an air-to-sea factor, or a fighter, on the map"
+
+
+def fly_home(ctx, uid: str) -> None:
+    """An air unit at sea returns to the hex it flew from; destroyed if that is no longer its
+    side's (authored)."""
+    state = ctx.state
+    u = units(state).units[uid]
+    base = naval(state).air_bases.get(uid)
+    owner = core.hex_controller(state, base) if base else None
+    ctx.emit(NavalUnitLost(unit=uid))
+    if base is None or owner is None or core.side_of(state, owner) != core.side_of(state, u.power):
+        ctx.emit(UnitMoved(unit=uid, to_hex=None, to_where="eliminated"))
+    else:
+        ctx.emit(UnitMoved(unit=uid, to_hex=tuple(base), to_where="map"))
+
+
+def return_air_from_sea(ctx, powers) -> None:
+    """End of turn: air units at sea that do not stay fly back to the hex they came from."""
+    state = ctx.state
+    for uid in sorted(naval(state).at_sea):
+        u = units(state).units[uid]
+        if u.branch == "air" and u.power in powers and naval(state).moved.get(uid) != [state.kernel.turn, -1]:
+            fly_home(ctx, uid)
