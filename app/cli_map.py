@@ -78,7 +78,8 @@ def cmd_info(args) -> int:
         "cities": len(world.cities),
         "capitals": len(world.capitals),
         "ports": {"major": sum(1 for p in world.ports if p.port == "major"),
-                  "minor": sum(1 for p in world.ports if p.port == "minor")},
+                  "minor": sum(1 for p in world.ports if p.port == "minor"),
+                  "without_city": len(world.port_towns), "iced_in": len(world.iced_ports)},
         "objectives": len(world.objectives),
         "hexside_features": _count([f.kind for f in world.hexside_features().values()]
                                    + [f.kind for f in world.fort_hexsides().values()]),
@@ -89,7 +90,8 @@ def cmd_info(args) -> int:
     lines += [f"  {name:16} {count:6}" for name, count in terrain.items()]
     lines += [f"Countries: {payload['countries']}   Sea areas: {payload['sea_areas']}",
               f"Cities: {payload['cities']} (capitals {payload['capitals']})   "
-              f"Ports: {payload['ports']['major']} major, {payload['ports']['minor']} minor   "
+              f"Ports: {payload['ports']['major']} major, {payload['ports']['minor']} minor "
+              f"({payload['ports']['without_city']} without a city, {payload['ports']['iced_in']} iced-in)   "
               f"Objectives: {payload['objectives']}",
               "Hexsides: " + ", ".join(f"{k} {v}" for k, v in payload["hexside_features"].items()),
               f"Rail lines: {payload['rail_lines']}"]
@@ -106,7 +108,7 @@ def _count(items) -> dict[str, int]:
 def _hex_report(world: WorldMap, hex_) -> dict:
     country = world.country_of(hex_)
     area = world.sea_area_of(hex_)
-    city = world.city_at(hex_)
+    city = world.place_at(hex_)
     lon, lat = hex_to_lonlat(hex_)
     return {
         "hex": list(hex_),
@@ -120,7 +122,10 @@ def _hex_report(world: WorldMap, hex_) -> dict:
         "half_map": world.half_map(hex_),
         "coastal": world.is_coastal(hex_),
         "city": {"name": city.name, "kind": city.kind, "port": city.port or None, "objective": city.objective,
-                 "aliases": list(city.aliases)} if city else None,
+                 "aliases": list(city.aliases), "iced_zone": city.iced_zone,
+                 "sea_areas": {code: {"name": world.sea_areas[code].name, "approach": hexes}
+                               for code, hexes in world.port_approaches(city).items()} if city.port else {}}
+        if city else None,
         "economy": [{"kind": f.kind, "count": f.count} for f in world.economy_at(hex_)],
         "rails": world.rails_at(hex_),
         "hexsides": [{"side": d, "kind": f.kind, "name": f.name} for d, f in world.hexsides_of(hex_)]
@@ -138,12 +143,17 @@ def cmd_hex(args) -> int:
         return _fail(error.args[0])
     if len(hexes) > 1:  # a sea area: describe the area, not every hex
         area = world.sea_area(label)
+        coasts = world.coast_by_approach(area.code)
+        iced = [p for p in area.ports if world.port(p).iced_zone is not None]
         payload = {"sea_area": {"code": area.code, "name": area.name, "hexes": area.hexes,
                                 "sections": area.sections, "adjacent": [world.sea_areas[c].name for c in area.adjacent],
-                                "ports": list(area.ports)}}
-        lines = [f"{area.name} ({area.code}): {area.hexes} sea hexes, sea-box sections {area.sections}",
+                                "ports": list(area.ports), "iced_ports": iced,
+                                "coastal_hexes": len(coasts.get(1, []))}}
+        lines = [f"{area.name} ({area.code}): {area.hexes} sea hexes, sea-box sections {area.sections}, "
+                 f"{len(coasts.get(1, []))} coastal hexes",
                  "Adjacent: " + ", ".join(world.sea_areas[c].name for c in area.adjacent),
-                 "Ports: " + (", ".join(area.ports) or "none")]
+                 "Ports: " + (", ".join(area.ports) or "none"),
+                 "Iced-in ports: " + (", ".join(iced) or "none")]
         return _emit(args, payload, lines)
     report = _hex_report(world, hexes[0])
     c = report["country"]
@@ -156,7 +166,13 @@ def cmd_hex(args) -> int:
     if report["city"]:
         city = report["city"]
         tags = [city["kind"]] + ([f"{city['port']} port"] if city["port"] else []) + (["objective"] if city["objective"] else [])
-        lines.append(f"  city:         {city['name']} ({', '.join(tags)})")
+        if city["kind"] == "port":
+            tags = [f"{city['port']} port without a city"]
+        if city["iced_zone"] is not None:
+            tags.append(f"iced in by snow or blizzard in weather zone {city['iced_zone']}")
+        lines.append(f"  {'city:   ' if city['kind'] != 'port' else 'port:   '}      {city['name']} ({', '.join(tags)})")
+        for code, area in city["sea_areas"].items():
+            lines.append(f"  port on:      {area['name']} ({code}), {area['approach']} hex to its first all-sea hex")
     for f in report["economy"]:
         lines.append(f"  {f['kind']}: {f['count']}")
     if report["rails"]:

