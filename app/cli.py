@@ -62,7 +62,8 @@ def cmd_new(args) -> int:
                               rules_on=on, rules_off=off, options=options, players=_parse_players(args.player),
                               seed=args.seed)
     k = game.state.kernel
-    print(f"{args.save}: new game of {args.scenario}, seed {k.seed}, {k.seq} events; now at {k.step or '-'}")
+    dice = f"seed {k.seed}, seeded (not fair)" if game.identity.dice == "seeded" else "fair dice (this machine's host key)"
+    print(f"{args.save}: new game of {args.scenario}, {dice}, {k.seq} events; now at {k.step or '-'}")
     print(f"  optional rules ON: {', '.join(choice['rules']) or 'none'}")
     for note in choice["notes"]:
         print(f"  note: {note}")
@@ -98,10 +99,15 @@ def cmd_submit(args) -> int:
 def cmd_verify(args) -> int:
     from kernel.verify import verify
 
-    report = verify(args.path)
+    report = verify(args.path, as_player=args.player)
+    for warning in report.warnings:
+        print(f"  warning: {warning}", file=sys.stderr)
     if report.ok:
         lab = ", lab game: its situations were built by the rig" if report.lab else ""
-        print(f"{args.path}: OK ({report.events} events, {report.snapshots_checked} snapshots checked{lab})")
+        signed = (f"{report.commands} signed commands, {report.redecided} re-decided, " if report.signed
+                  else "unsigned (made before signatures), ")
+        print(f"{args.path}: OK ({report.events} events, {signed}{report.snapshots_checked} snapshots checked{lab}; "
+              f"{report.fairness})")
         return 0
     where = f" (first bad seq {report.first_bad_seq})" if report.first_bad_seq else ""
     print(f"{args.path}: FAILED{where}{' (lab game)' if report.lab else ''}", file=sys.stderr)
@@ -200,7 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("new", help="start a new game in a new save file")
     p.add_argument("scenario")
     p.add_argument("--save", required=True, help="path of the new save (*.wif)")
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=int, help="dice from this seed: replayable by anyone, so marked 'seeded (not fair)' "
+                                            "(tests, replays); without it the dice come from this machine's host key")
     p.add_argument("--rules", default="none",
                    help="optional rules: none, all, novice, standard, advanced, personal, or a saved set's name or .json path")
     p.add_argument("--rules-on", action="append", metavar="ID,…", help="switch these optional rules ON too")
@@ -215,8 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="player", default="solo", help="the player submitting (default: solo)")
     p.set_defaults(func=cmd_submit)
 
-    p = sub.add_parser("verify", help="check a save's hash chain, snapshots and plugin set")
+    p = sub.add_parser("verify", help="check a save: signatures, chain, meta, every command re-decided, snapshots, plugins")
     p.add_argument("path")
+    p.add_argument("--as", dest="player", help="verify as this player: needs their key; checks their receipt")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("fork", help="copy a game's first SEQ events into a new save")

@@ -64,6 +64,7 @@ def cmd_state(args) -> int:
             if seq["pending"]:
                 print(f"  waiting for: {', '.join(seq['pending'])}")
             print(f"  active side: {k['active_side']}")
+            print(f"  dice: {game.identity.describe()}")  # seeded (not fair) or fair (kernel/fairplay.py)
             for name, section in view["sections"].items():
                 print(f"  [{name}] {json.dumps(section, ensure_ascii=False)[:400]}")
             for problem in game.problems:

@@ -411,11 +411,12 @@ class Game(Decisions):
                     batch = []
             snaps = [row for row in self.store.snapshot_rows() if row[0] <= seq]
             new_store.append(batch, snaps)
-            # the signed commands whose events all came along (one cut short stays unsigned)
+            # the signed commands that made these events (verify: one cut short by the fork is
+            # chained but cannot be signed, kernel/verify.py)
             with new_store.conn:
                 new_store.conn.executemany(
                     "INSERT INTO commands (first_seq, last_seq, player, command, signature) VALUES (?,?,?,?,?)",
-                    [c for c in self.store.commands() if c[1] <= seq])
+                    [c for c in self.store.commands() if c[0] <= seq])
             new_store.meta_signer = self.store.meta_signer
             head = new_store.last()
             new_store.set_meta("head", [head[0], head[1].hex()])  # re-signs the fork's meta

@@ -34,6 +34,8 @@ def redecide(game, report, lenient: bool = False) -> None:
     else:
         report.dice_rederived = ident.dice == HOST
     upcast_noted = False
+    forked = store.meta("forked_from")
+    fork_seq = forked.get("seq") if isinstance(forked, dict) else None
 
     def problem(seq, message):
         if lenient:
@@ -42,14 +44,15 @@ def redecide(game, report, lenient: bool = False) -> None:
             report.bad(seq, message)
 
     for first, last, player, command_json, _sig in store.commands():
-        rows = list(store.rows(first, last))
-        if any(host.events.get(r[1]) is None or host.events[r[1]].version != r[2] for r in rows):
+        cut = fork_seq is not None and first <= fork_seq < last  # cut short by ``wif fork``: fold what is there
+        rows = list(store.rows(first, fork_seq if cut else last))
+        if cut or any(host.events.get(r[1]) is None or host.events[r[1]].version != r[2] for r in rows):
             # events stored by an older version of their plugin: fold them, as replay does
             for seq, type_, v, actor, turn, impulse, step, cmd, data, hash_ in rows:
                 rec = upcast(host, EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, json.loads(data), hash_))
                 apply_event(host, game.state, rec)
             game._last_hash = rows[-1][9] if rows else game._last_hash
-            if not upcast_noted:
+            if not upcast_noted and not cut:
                 report.warnings.append(f"seq {first}: events stored by older plugin versions are folded (upcast), "
                                        "not re-decided")
                 upcast_noted = True

@@ -129,6 +129,8 @@ def _check_signed_log(store: EventStore, ident: Identity, report: VerifyReport) 
     verifier = keyring.Verifier(ident.keys)
     rows = iter(store.rows())
     prev, expected = GENESIS_HASH, 1
+    forked = store.meta("forked_from")
+    fork_seq = forked.get("seq") if isinstance(forked, dict) else None
     for first, last, player, command_json, signature in store.commands():
         if first != expected:
             report.bad(expected, f"table commands: the next command should start at seq {expected}, "
@@ -136,7 +138,8 @@ def _check_signed_log(store: EventStore, ident: Identity, report: VerifyReport) 
             return
         head_before = prev
         prev = command_link(prev, command_digest(ident.game_id, first, player, command_json))
-        for seq in range(first, last + 1):
+        cut = fork_seq is not None and first <= fork_seq < last  # a command ``wif fork`` cut short
+        for seq in range(first, (fork_seq if cut else last) + 1):
             row = next(rows, None)
             if row is None:
                 report.bad(seq, f"table events: the log ends at seq {seq - 1}, but the command at seq {first} "
@@ -153,6 +156,11 @@ def _check_signed_log(store: EventStore, ident: Identity, report: VerifyReport) 
                                 "it was written, or moved under another command")
                 return
             prev = hash_
+        if cut:
+            report.warnings.append(f"table commands, seq {first}: the fork at seq {fork_seq} cut this command short; "
+                                   f"its events {first}-{fork_seq} are chained, not signed or re-decided")
+            expected = fork_seq + 1
+            continue
         if not verifier.ok(player, signature, signed_message(ident.game_id, first, last, player, command_json,
                                                              head_before, prev)):
             known = "" if player in ident.keys else f" (not a player of this game: {', '.join(ident.keys)})"
