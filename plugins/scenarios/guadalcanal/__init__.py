@@ -189,11 +189,10 @@ def skip_step(state, step_id, spec):
     return phases_left_out().get(step_id)
 
 
-@hookimpl(optionalhook=True)
+@hookimpl
 def sea_area_refusal(state, area):
     """The partial map at sea (Scenarios: Guadalcanal "is limited to just the Pacific"): a sea
-    area off the Pacific half-map is closed.  Answers the naval plugin's hook when it asks one
-    (README.md says the hook this expects)."""
+    area off the Pacific half-map is closed (the naval plugin's hook, asked by Naval Movement)."""
     if not ours(state) or area in oob.sea_areas_in_play():
         return None
     return (f"Guadalcanal: the scenario \"is limited to just the Pacific\"; the sea area {area} "

@@ -12,6 +12,7 @@ from app.victory import victory_report
 from helpers import control, go_to, lab_game, rig
 from kernel.game import Game
 from plugins.rules.core import hex_controller, world, world_map
+from plugins.rules.naval.naval_movement import closed_area_problem
 from plugins.rules.naval.state import naval
 from plugins.rules.turn import date_name
 from plugins.scenarios.guadalcanal import (
@@ -133,6 +134,10 @@ def test_scenarios_guadalcanal_partial_map():
 def test_scenarios_guadalcanal_partial_map_at_sea(game):
     assert sea_area_refusal(game.state, "CO") is None
     assert "limited to just the Pacific" in sea_area_refusal(game.state, "NA")
+    # Naval Movement asks it for each sea area on the way: from Colombo into the Arabian Sea
+    colombo = "{},{}".format(*city("Colombo"))
+    assert closed_area_problem(game.state, game.host, colombo, "BE") is None
+    assert "sea area AS lies outside its playable area" in closed_area_problem(game.state, game.host, colombo, "AS")
 
 
 def test_production_is_skipped_and_naval_repair_is_not():
