@@ -140,13 +140,16 @@ def _add_optional_units(ctx) -> None:
     """The counters optional rules ON add (hooks.scenario_added_units), checked and recorded."""
     taken = set(oob.scenario_data().by_id)
     added = []
-    for batch in ctx.host.pm.hook.scenario_added_units(state=ctx.state, scenario=SCENARIO):
-        for d in batch or []:
-            problem = oob.added_unit_problem(d, taken)
-            if problem:
-                raise ValueError(f"Barbarossa: {problem}")
-            taken.add(d["id"])
-            added.append(oob.UnitData.model_validate(d).model_dump(mode="json"))
+    # by id: the hook answers in the order the plugins were registered, which a replay (wif
+    # verify re-deciding NewGame) need not repeat
+    found = [d for batch in ctx.host.pm.hook.scenario_added_units(state=ctx.state, scenario=SCENARIO)
+             for d in batch or []]
+    for d in sorted(found, key=lambda d: str(d.get("id"))):
+        problem = oob.added_unit_problem(d, taken)
+        if problem:
+            raise ValueError(f"Barbarossa: {problem}")
+        taken.add(d["id"])
+        added.append(oob.UnitData.model_validate(d).model_dump(mode="json"))
     if added:
         ctx.emit(ScenarioUnitsAdded(units=added))
 

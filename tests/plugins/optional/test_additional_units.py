@@ -80,3 +80,16 @@ def test_territorials_only_territorials_defending_add_1_to_the_roll(save):
         "factors": {"combat": 4, "move": 3}, "size": "army"}})
     preview = odds_preview(game.state, ["ge-inf-x"], (217, 48), host=game.host)
     assert "only territorials defend" in json.dumps(preview)
+
+
+def test_additional_units_of_several_rules_are_recorded_in_id_order_and_the_save_verifies(save):
+    """The hook answers in the plugins' registration order, which ``wif verify`` re-deciding
+    NewGame need not repeat: the counters are recorded by id, so the log is the same."""
+    from kernel.verify import verify
+
+    game = new_game("barbarossa", save, on=RULES, seed=1)
+    (added,) = [e for e in game.history() if e.type == "ScenarioUnitsAdded"]
+    ids = [u["id"] for u in added.data["units"]]
+    assert ids == sorted(ids) and set(ids) == {u["id"] for rule in RULES for u in _units_of(rule)}
+    game.close()
+    assert verify(save).ok
