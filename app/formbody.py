@@ -10,11 +10,12 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UIImage, UILabel, UISelectionList, UITextBox
 
 from .listrows import refill
-from .textplate import text_plate
+from .textplate import plate_surface, text_plate
 
 if TYPE_CHECKING:
     from .forms import FormWindow
 
+AREA_STEP = 32  # pixels: the scrolling area's height is a multiple of this (fewer resizes)
 SHELF_LISTS = 2  # lists a build did not ask for, kept hidden for a later one (the units left to move)
 
 # What builders mark widgets with (read by app/guidriver.py and the tests: what a click
@@ -132,8 +133,19 @@ class FormBody:
         rect = pygame.Rect(rect)
         key = ("plate", html, rect.width)
         found = self._again(key, rect)
-        return found if found is not None else self._keep(
-            text_plate(self.gui.manager, html, rect, self.area), key)
+        if found is None:  # a spare plate of the same size given the new picture (cheaper than a new one)
+            surface = plate_surface(self.gui.manager, html, rect.width)
+            size = surface.get_size()
+            other = next((k for k, spare in self._spare.items() if k[0] == "plate" and k[2] == rect.width
+                          and any(w.relative_rect.size == size for w in spare)), None)
+            if other is None:
+                return self._keep(text_plate(self.gui.manager, html, rect, self.area, surface), key)
+            spare = self._spare[other]
+            spare.append(spare.pop(next(i for i, w in enumerate(spare) if w.relative_rect.size == size)))
+            found = self._again(other, rect)
+            found.set_image(surface)
+            found.html_text, found.reuse_key = html, key
+        return found
 
     def picture(self, rect, surface: pygame.Surface, what) -> UIImage:
         """A picture; ``what`` names it (the same ``what``, the same picture)."""
@@ -232,6 +244,7 @@ class FormBody:
         self._drop_spares(shelve=True)
         self._builds += 1
         height = max(height, 1)
+        height = -(-height // AREA_STEP) * AREA_STEP  # a form a few pixels taller or shorter: the same area
         kept = self._area_size
         area_h = kept[1] if kept is not None and not shrink and kept[0] == self.width and kept[1] > height else height
         if (self.width, area_h) != kept:

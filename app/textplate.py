@@ -100,9 +100,10 @@ def plate_surface(manager, markup: str, width: int) -> pygame.Surface:
     return surface
 
 
-def text_plate(manager, markup: str, rect: pygame.Rect, container) -> UIImage:
-    """A plate at ``rect``'s top-left, ``rect.width`` wide, as tall as its text."""
-    surface = plate_surface(manager, markup, rect.width)
+def text_plate(manager, markup: str, rect: pygame.Rect, container, surface: pygame.Surface | None = None) -> UIImage:
+    """A plate at ``rect``'s top-left, ``rect.width`` wide, as tall as its text (``surface``:
+    its picture, when already drawn)."""
+    surface = surface if surface is not None else plate_surface(manager, markup, rect.width)
     plate = UIImage(pygame.Rect(rect.x, rect.y, rect.width, surface.get_height()), surface, manager,
                     container=container)
     plate.html_text = markup
