@@ -61,7 +61,7 @@ from .state import (  # noqa: F401 - the scenario's public names
     VICTORY_CHECK,
     ConvoyPointsScored,
     ScenarioState,
-    VictoryDetermined,
+    VictoryMarginDetermined,
     VictoryPointsCounted,
     ours,
     rules,
@@ -211,7 +211,7 @@ def _say_points(event, state):
     return f"Turn {d['turn']} victory points: " + ", ".join(f"{s} {p}" for s, p in d["points"].items())
 
 
-@rules.describe("VictoryDetermined")
+@rules.describe("VictoryMarginDetermined")
 def _say_victory(event, state):
     return f"Victory: {event.data['result']}"
 

@@ -23,7 +23,7 @@ class ScenarioState(BaseModel):
     convoy_points: dict[str, dict[str, int]] = Field(default_factory=dict)
     standing: dict[str, int] = Field(default_factory=dict)  # side -> victory points at the last check
     rows: list[dict] = Field(default_factory=list)  # what scored, at the last check (victory form)
-    result: dict | None = None  # the final result (VictoryDetermined data)
+    result: dict | None = None  # the final result (VictoryMarginDetermined data)
 
 
 def scenario_state(state) -> ScenarioState:
@@ -57,7 +57,7 @@ class VictoryPointsCounted(EventData):
 
 
 @rules.event
-class VictoryDetermined(EventData):
+class VictoryMarginDetermined(EventData):
     turn: int
     points: dict[str, int]  # side -> victory points
     winner: str | None  # the side with the higher total; None: a draw
@@ -78,6 +78,6 @@ def _counted(state, event):
     s.rows = list(event.data["rows"])
 
 
-@rules.reducer("VictoryDetermined")
+@rules.reducer("VictoryMarginDetermined")
 def _victory(state, event):
     scenario_state(state).result = dict(event.data)

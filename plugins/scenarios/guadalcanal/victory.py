@@ -25,7 +25,7 @@ from . import oob
 from .state import (
     VICTORY_CHECK,
     ConvoyPointsScored,
-    VictoryDetermined,
+    VictoryMarginDetermined,
     VictoryPointsCounted,
     rules,
     scenario_state,
@@ -127,4 +127,5 @@ def victory_check(ctx, step_id: str) -> None:
     if k.turn < last:
         return
     winner, margin, level, words = result_words(points)
-    ctx.emit(VictoryDetermined(turn=k.turn, points=points, winner=winner, margin=margin, level=level, result=words))
+    ctx.emit(VictoryMarginDetermined(turn=k.turn, points=points, winner=winner, margin=margin, level=level,
+                                     result=words))

@@ -194,13 +194,13 @@ def test_victory_guadalcanal_special_victory_conditions(tmp_path):
     rig(g, "RigCalendar", last_turn=1)
     go_to(g, "turn.end-of-turn.victory-check", turn=1)
     events = {e.type: e.data for e in g.history() if e.type in
-              ("ConvoyPointsScored", "VictoryPointsCounted", "VictoryDetermined")}
+              ("ConvoyPointsScored", "VictoryPointsCounted", "VictoryMarginDetermined")}
     assert events["ConvoyPointsScored"]["points"] == {"CS": 2, "SC": 0}
     assert events["VictoryPointsCounted"]["points"] == {"axis": 5, "allies": 5 + 2 + 1 + 4 + 2}
     rows = {r["what"]: r for r in events["VictoryPointsCounted"]["rows"]}
     assert rows["objective Rabaul"]["side"] == "allies" and rows["oil at Balikpapan"]["points"] == 2
     assert rows["CV Akagi destroyed"]["points"] == 4
-    result = events["VictoryDetermined"]
+    result = events["VictoryMarginDetermined"]
     assert (result["winner"], result["margin"], result["level"]) == ("allies", 9, "Marginal")
     assert scenario_state(g.state).result == result
     assert g.state.kernel.sequence.finished
@@ -219,7 +219,7 @@ def test_victory_no_automatic_victory_before_the_last_turn(tmp_path):
         if hex_controller(g.state, h) != "japan":
             control(g, h, "japan")
     go_to(g, "turn.end-of-turn.victory-check", turn=1)
-    kinds = [e.type for e in g.history() if e.type in ("VictoryPointsCounted", "VictoryDetermined")]
+    kinds = [e.type for e in g.history() if e.type in ("VictoryPointsCounted", "VictoryMarginDetermined")]
     assert kinds == ["VictoryPointsCounted"]
     # the 10 Allied objectives in play, and the oil of Los Angeles and the resource of Calcutta
     assert scenario_state(g.state).standing["axis"] == 5 * 10 + 2 + 1
