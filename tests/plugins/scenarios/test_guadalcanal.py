@@ -84,8 +84,8 @@ def test_order_of_battle_bad_input_names_the_unit():
     ship = bad.model_copy(update={"power": "japan", "branch": "naval", "type": "bb", "at": "Delhi",
                                   "factors": {"attack": 1, "defense": 1, "aa": 0, "speed": 4, "range": 4}})
     assert oob.unit_problem(ship, taken, {"japan"}, 5) == "unit x-1: 'Delhi' is not a port"
-    assert "has no defense, aa, speed, range factor" in oob.unit_problem(ship.model_copy(update={"factors": {"attack": 1}}),
-                                                 taken, {"japan"}, 5)
+    unarmed = ship.model_copy(update={"factors": {"attack": 1}})
+    assert "has no defense, aa, speed, range factor" in oob.unit_problem(unarmed, taken, {"japan"}, 5)
 
 
 def test_order_of_battle_bad_file_names_the_file(tmp_path):
