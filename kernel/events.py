@@ -110,6 +110,8 @@ def snapshot_message(game_id: str, seq: int, plugins_hash: str, head: bytes, sta
                            hashlib.sha256(state_json.encode()).hexdigest()]).encode()
 
 
-def meta_message(game_id: str, meta: dict) -> bytes:
-    """What is signed of a save's meta (every key but the signature itself)."""
-    return canonical_json(["wif meta", game_id, {k: v for k, v in meta.items() if k not in ("meta_signature", "schema_version")}]).encode()
+def meta_message(game_id: str, stored: dict[str, str]) -> bytes:
+    """What is signed of a save's meta: every key's stored JSON text (no decoding: cheap on
+    every commit) but the signature's own and the schema version (a migration moves it)."""
+    return canonical_json(["wif meta", game_id, {k: v for k, v in stored.items()
+                                                 if k not in ("meta_signature", "schema_version")}]).encode()

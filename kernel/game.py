@@ -50,9 +50,11 @@ class Game(Decisions):
         self.dice_key: bytes | None = None  # a host-dice game's key, when this machine holds it
         self.signers = fairplay.Signers(self.identity)
         self.verifier = keyring.Verifier({})
+        self.receipts = receipts.Keeper("")
 
     def _set_identity(self, ident: "fairplay.Identity", dice_key: bytes | None = None) -> None:
         self.identity, self.signers = ident, fairplay.Signers(ident)
+        self.receipts = receipts.Keeper(ident.game_id)
         self.verifier = keyring.Verifier(ident.keys)
         self.dice_key = dice_key if dice_key is not None else fairplay.local_dice_key(ident)
         local = self.signers.any_local() if ident.signed else None
@@ -180,6 +182,8 @@ class Game(Decisions):
         return game
 
     def close(self) -> None:
+        if self.identity.signed:
+            self.receipts.flush()
         self.store.close()
 
     def __enter__(self):
@@ -301,7 +305,7 @@ class Game(Decisions):
         try:
             records = self._run(handle, actor=cmd.actor, command=command, player=signing)
             if records and self.identity.signed:
-                receipts.record(self.identity.game_id, signing, records[-1].seq, records[-1].hash)
+                self.receipts.saw(signing, records[-1].seq, records[-1].hash)
         except Rejected as exc:
             return Outcome(False, reason=str(exc))
         except WifError as exc:

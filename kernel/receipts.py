@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 from .keys import check_player_name, config_dir
@@ -64,3 +65,28 @@ def problem(store, game_id: str, player: str) -> str | None:
         return (f"{store.path}: player {player!r} saw another event at seq {seq} than this save has "
                 "(the history was rewritten)")
     return None
+
+
+FLUSH_EVERY = 2.0  # seconds: a receipt costs a file replace (ms on some disks), not one per command
+
+
+class Keeper:
+    """A game's receipts as its players sign: kept in memory and written at most every
+    FLUSH_EVERY seconds and when the game closes (a receipt a crash leaves behind is older,
+    never wrong: it still protects what it names)."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+        self.pending: dict[str, tuple[int, bytes]] = {}
+        self.flushed_at = float("-inf")
+
+    def saw(self, player: str, seq: int, hash_: bytes) -> None:
+        self.pending[player] = (seq, hash_)
+        if time.monotonic() - self.flushed_at >= FLUSH_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        for player, (seq, hash_) in self.pending.items():
+            record(self.game_id, player, seq, hash_)
+        self.pending.clear()
+        self.flushed_at = time.monotonic()

@@ -34,6 +34,9 @@ def redecide(game, report, lenient: bool = False) -> None:
     else:
         report.dice_rederived = ident.dice == HOST
     upcast_noted = False
+    # snapshots are compared as the commands are re-decided (the state at their seq exists then)
+    snapshots = {seq: (text, player, sig) for seq, h, text, player, sig in store.snapshot_rows() if h == game.plugins_hash}
+    report.snapshots_complete = True  # every snapshot met here: no separate fold is needed
     forked = store.meta("forked_from")
     fork_seq = forked.get("seq") if isinstance(forked, dict) else None
 
@@ -52,6 +55,7 @@ def redecide(game, report, lenient: bool = False) -> None:
                 rec = upcast(host, EventRecord(seq, type_, v, actor, turn, impulse, step, cmd, json.loads(data), hash_))
                 apply_event(host, game.state, rec)
             game._last_hash = rows[-1][9] if rows else game._last_hash
+            report.snapshots_complete = False
             if not upcast_noted and not cut:
                 report.warnings.append(f"seq {first}: events stored by older plugin versions are folded (upcast), "
                                        "not re-decided")
@@ -84,6 +88,23 @@ def redecide(game, report, lenient: bool = False) -> None:
                 return
         game._last_hash = got[-1].hash if got else game._last_hash
         report.redecided += 1
+        made = list(ctx.snapshots)
+        if got and got[-1].seq in snapshots and (not made or made[-1][0] != got[-1].seq):
+            made.append((got[-1].seq, game.state.to_json()))
+        for seq, text in made:
+            if seq in snapshots and not _same_snapshot(game, report, seq, text, *snapshots[seq]):
+                return
+
+
+def _same_snapshot(game, report, seq, text, stored, player, signature) -> bool:
+    why = game._snapshot_problem(seq, stored, player, signature)
+    if why is None and stored != text:
+        why = "differs from the state the events give"
+    if why:
+        report.bad(seq, f"table snapshots, seq {seq}: {why}")
+        return False
+    report.snapshots_checked += 1
+    return True
 
 
 def _short(text: str, limit: int = 160) -> str:

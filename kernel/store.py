@@ -218,11 +218,13 @@ class EventStore:
             [(k, canonical_json(v)) for k, v in values.items()],
         )
 
+    def stored_meta(self) -> dict[str, str]:
+        """key -> the stored JSON text, undecoded (what the meta signature covers)."""
+        return dict(self.conn.execute("SELECT key, value FROM meta"))
+
     def _sign_meta(self, written: dict[str, Any]) -> None:
         if self.meta_signer is not None and "meta_signature" not in written:
-            meta = self.all_meta()
-            meta.pop("meta_signature", None)
-            self._write_meta({"meta_signature": self.meta_signer(meta)})
+            self._write_meta({"meta_signature": self.meta_signer(self.stored_meta())})
 
     def set_meta(self, key: str, value: Any, _in_tx: bool = False) -> None:
         if _in_tx:

@@ -37,6 +37,7 @@ class VerifyReport:
     dice: str = "seeded"  # how the game's dice are made (kernel/fairplay.py)
     dice_rederived: bool = False  # host dice recomputed from this machine's key
     signed: bool = False
+    snapshots_complete: bool = False  # re-decision met every snapshot (kernel/redecide.py)
 
     @property
     def ok(self) -> bool:
@@ -59,10 +60,15 @@ def verify(path: str | Path, plugin_dirs: list[Path] | None = None, as_player: s
     path = Path(path)
     report = VerifyReport(path)
     store = EventStore.open(path, writable=False)
+    signatures = None
     try:
         ident = _identity(store, report)
         if ident.signed and store.has_commands():
-            _check_signed_log(store, ident, report)
+            big = store.conn.execute("SELECT COUNT(*) FROM commands").fetchone()[0] >= PARALLEL_FROM
+            signatures = Signatures(ident.keys, parallel=big)
+            _check_signed_log(store, ident, report, signatures)
+            if not big:
+                signatures.collect(report, ident)
         else:
             _check_chain(store, report)
         _check_meta(store, ident, report)
@@ -77,22 +83,26 @@ def verify(path: str | Path, plugin_dirs: list[Path] | None = None, as_player: s
         dev_modified = bool(store.meta("dev_modified"))
     finally:
         store.close()
-    if report.problems:
-        return report
     try:
-        game = Game.open(path, read_only=True, plugin_dirs=plugin_dirs)
-    except (WifError, PluginError) as exc:
-        report.bad(None, str(exc))
+        if report.problems:
+            return report
+        try:
+            game = Game.open(path, read_only=True, plugin_dirs=plugin_dirs)
+        except (WifError, PluginError) as exc:
+            report.bad(None, str(exc))
+            return report
+        try:
+            report.warnings.extend(game.store.warnings)
+            if ident.signed and game.store.has_commands():
+                redecide(game, report, lenient=dev_modified)
+            if not report.problems and not report.snapshots_complete:
+                _check_events_and_snapshots(game, report)
+        finally:
+            game.close()
         return report
-    try:
-        report.warnings.extend(game.store.warnings)
-        if ident.signed and game.store.has_commands():
-            redecide(game, report, lenient=dev_modified)
-        if not report.problems:
-            _check_events_and_snapshots(game, report)
     finally:
-        game.close()
-    return report
+        if signatures is not None:
+            signatures.collect(report, ident)  # a big game's, checked meanwhile in a second process
 
 
 def _identity(store: EventStore, report: VerifyReport) -> Identity:
@@ -123,10 +133,52 @@ def _check_chain(store: EventStore, report: VerifyReport) -> None:
                          "commands were removed)")
 
 
-def _check_signed_log(store: EventStore, ident: Identity, report: VerifyReport) -> None:
+PARALLEL_FROM = 5000  # commands: from here signatures are checked in a second process
+_CHUNK = 5000
+
+
+def _bad_signatures(keys: dict[str, str], items: list[tuple]) -> list[tuple[int, str]]:
+    verifier = keyring.Verifier(keys)
+    return [(first, player) for first, player, signature, message in items if not verifier.ok(player, signature, message)]
+
+
+class Signatures:
+    """The commands' signatures: checked at once in a small game; in a big one, in chunks by a
+    second process while this one re-decides the commands (Ed25519 checks are a third of it)."""
+
+    def __init__(self, keys: dict[str, str], parallel: bool):
+        self.keys, self.items, self.futures, self.bad = keys, [], [], []
+        self.pool = None
+        if parallel:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+
+    def add(self, first: int, player: str, signature: bytes, message: bytes) -> None:
+        self.items.append((first, player, bytes(signature), message))
+        if self.pool is not None and len(self.items) >= _CHUNK:
+            self.futures.append(self.pool.submit(_bad_signatures, self.keys, self.items))
+            self.items = []
+
+    def collect(self, report: "VerifyReport", ident: Identity) -> None:
+        bad = _bad_signatures(self.keys, self.items)
+        self.items = []
+        if self.pool is not None:
+            for future in self.futures:
+                bad.extend(future.result())
+            self.pool.shutdown()
+            self.pool, self.futures = None, []
+        report.commands -= len(bad)
+        for first, player in sorted(bad)[:1]:
+            known = "" if player in ident.keys else f" (not a player of this game: {', '.join(ident.keys)})"
+            report.bad(first, f"table commands, seq {first}: the signature of player {player!r}{known} does not "
+                              "match the command and its events (written or changed without that player's key)")
+
+
+def _check_signed_log(store: EventStore, ident: Identity, report: VerifyReport, signatures: Signatures) -> None:
     """Every event belongs to exactly one signed command, in order, and every signature holds
-    over the command, the head before it and the head its events made."""
-    verifier = keyring.Verifier(ident.keys)
+    over the command, the head before it and the head its events made (``signatures``)."""
     rows = iter(store.rows())
     prev, expected = GENESIS_HASH, 1
     forked = store.meta("forked_from")
@@ -161,12 +213,8 @@ def _check_signed_log(store: EventStore, ident: Identity, report: VerifyReport) 
                                    f"its events {first}-{fork_seq} are chained, not signed or re-decided")
             expected = fork_seq + 1
             continue
-        if not verifier.ok(player, signature, signed_message(ident.game_id, first, last, player, command_json,
-                                                             head_before, prev)):
-            known = "" if player in ident.keys else f" (not a player of this game: {', '.join(ident.keys)})"
-            report.bad(first, f"table commands, seq {first}: the signature of player {player!r}{known} does not "
-                              "match the command and its events (written or changed without that player's key)")
-            return
+        signatures.add(first, player, signature,
+                       signed_message(ident.game_id, first, last, player, command_json, head_before, prev))
         report.commands += 1
         expected = last + 1
     report.events = expected - 1
@@ -192,7 +240,7 @@ def _check_meta(store: EventStore, ident: Identity, report: VerifyReport) -> Non
         signature = b""
     verifier = keyring.Verifier(ident.keys)
     if not verifier.ok(signed.get("player", "") if isinstance(signed, dict) else "", signature,
-                       meta_message(ident.game_id, meta)):
+                       meta_message(ident.game_id, store.stored_meta())):
         report.bad(None, "table meta: its signature does not match (seed, plugins, plugin_history, dev_modified "
                          "or head edited outside the game)")
     head = meta.get("head")

@@ -76,7 +76,7 @@ def rewrite(save, edit, resign_as: str | None = None) -> None:
 def set_meta(conn, key, value, resign_as=None, ident=None) -> None:
     conn.execute("UPDATE meta SET value=? WHERE key=?", (canonical_json(value), key))
     if resign_as:
-        meta = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM meta") if k != "meta_signature"}
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
         sig = keyring.signer(resign_as).sign(meta_message(ident.game_id, meta))
         conn.execute("UPDATE meta SET value=? WHERE key='meta_signature'",
                      (canonical_json({"player": resign_as, "signature": sig.hex()}),))
@@ -322,7 +322,7 @@ def test_a_clean_game_verifies_with_every_command_signed_and_redecided(save):
 
 def test_receipt_file_is_in_the_config_dir_not_the_save(save):
     game = played(save, 5)
-    kept = receipts.read(game.identity.game_id, "solo")
-    assert kept == (game.store.last()[0], game.store.last()[1].hex())
-    assert str(keyring.config_dir()) in str(receipts.receipt_path(game.identity.game_id, "solo"))
-    game.close()
+    game_id, (seq, head) = game.identity.game_id, game.store.last()
+    game.close()  # receipts are written at most every 2 s, and when the game closes
+    assert receipts.read(game_id, "solo") == (seq, head.hex())
+    assert str(keyring.config_dir()) in str(receipts.receipt_path(game_id, "solo"))
