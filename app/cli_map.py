@@ -143,14 +143,14 @@ def cmd_hex(args) -> int:
         return _fail(error.args[0])
     if len(hexes) > 1:  # a sea area: describe the area, not every hex
         area = world.sea_area(label)
-        coasts = world.coast_by_approach(area.code)
+        coast = world.coast_of(area.code)
         iced = [p for p in area.ports if world.port(p).iced_zone is not None]
         payload = {"sea_area": {"code": area.code, "name": area.name, "hexes": area.hexes,
                                 "sections": area.sections, "adjacent": [world.sea_areas[c].name for c in area.adjacent],
                                 "ports": list(area.ports), "iced_ports": iced,
-                                "coastal_hexes": len(coasts.get(1, []))}}
+                                "coastal_hexes": len(coast)}}
         lines = [f"{area.name} ({area.code}): {area.hexes} sea hexes, sea-box sections {area.sections}, "
-                 f"{len(coasts.get(1, []))} coastal hexes",
+                 f"{len(coast)} coastal hexes",
                  "Adjacent: " + ", ".join(world.sea_areas[c].name for c in area.adjacent),
                  "Ports: " + (", ".join(area.ports) or "none"),
                  "Iced-in ports: " + (", ".join(iced) or "none")]

@@ -675,7 +675,7 @@ class WorldMap:
         """
         if area not in self.sea_areas:
             raise KeyError(f"{area!r} is not a sea area code")
-        return self._approach_field(area).get(self._norm(hex_))
+        return self._approach_from(self._norm(hex_), area)
 
     def port_approaches(self, port: str | City) -> dict[str, int]:
         """{sea area: approach(port hex, area)} for each sea area the port opens on."""
@@ -684,35 +684,36 @@ class WorldMap:
             raise KeyError(f"{port!r} is not a port on the map")
         return {code: self.approach(city.hex, code) for code in self.port_areas(city)}
 
-    def coast_by_approach(self, area: str) -> dict[int, list[Hex]]:
-        """The coastal land hexes bordering ``area``, grouped by their approach to it."""
-        out: dict[int, list[Hex]] = {}
-        field = self._approach_field(area)
-        for h in self.hexes_of_sea_area(area):
-            for n in self.grid.neighbours(h):
-                if self.is_land(n):
-                    out.setdefault(field[n], set()).add(n)
-        return {d: sorted(hexes, key=lambda x: (x[1], x[0])) for d, hexes in sorted(out.items())}
+    def coast_of(self, area: str) -> list[Hex]:
+        """The coastal land hexes bordering sea area ``area`` (each 1 hex from it)."""
+        coast = {n for h in self.hexes_of_sea_area(area) for n in self.grid.neighbours(h) if self.is_land(n)}
+        return sorted(coast, key=lambda x: (x[1], x[0]))
 
     APPROACH_LIMIT = 40
 
-    def _approach_field(self, area: str) -> dict[Hex, int]:
+    def _approach_from(self, start: Hex, area: str) -> int | None:
+        """Breadth-first from ``start`` to the nearest sea hex of ``area`` (cached per hex and area)."""
         cache = self.__dict__.setdefault("_approach_cache", {})
-        if area not in cache:
-            sources = self.hexes_of_sea_area(area)
-            field = {h: 0 for h in sources}
-            queue = deque(sources)
-            while queue:
-                h = queue.popleft()
-                d = field[h]
-                if d >= self.APPROACH_LIMIT:
-                    continue
-                for n in self.grid.neighbours(h):
-                    if n not in field:
-                        field[n] = d + 1
-                        queue.append(n)
-            cache[area] = field
-        return cache[area]
+        key = (start, area)
+        if key not in cache:
+            found = None
+            seen, frontier, d = {start}, [start], 0
+            while frontier and d <= self.APPROACH_LIMIT:
+                if any(self.sea_area_code(h) == area for h in frontier):
+                    found = d
+                    break
+                d += 1
+                nxt = []
+                for h in frontier:
+                    for n in self.grid.neighbours(h):
+                        if n not in seen:
+                            seen.add(n)
+                            nxt.append(n)
+                frontier = nxt
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[key] = found
+        return cache[key]
 
     # -- distances ----------------------------------------------------------------------
     def distance(self, a: Iterable[Hex], b: Iterable[Hex]) -> int:

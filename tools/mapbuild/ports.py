@@ -180,9 +180,9 @@ def place_minor_ports(builder, ports: list[dict], select: bool = False) -> list[
     return placed
 
 
-def write_port_list(path: Path, placed: list[dict]) -> None:
-    """Rewrite the source with only the placed ports: its comment header, then each sea area's
-    ports in the order they were listed (the order that decides ties when placing)."""
+def write_port_list(path: Path, target: Path, placed: list[dict]) -> None:
+    """Write the placed ports of the candidate list ``path`` to ``target``: the comment header,
+    then each sea area's ports in the order they were listed."""
     lines = path.read_text(encoding="utf-8").splitlines()
     header = [line for line in lines if line.startswith("#")]
     keep = {p["line"] for p in placed}
@@ -197,4 +197,4 @@ def write_port_list(path: Path, placed: list[dict]) -> None:
             pending.append(line)
     if pending:
         out += [f"[{area}]"] + pending + [""]
-    path.write_text("\n".join(out), encoding="utf-8")
+    target.write_text("\n".join(out), encoding="utf-8")

@@ -1,7 +1,8 @@
 """Render PNGs of the committed map (terrain, political, a Europe close-up) for review.
 
 Hexsides: rivers blue, canals cyan, straits red, lake sides light blue, fortifications
-magenta inside the fortified hex."""
+magenta inside the fortified hex. Ports: a blue ring beside the city (filled: major), or on
+the hex for a port without a city; iced-in ports have a white ring round it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ TERRAIN_COLOURS = {
     "jungle": (20, 95, 45), "mountain": (140, 110, 80), "swamp": (110, 150, 130), "desert": (235, 210, 150),
     "desert mountain": (190, 150, 100), "tundra": (180, 190, 180), "ice": (245, 250, 255),
 }
+PORT_COLOUR = (10, 40, 200)
+ICED_COLOUR = (235, 250, 255)
 CONTROLLER_COLOURS = {
     "Germany": (90, 90, 90), "Italy": (150, 170, 110), "Japan": (230, 200, 60), "France": (70, 120, 220),
     "Commonwealth": (210, 170, 120), "USSR": (160, 90, 50), "USA": (50, 120, 60), "China": (170, 200, 230),
@@ -124,6 +127,21 @@ def render(world: WorldMap, size: float, mode: str, window=None, labels=False) -
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=(0, 0, 0))
         if labels and (size >= 10 or city.objective or city.is_capital):
             draw.text((cx + r + 1, cy - r - 2), city.name, fill=(0, 0, 0) if mode == "terrain" else (20, 0, 60))
+    for port in world.ports:  # ports: blue ring (major: filled), iced-in: white ring round it
+        cx, cy = WORLD.hex_to_pixel(port.hex, size, at(port.hex))
+        if not (0 <= cx <= image.width and 0 <= cy <= image.height):
+            continue
+        r = max(1.5, size * 0.22)
+        px, py = cx + size * 0.35, cy - size * 0.35  # beside the city dot
+        if port.kind == "port":
+            px, py = cx, cy
+        draw.ellipse([px - r, py - r, px + r, py + r], fill=PORT_COLOUR if port.port == "major" else None,
+                     outline=PORT_COLOUR, width=max(1, int(size / 8)))
+        if port.iced_zone is not None:
+            q = r + max(1.0, size * 0.12)
+            draw.ellipse([px - q, py - q, px + q, py + q], outline=ICED_COLOUR, width=max(1, int(size / 10)))
+        if labels and size >= 10 and port.kind == "port":
+            draw.text((px + r + 1, py - r - 2), port.name, fill=(0, 20, 90))
     if labels and mode == "political":
         for area in world.sea_areas.values():
             hs = world.hexes_of_sea_area(area.code)
@@ -146,6 +164,9 @@ def render_all(map_dir: Path, out_dir: Path, progress=print) -> None:
         ("europe_terrain_12px.png", 12.0, "terrain", (-12, 45, 30, 72), True),
         ("europe_political_12px.png", 12.0, "political", (-12, 45, 30, 72), True),
         ("pacific_political_8px.png", 8.0, "political", (95, 200, -25, 45), True),
+        ("baltic_ports_16px.png", 16.0, "terrain", (8, 32, 53, 66.5), True),
+        ("mediterranean_ports_10px.png", 10.0, "terrain", (-7, 37, 30, 46.5), True),
+        ("solomons_ports_16px.png", 16.0, "terrain", (145, 166, -13, -1), True),
     ]
     for name, size, mode, window, labels in jobs:
         image = render(world, size, mode, window, labels)
