@@ -29,6 +29,7 @@ class SelectableUnits:
         self.rows: dict | None = None  # unit id -> (counter picture, button), while the form shows them
         self.rows_for: str | None = None  # the field they were built for
         self.box = None
+        self._pending: dict = {}  # unit id -> the y its row moves to once scrolled into view
 
     def unit_field(self):
         """The first unit field of the command being filled in (its options are the units)."""
@@ -38,6 +39,8 @@ class SelectableUnits:
         return next((f for f in fill.fields() if f.kind in ("unit", "units")), None)
 
     def refresh(self) -> None:
+        if self._pending:
+            self._move_rows_in_view()
         field = self.unit_field()
         if field is None:
             if self.form is not None:
@@ -76,6 +79,7 @@ class SelectableUnits:
                                    object_id="#selectable_units")
         form = self.form
         form.clear()
+        self._pending = {}
         self.unit_ids = ids
         inner = form.get_container().rect
         box = UIScrollingContainer(pygame.Rect(0, 0, inner.width, inner.height), self.gui.manager, container=form)
@@ -105,19 +109,25 @@ class SelectableUnits:
         """Drop the rows of units no longer offered, move the others up, re-mark."""
         form = self.form
         for gone in [v for v in self.rows if v not in texts]:
+            self._pending.pop(gone, None)
             image, button = self.rows.pop(gone)
             self.gui.forget(button)
             form.owned.remove(button)
             button.kill()
             if image is not None:
                 image.kill()
+        top, bottom = self._view()
         for i, unit_id in enumerate(ids):
             image, button = self.rows[unit_id]
             y = 2 + ROW_H * i
-            if image is not None and image.relative_rect.y != y:
-                image.set_relative_position((2, y))
-            if button.relative_rect.y != y + 4:
-                button.set_relative_position((PICTURE + 6, y + 4))
+            now = button.relative_rect.y - 4
+            if now != y:
+                # moving a row costs ~0.1 ms (pygame_gui recomputes its rectangles): rows out of
+                # view, before and after, move when scrolled to (_move_rows_in_view)
+                if top - ROW_H <= y <= bottom or top - ROW_H <= now <= bottom:
+                    self._move_row(unit_id, y)
+                else:
+                    self._pending[unit_id] = y
             if button.text != texts[unit_id]:
                 button.set_text(texts[unit_id])
         if ROW_H * len(ids) + 4 > self.box.get_container().rect.height:
@@ -126,6 +136,31 @@ class SelectableUnits:
         self.unit_ids = ids
         form.unit_rows = [self.rows[v][1] for v in ids]
         form.unit_ids = ids
+
+    def _view(self) -> tuple[float, float]:
+        """The rows' y range in view in the scrolling box."""
+        box = self.box
+        bar = box.vert_scroll_bar
+        height = box.scrollable_container.rect.height if bar is not None else 0
+        top = bar.start_percentage * height if bar is not None else 0.0
+        return top, top + box.rect.height
+
+    def _move_row(self, unit_id, y: int) -> None:
+        self._pending.pop(unit_id, None)
+        image, button = self.rows[unit_id]
+        if image is not None and image.relative_rect.y != y:
+            image.set_relative_position((2, y))
+        if button.relative_rect.y != y + 4:
+            button.set_relative_position((PICTURE + 6, y + 4))
+
+    def _move_rows_in_view(self) -> None:
+        if self.box is None or not self.box.alive() or self.rows is None:
+            self._pending = {}
+            return
+        top, bottom = self._view()
+        for unit_id, y in list(self._pending.items()):
+            if top - ROW_H <= y <= bottom:
+                self._move_row(unit_id, y)
 
     def pick(self, field_name: str, unit_id) -> None:
         """As a click on the unit on the map: choose it, and centre the map on it (issue 11

@@ -267,3 +267,37 @@ def test_a_shorter_form_keeps_the_scrolling_area_and_the_view_on_the_widgets(ope
     pump(window, *click(hex_pos(window, (206, 52))))
     pump(window, *click(hex_pos(window, (205, 53))))
     assert tuple(game.state["units"].units["g-inf"].hex) == (205, 53)
+
+
+def test_selectable_units_rows_out_of_view_move_up_when_scrolled_to(open_window, tmp_path):
+    """After a move the rows of Selectable Units in view move up at once; the rows below the
+    view move when the list is scrolled to them, and every row is then where it belongs."""
+    from app.selectable import ROW_H
+
+    game = lab_game(tmp_path / "rows.wif", extra_units=MANY)
+    window = open_window(game)
+    selectable = window.play.selectable
+    ids = list(selectable.unit_ids)
+    first = ids[0]
+    at = window.play.map.unit_hex(first)
+    window.primary.center_on(at)
+    window.draw()
+    pump(window, *click(hex_pos(window, at)))
+    goal = sorted(destinations(window.play))[0]
+    window.primary.center_on(goal)
+    window.draw()
+    pump(window, *click(hex_pos(window, goal)))
+    assert first not in selectable.unit_ids and len(selectable.unit_ids) == len(ids) - 1
+    assert selectable._pending  # rows below the view wait
+    rows = selectable.form.unit_rows
+    top, bottom = selectable._view()
+    for i, button in enumerate(rows):
+        if 2 + ROW_H * i <= bottom:
+            assert button.relative_rect.y == 2 + ROW_H * i + 4
+    bar = selectable.box.vert_scroll_bar
+    bar.set_scroll_from_start_percentage(1.0 - bar.visible_percentage)
+    window.draw()
+    bar.set_scroll_from_start_percentage(0.5)
+    window.draw()
+    assert not selectable._pending
+    assert [b.relative_rect.y for b in rows] == [2 + ROW_H * i + 4 for i in range(len(rows))]
