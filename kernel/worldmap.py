@@ -671,7 +671,7 @@ class WorldMap:
         which sections (0-4) it may enter; the naval rules apply that table.  A hex of this map
         is land or sea (land where land and sea share a hex), so each sea hex is an all-sea hex
         in the board game's sense and a port on an area's coast is 1 hex from it.  None when
-        farther than APPROACH_LIMIT hexes.
+        farther than APPROACH_LIMIT (25) hexes.
         """
         if area not in self.sea_areas:
             raise KeyError(f"{area!r} is not a sea area code")
@@ -689,7 +689,7 @@ class WorldMap:
         coast = {n for h in self.hexes_of_sea_area(area) for n in self.grid.neighbours(h) if self.is_land(n)}
         return sorted(coast, key=lambda x: (x[1], x[0]))
 
-    APPROACH_LIMIT = 40
+    APPROACH_LIMIT = 25  # hexes; beyond any range the sea-box table reads
 
     def _approach_from(self, start: Hex, area: str) -> int | None:
         """Breadth-first from ``start`` to the nearest sea hex of ``area`` (cached per hex and area)."""
