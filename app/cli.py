@@ -269,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Sub-commands that live with their feature: app/cli_<name>.py defines add_<name>_commands.
     import importlib
 
-    for name in ("log", "map", "render", "replay", "rules", "choices", "bots"):
+    for name in ("log", "map", "render", "replay", "rules", "choices", "bots", "net"):
         try:
             module = importlib.import_module(f"app.cli_{name}")
         except ModuleNotFoundError as exc:

@@ -37,6 +37,8 @@ def add_bots_commands(sub) -> None:
     p.add_argument("--policy", choices=POLICIES, default="random")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--commands", type=int, default=1000, help="stop after this many decisions")
+    p.add_argument("--server", help="play PATH as a game of this server (ws://HOST:PORT/ws; app/cli_net.py)")
+    p.add_argument("--seconds", type=float, default=3600.0, help="--server: stop after this long")
     p.set_defaults(func=cmd_bot)
 
 
@@ -195,6 +197,10 @@ def cmd_autoplay(args) -> int:
 def cmd_bot(args) -> int:
     from kernel.game import Game
 
+    if args.server:
+        from .cli_net import cmd_bot_net
+
+        return cmd_bot_net(args)
     with Game.open(args.path) as game:
         if args.player not in game.players():
             raise WifError(f"{args.player!r} is not a player of this game (players: {', '.join(game.players())})")

@@ -1,0 +1,196 @@
+"""The client of `wif serve`: it proves its player's key, joins a seat, and plays it.
+
+``RemoteChoices`` turns the server's answer into the kernel's own choice objects
+(kernel/choices.py); the fields that follow an option are asked of the server only when a
+bot or a front end opens them, so a long tree never crosses the wire whole.  The client keeps
+its receipt (the last point of the game the server told it, protocol.py) in its config dir;
+joining again with it resumes where it stopped, and a server whose log does not extend it
+says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from types import SimpleNamespace
+
+from websockets.sync.client import connect
+
+from kernel import keys as keyring
+from kernel.choices import CommandChoice, Decision, Field, Option
+from kernel.errors import WifError
+from kernel.events import canonical_json
+
+from . import protocol
+
+CONNECT_TIMEOUT = 10.0
+REPLY_TIMEOUT = 120.0  # a reply that takes longer means the server is gone
+
+
+class NetError(WifError):
+    """The server refused a request, or could not be reached."""
+
+
+def receipt_file(url: str, game: str, player: str):
+    safe = "".join(ch if ch.isalnum() else "_" for ch in url)
+    return keyring.config_dir() / "receipts" / "net" / safe / f"{game}-{player}.json"
+
+
+class NetClient:
+    def __init__(self, url: str, player: str):
+        self.url, self.player = url, player
+        self.signer = keyring.signer(player, create=True)
+        self._ids = itertools.count(1)
+        self.game_id_of: dict[str, str] = {}
+        self.submitted_json: str | None = None
+        try:
+            self.ws = connect(url, open_timeout=CONNECT_TIMEOUT, max_size=64 * 1024 * 1024).__enter__()
+        except OSError as exc:
+            raise NetError(f"cannot reach the server at {url}: {exc}") from None
+        challenge = json.loads(self.ws.recv(timeout=CONNECT_TIMEOUT))
+        message = protocol.challenge_message(bytes.fromhex(challenge["nonce"]), challenge["server"])
+        self.ws.send(json.dumps({"player": player, "key": self.signer.public_hex,
+                                 "signature": self.signer.sign(message).hex()}))
+        welcome = json.loads(self.ws.recv(timeout=CONNECT_TIMEOUT))
+        if not welcome.get("ok"):
+            self.ws.close()
+            raise NetError(f"the server refused {player}: {welcome.get('error')}")
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def request(self, op: str, **fields) -> dict:
+        rid = next(self._ids)
+        self.ws.send(canonical_json({"op": op, "id": rid, **fields}))
+        deadline = time.monotonic() + REPLY_TIMEOUT
+        while True:
+            msg = json.loads(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+            if msg.get("op") == "sign":
+                self._sign(msg, fields.get("game"))
+                continue
+            if msg.get("id") == rid:
+                if not msg.get("ok"):
+                    raise NetError(msg.get("error") or f"{op} refused")
+                return msg
+
+    def _sign(self, msg: dict, game: str | None) -> None:
+        message = bytes.fromhex(msg["message"])
+        game_id = self.game_id_of.get(game or "", "")
+        why = protocol.sign_request_problem(message, game_id, self.player, self.submitted_json)
+        if why:  # not signed: the server waits, then refuses the command
+            raise NetError(f"{self.player} refused to sign: {why}")
+        self.ws.send(json.dumps({"op": "signature", "signature": self.signer.sign(message).hex()}))
+
+    # ------------------------------------------------------------ lobby
+    def create(self, game: str, scenario: str, seats: dict[str, list[str]], rules=None, seed=None) -> dict:
+        return self.request("create", game=game, scenario=scenario, seats=seats, rules=rules or [], seed=seed)
+
+    def list_games(self) -> list[dict]:
+        return self.request("list")["games"]
+
+    def join(self, game: str, receipt: dict | None = None) -> dict:
+        """Take (or take again) this player's seat; with a receipt, the server must extend it."""
+        if receipt is None:
+            path = receipt_file(self.url, game, self.player)
+            receipt = json.loads(path.read_text()) if path.exists() else None
+        out = self.request("join", game=game, receipt=receipt)
+        if out.get("started"):
+            self.game_id_of[game] = out["game_id"]
+            self.keep_receipt(game, out)
+        return out
+
+    def keep_receipt(self, game: str, status: dict) -> None:
+        path = receipt_file(self.url, game, self.player)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(status["receipt"]))
+
+    # ------------------------------------------------------------ play
+    def choices(self, game: str) -> tuple[int, list[Decision]]:
+        out = self.request("choices", game=game)
+        seq = out["seq"]
+        decisions = []
+        for d_index, d in enumerate(out["decisions"]):
+            commands = [CommandChoice(c["type"], c["actor"], self._fields(game, seq, [d_index, c_index], c["fields"]),
+                                      c["source"]) for c_index, c in enumerate(d["commands"])]
+            decisions.append(Decision(d["decider"], d["step"], d["title"], commands, d["pending"]))
+        return seq, decisions
+
+    def _fields(self, game: str, seq: int, path: list[int], found: list[dict]) -> list[Field]:
+        fields = []
+        for f_index, f in enumerate(found):
+            options = [Option(o["value"], o.get("label", ""), self._then(game, seq, path + [f_index, o_index]))
+                       for o_index, o in enumerate(f.get("options", []))]
+            fields.append(Field(f["name"], f["kind"], options, f.get("min"), f.get("max"), f.get("label", "")))
+        return fields
+
+    def _then(self, game: str, seq: int, path: list[int]):
+        def expand() -> list[Field]:
+            return self._fields(game, seq, path, self.request("expand", game=game, seq=seq, path=path)["fields"])
+        return expand
+
+    def submit(self, game: str, command: dict) -> dict:
+        self.submitted_json = canonical_json(command)
+        try:
+            out = self.request("submit", game=game, command=command)
+        finally:
+            self.submitted_json = None
+        self.keep_receipt(game, out)
+        return out
+
+
+def bot_game(status: dict) -> SimpleNamespace:
+    """What a bot reads of the game besides its choices (app/bots.py Bot.choose)."""
+    sequence = SimpleNamespace(current=status["step"], pending=status["pending"], finished=status["finished"])
+    return SimpleNamespace(state=SimpleNamespace(kernel=SimpleNamespace(
+        seq=status["seq"], turn=status["turn"], impulse=status["impulse"], sequence=sequence)))
+
+
+def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 1, decisions: int = 100000,
+              seconds: float = 3600.0, out=None):
+    """A bot plays ``client``'s seat until the game ends, ``decisions`` are made or ``seconds``
+    pass.  Returns (tally, last status)."""
+    from app.bots import Bot, Tally
+
+    if policy != "random":
+        raise WifError(f"a bot over the network plays the random policy only (asked: {policy!r}); "
+                       "the greedy one needs previews the server does not serve yet")
+    bot, tally = Bot(policy, seed), Tally()
+    status = client.join(game)
+    if not status.get("started"):
+        raise NetError(f"game {game} waits for its other seats: {', '.join(status.get('open_seats', []))}")
+    deadline = time.monotonic() + seconds
+    while tally.decisions < decisions and not status["finished"] and time.monotonic() < deadline:
+        if not status["my_turn"]:
+            status = client.request("wait", game=game, seq=status["seq"], timeout=min(5.0, seconds))
+            continue
+        _, found = client.choices(game)
+        pending = [d for d in found if d.pending]
+        if not pending:
+            status = client.request("wait", game=game, seq=status["seq"], timeout=1.0)
+            continue
+        decision = pending[0]
+        cmd = bot.choose(bot_game(status), decision, client.player)
+        if cmd is None:
+            raise WifError(f"{decision.decider} has nothing it may do in {decision.title!r} and may not finish it")
+        tally.decisions += 1
+        status = client.submit(game, cmd)
+        if status["accepted"]:
+            tally.count(cmd["type"])
+        else:
+            tally.refused.append(f"{cmd}: {status['reason']}")
+            finish = [c for c in decision.commands if c.type == "FinishStep"]
+            if finish:
+                again = client.submit(game, finish[0].base())
+                if again["accepted"]:
+                    status = again
+                    tally.count("FinishStep")
+            if len(tally.refused) > 50:
+                raise WifError(f"the bot is stuck in {decision.title!r}: {status['reason']}")
+    return tally, status

@@ -1,0 +1,427 @@
+"""`wif serve`: the server that holds the games (issue #15).
+
+Starlette + uvicorn: small, ASGI, WebSockets built in.  The server is authoritative: each
+game is one save (the usual SQLite format) in the games folder, every command is decided by
+``Game.submit`` here, and the dice come from this server's host secret (its own config dir,
+kernel/keys.py): no client can foresee or choose a die.  A command is signed by its player's
+own key: while deciding, the kernel asks the player's signer to sign the command with the
+heads it made; the server's signer for a remote player forwards that message to the client and
+waits for its signature (protocol.sign_request_problem is what the client checks first).  The
+server itself is a player of each game with no powers, "server": it signs the first event and
+the meta, as the creator of a local game does.
+
+Each client sees only its player's view (kernel/views.py) and the choices of its own powers.
+Games are independent; one process holds many (docs/NETWORK.md says how to shard them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+import secrets
+import threading
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from kernel import keys as keyring
+from kernel.errors import WifError
+from kernel.events import canonical_json
+from kernel.fairplay import Signers
+from kernel.game import Game
+from kernel.views import state_seen_by
+
+from . import protocol
+
+SERVER_PLAYER = "server"
+WAIT_LIMIT = 30.0  # the longest a client's ``wait`` is held open
+
+
+class RemoteSigner:
+    """Signs as a remote player by asking that player's client (called from the thread that
+    decides the command)."""
+
+    def __init__(self, player: str, public_hex: str, room: "Room"):
+        self.player, self.public_hex, self.room = player, public_hex, room
+
+    def sign(self, message: bytes) -> bytes:
+        link = self.room.signing_link.get(self.player)
+        if link is None:
+            raise WifError(f"{self.player} is not connected to sign this command")
+        signature = link(message)
+        if not keyring.verify_signature(self.public_hex, signature, message):
+            raise WifError(f"{self.player}'s signature does not match the key this game recorded")
+        return signature
+
+
+class RoomSigners(Signers):
+    """The game's signers on the server: its own key for "server", the clients for the rest."""
+
+    def __init__(self, ident, room: "Room"):
+        super().__init__(ident)
+        self.room = room
+
+    def get(self, player: str):
+        if player == SERVER_PLAYER:
+            return super().get(player)
+        recorded = self.ident.keys.get(player)
+        if recorded is None:
+            return super().get(player)  # names the players
+        return RemoteSigner(player, recorded, self.room)
+
+
+class Room:
+    """One game of the lobby: its seats, and once every seat is taken, its save."""
+
+    def __init__(self, server: "NetServer", name: str, spec: dict):
+        self.server, self.name, self.spec = server, name, spec
+        self.lock = threading.Lock()  # one command or look at a time
+        self.game: Game | None = None
+        self.signing_link: dict = {}
+        self.changed = asyncio.Condition()
+        self.choices_cache: dict[str, tuple[int, object]] = {}
+
+    @property
+    def path(self) -> Path:
+        return self.server.games_dir / f"{self.name}.wif"
+
+    def save_spec(self) -> None:
+        (self.server.games_dir / f"{self.name}.json").write_text(json.dumps(self.spec, indent=1))
+
+    def open_seats(self) -> list[str]:
+        return [p for p, seat in self.spec["seats"].items() if not seat.get("key")]
+
+    def start_if_full(self) -> None:
+        if self.game is not None or self.open_seats():
+            return
+        seats = self.spec["seats"]
+        players = {SERVER_PLAYER: [], **{p: list(seat["powers"]) for p, seat in seats.items()}}
+        keys = {p: seat["key"] for p, seat in seats.items()}
+        keyring.public_key_hex(SERVER_PLAYER, create=True)
+        game = Game.new(self.spec["scenario"], self.path, players=players, player_keys=keys,
+                        extra_plugins=self.spec.get("rules") or None, seed=self.spec.get("seed"))
+        self.attach(game)
+
+    def attach(self, game: Game) -> None:
+        game.signers = RoomSigners(game.identity, self)
+        self.game = game
+
+    def receipt(self, player: str) -> dict:
+        seq, head = self.game.store.last()
+        return {"seq": seq, "tag": protocol.receipt_tag(self.server.receipt_key, self.game.identity.game_id,
+                                                        player, seq, head)}
+
+    def receipt_problem(self, player: str, receipt: dict) -> str | None:
+        """Why the log here does not extend a client's receipt (the "saves match" check)."""
+        seq = int(receipt.get("seq", 0))
+        row = self.game.store.conn.execute("SELECT hash FROM events WHERE seq=?", (seq,)).fetchone()
+        if row is None:
+            return (f"game {self.name}: your receipt is at seq {seq}, but the server's log ends at seq "
+                    f"{self.game.store.last()[0]}: the saves do not match (the server lost moves you saw)")
+        want = protocol.receipt_tag(self.server.receipt_key, self.game.identity.game_id, player, seq, row[0])
+        if not secrets.compare_digest(want, str(receipt.get("tag", ""))):
+            return (f"game {self.name}: the server's log at seq {seq} is not the one your receipt names: "
+                    "the saves do not match")
+        return None
+
+
+class NetServer:
+    def __init__(self, games_dir: Path):
+        self.games_dir = Path(games_dir)
+        self.games_dir.mkdir(parents=True, exist_ok=True)
+        self.server_id = secrets.token_hex(8)
+        self.receipt_key = keyring.game_dice_key(keyring.host_secret(), "wif net receipts")
+        self.rooms: dict[str, Room] = {}
+        self.rooms_lock = threading.Lock()
+        self._load()
+
+    def _load(self) -> None:
+        for spec_path in sorted(self.games_dir.glob("*.json")):
+            name = spec_path.stem
+            room = Room(self, name, json.loads(spec_path.read_text()))
+            if room.path.exists():
+                room.attach(Game.open(room.path))
+            self.rooms[name] = room
+
+    def close(self) -> None:
+        for room in self.rooms.values():
+            if room.game is not None:
+                room.game.close()
+
+    def room(self, name: str) -> Room:
+        room = self.rooms.get(name)
+        if room is None:
+            raise WifError(f"no game {name!r} on this server (games: {', '.join(sorted(self.rooms)) or 'none'})")
+        return room
+
+
+class Connection:
+    """One authenticated client: its requests, answered in order; a submit runs in a thread
+    while this keeps reading (the client's signatures come back through it)."""
+
+    def __init__(self, server: NetServer, ws: WebSocket, player: str, public_hex: str):
+        self.server, self.ws, self.player, self.public_hex = server, ws, player, public_hex
+        self.loop = asyncio.get_running_loop()
+        self.pending_signature: concurrent.futures.Future | None = None
+        self.joined: set[str] = set()
+        self.submit_command_json: str | None = None
+
+    # called from the deciding thread
+    def sign_remotely(self, message: bytes) -> bytes:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        self.pending_signature = future
+        asyncio.run_coroutine_threadsafe(self.ws.send_json({"op": "sign", "message": message.hex()}), self.loop)
+        try:
+            return bytes.fromhex(future.result(timeout=protocol.SIGN_TIMEOUT))
+        except concurrent.futures.TimeoutError:
+            raise WifError(f"{self.player} did not sign the command in {protocol.SIGN_TIMEOUT:.0f} s") from None
+        finally:
+            self.pending_signature = None
+
+    def drop(self) -> None:
+        future = self.pending_signature
+        if future is not None and not future.done():
+            future.set_exception(WifError(f"{self.player} left before signing"))
+        for name in self.joined:
+            room = self.server.rooms.get(name)
+            if room and room.signing_link.get(self.player) == self.sign_remotely:
+                room.signing_link.pop(self.player, None)
+
+    async def serve(self) -> None:
+        tasks: set[asyncio.Task] = set()
+        try:
+            while True:
+                msg = await self.ws.receive_json()
+                if msg.get("op") == "signature":
+                    future = self.pending_signature
+                    if future is not None and not future.done():
+                        future.set_result(str(msg.get("signature", "")))
+                    continue
+                task = asyncio.create_task(self.answer(msg))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+        finally:
+            self.drop()
+            for task in tasks:
+                task.cancel()
+
+    async def answer(self, msg: dict) -> None:
+        handler = getattr(self, f"op_{msg.get('op')}", None)
+        try:
+            if handler is None:
+                raise WifError(f"unknown request {msg.get('op')!r}")
+            result = await handler(msg)
+            reply = {"id": msg.get("id"), "ok": True, **result}
+        except (WifError, ValueError, KeyError, TypeError) as exc:
+            reply = {"id": msg.get("id"), "ok": False, "error": str(exc)}
+        try:
+            await self.ws.send_text(canonical_json(reply))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+
+    def _seat_room(self, msg: dict) -> Room:
+        room = self.server.room(str(msg.get("game")))
+        if room.game is None:
+            raise WifError(f"game {room.name} has not started: open seats {', '.join(room.open_seats())}")
+        if self.player not in room.spec["seats"]:
+            raise WifError(f"{self.player!r} has no seat in game {room.name} (seats: {', '.join(room.spec['seats'])})")
+        if room.name not in self.joined:
+            raise WifError(f"join game {room.name} first")
+        return room
+
+    # ------------------------------------------------------------ lobby
+    async def op_create(self, msg: dict) -> dict:
+        name, seats = str(msg["game"]), msg["seats"]
+        if not name.isidentifier():
+            raise WifError(f"a game name is letters, digits and _ ({name!r})")
+        if not isinstance(seats, dict) or not seats:
+            raise WifError("seats: a player name for each list of powers, e.g. {\"alice\": [\"Germany\"]}")
+        for player in seats:
+            keyring.check_player_name(player)
+            if player == SERVER_PLAYER:
+                raise WifError(f"{SERVER_PLAYER!r} is the server's own name in a game; choose another seat name")
+        with self.server.rooms_lock:
+            if name in self.server.rooms:
+                raise WifError(f"there is already a game {name!r}")
+            spec = {"scenario": str(msg["scenario"]), "rules": list(msg.get("rules") or []), "seed": msg.get("seed"),
+                    "seats": {p: {"powers": list(ps), "key": ""} for p, ps in seats.items()},
+                    "creator": self.player}
+            room = Room(self.server, name, spec)
+            self.server.rooms[name] = room
+            room.save_spec()
+        return {"game": name, "open_seats": room.open_seats()}
+
+    async def op_list(self, msg: dict) -> dict:
+        return {"games": [{"game": n, "scenario": r.spec["scenario"], "open_seats": r.open_seats(),
+                           "started": r.game is not None} for n, r in sorted(self.server.rooms.items())]}
+
+    async def op_join(self, msg: dict) -> dict:
+        room = self.server.room(str(msg.get("game")))
+        seat = room.spec["seats"].get(self.player)
+        if seat is None:
+            raise WifError(f"{self.player!r} has no seat in game {room.name} (seats: {', '.join(room.spec['seats'])})")
+        if seat["key"] and seat["key"] != self.public_hex:
+            raise WifError(f"the seat {self.player!r} of game {room.name} is taken by another key")
+        if not seat["key"]:
+            seat["key"] = self.public_hex
+            room.save_spec()
+            await asyncio.to_thread(self._start, room)
+        self.joined.add(room.name)
+        room.signing_link[self.player] = self.sign_remotely
+        if room.game is None:
+            return {"started": False, "open_seats": room.open_seats()}
+        receipt = msg.get("receipt")
+        if receipt:
+            why = room.receipt_problem(self.player, receipt)
+            if why:
+                raise WifError(why)
+        return {"started": True, **self._status(room)}
+
+    def _start(self, room: Room) -> None:
+        with room.lock:
+            room.start_if_full()
+
+    # ------------------------------------------------------------ play
+    def _status(self, room: Room) -> dict:
+        k = room.game.state.kernel
+        mine = {p for p, who in k.controllers.items() if who == self.player}
+        sides = {k.side_of(p) for p in mine}
+        waits = [d for d in k.sequence.pending if d in mine or d in sides]
+        return {"game_id": room.game.identity.game_id, "seq": k.seq, "turn": k.turn, "impulse": k.impulse, "step": k.sequence.current,
+                "pending": list(k.sequence.pending), "my_turn": bool(waits), "finished": bool(k.sequence.finished),
+                "receipt": room.receipt(self.player)}
+
+    async def op_status(self, msg: dict) -> dict:
+        room = self._seat_room(msg)
+        return self._status(room)
+
+    async def op_wait(self, msg: dict) -> dict:
+        """Answers when the log passes ``seq`` (or after a while): a client waiting for the other side."""
+        room = self._seat_room(msg)
+        seq = int(msg.get("seq", 0))
+        timeout = min(float(msg.get("timeout", WAIT_LIMIT)), WAIT_LIMIT)
+        async with room.changed:
+            try:
+                await asyncio.wait_for(room.changed.wait_for(lambda: room.game.state.kernel.seq > seq), timeout)
+            except asyncio.TimeoutError:
+                pass
+        return self._status(room)
+
+    def _choices(self, room: Room):
+        seq = room.game.state.kernel.seq
+        cached = room.choices_cache.get(self.player)
+        if cached is None or cached[0] != seq:
+            cached = (seq, room.game.choices(self.player))
+            room.choices_cache[self.player] = cached
+        return cached[1]
+
+    async def op_choices(self, msg: dict) -> dict:
+        room = self._seat_room(msg)
+
+        def look():
+            with room.lock:
+                found = self._choices(room)
+                return {"seq": room.game.state.kernel.seq,
+                        "decisions": [{"decider": d.decider, "step": d.step, "title": d.title, "pending": d.pending,
+                                       "commands": [{"type": c.type, "actor": c.actor, "source": c.source,
+                                                     "fields": [f.as_dict(0) for f in c.fields]}
+                                                    for c in d.commands]}
+                                      for d in found.decisions]}
+        return await asyncio.to_thread(look)
+
+    async def op_expand(self, msg: dict) -> dict:
+        """The fields that follow one option: path = decision, command, then field and option
+        indexes in turn (the choices of the seq the client names)."""
+        room = self._seat_room(msg)
+
+        def look():
+            with room.lock:
+                if int(msg.get("seq", -1)) != room.game.state.kernel.seq:
+                    raise WifError("these choices are out of date: the game has moved on")
+                found = self._choices(room)
+                d, c, *rest = [int(i) for i in msg["path"]]
+                fields = found.decisions[d].commands[c].fields
+                for f_index, o_index in zip(rest[::2], rest[1::2]):
+                    fields = fields[f_index].all_options()[o_index].next_fields()
+                return {"fields": [f.as_dict(0) for f in fields]}
+        return await asyncio.to_thread(look)
+
+    async def op_submit(self, msg: dict) -> dict:
+        room = self._seat_room(msg)
+        command = msg["command"]
+        if not isinstance(command, dict):
+            raise WifError("command: a JSON object")
+
+        def decide():
+            with room.lock:
+                outcome = room.game.submit(command, player=self.player)
+                return {"accepted": outcome.accepted, "reason": outcome.reason or "", **self._status(room)}
+        result = await asyncio.to_thread(decide)
+        if result["accepted"]:
+            async with room.changed:
+                room.changed.notify_all()
+        return result
+
+    async def op_view(self, msg: dict) -> dict:
+        room = self._seat_room(msg)
+
+        def look():
+            with room.lock:
+                return {"state": state_seen_by(room.game, self.player)}
+        return await asyncio.to_thread(look)
+
+
+async def handshake(server: NetServer, ws: WebSocket) -> tuple[str, str] | None:
+    """The client proves its key by signing a fresh challenge; (player, public key) or None."""
+    nonce = secrets.token_bytes(32)
+    await ws.send_json({"op": "challenge", "nonce": nonce.hex(), "server": server.server_id})
+    hello = await ws.receive_json()
+    player, public_hex = str(hello.get("player", "")), str(hello.get("key", ""))
+    try:
+        keyring.check_player_name(player)
+        signature = bytes.fromhex(str(hello.get("signature", "")))
+    except (WifError, ValueError) as exc:
+        await ws.send_json({"op": "welcome", "ok": False, "error": str(exc)})
+        return None
+    if not keyring.verify_signature(public_hex, signature, protocol.challenge_message(nonce, server.server_id)):
+        await ws.send_json({"op": "welcome", "ok": False,
+                            "error": f"{player}: the signature of the challenge does not match the key given"})
+        return None
+    await ws.send_json({"op": "welcome", "ok": True, "player": player})
+    return player, public_hex
+
+
+def make_app(games_dir: Path) -> Starlette:
+    server = NetServer(games_dir)
+
+    async def endpoint(ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            who = await handshake(server, ws)
+            if who is None:
+                await ws.close()
+                return
+            await Connection(server, ws, *who).serve()
+        except WebSocketDisconnect:
+            pass
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        server.close()
+
+    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)], lifespan=lifespan)
+    app.state.net = server
+    return app
+
+
+def serve(host: str, port: int, games_dir: Path) -> None:
+    import uvicorn
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"serving on {host}: reachable from other machines", flush=True)
+    uvicorn.run(make_app(games_dir), host=host, port=port, log_level="warning", ws_max_size=64 * 1024 * 1024)

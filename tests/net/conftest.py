@@ -1,0 +1,53 @@
+"""A `wif serve` subprocess on a free loopback port, with its own config dir (the server's
+key and dice secret), always stopped by the fixture's finalizer."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wif_command(*args: str) -> list[str]:
+    return [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())", *args]
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = free_port()
+    env = {**os.environ, "WIF_CONFIG_DIR": str(tmp_path / "server-config")}
+    proc = subprocess.Popen(wif_command("serve", "--port", str(port), "--games", str(tmp_path / "games")),
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    out = proc.stdout.read().decode() if proc.poll() is not None else "(still starting)"
+                    pytest.fail(f"wif serve did not start on port {port}: {out}")
+                time.sleep(0.1)
+        yield {"url": f"ws://127.0.0.1:{port}/ws", "games": tmp_path / "games", "proc": proc, "env": env}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)

@@ -1,0 +1,97 @@
+"""`wif serve` (issue #15, items 1 and 3): challenge authentication, the server deciding every
+command, per-player views and choices, receipts, and bots playing a seat."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from websockets.sync.client import connect
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from app.net import protocol
+from app.net.client import NetClient, NetError, play_seat, receipt_file
+
+SEATS = {"alice": ["germany"], "bob": ["ussr"]}
+
+
+def login(ws, player: str, key: Ed25519PrivateKey) -> None:
+    challenge = json.loads(ws.recv(timeout=5))
+    message = protocol.challenge_message(bytes.fromhex(challenge["nonce"]), challenge["server"])
+    public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    ws.send(json.dumps({"player": player, "key": public, "signature": key.sign(message).hex()}))
+    assert json.loads(ws.recv(timeout=5))["ok"] is True
+
+
+def seated(server, game="g1"):
+    alice, bob = NetClient(server["url"], "alice"), NetClient(server["url"], "bob")
+    alice.create(game, "barbarossa", SEATS)
+    assert alice.join(game)["started"] is False
+    assert bob.join(game)["started"] is True
+    alice.join(game)
+    return alice, bob
+
+
+def test_a_wrong_challenge_signature_is_refused(server):
+    with connect(server["url"], open_timeout=5) as ws:
+        json.loads(ws.recv(timeout=5))
+        with NetClient(server["url"], "mallory") as honest:
+            key = honest.signer.public_hex
+        ws.send(json.dumps({"player": "mallory", "key": key, "signature": "00" * 64}))
+        answer = json.loads(ws.recv(timeout=5))
+    assert answer["ok"] is False and "does not match the key" in answer["error"]
+
+
+def test_seats_views_and_refusals(server):
+    alice, bob = seated(server)
+    with alice, bob:
+        with connect(server["url"], open_timeout=5) as ws:  # another key that calls itself alice
+            login(ws, "alice", Ed25519PrivateKey.generate())
+            ws.send(json.dumps({"op": "join", "id": 1, "game": "g1"}))
+            answer = json.loads(ws.recv(timeout=5))
+        assert answer["ok"] is False and "taken by another key" in answer["error"]
+        view = alice.request("view", game="g1")["state"]
+        assert "seed" not in view["kernel"] and "dice_playback" not in view["kernel"]
+        status = alice.request("status", game="g1")
+        mover, waiter = (alice, bob) if status["my_turn"] else (bob, alice)
+        _, found = waiter.choices("g1")
+        assert not [d for d in found if d.pending]
+        out = waiter.submit("g1", {"type": "FinishStep", "actor": "ussr" if waiter is bob else "germany"})
+        assert out["accepted"] is False and "nothing (more) to decide" in out["reason"]
+        _, found = mover.choices("g1")
+        decision = [d for d in found if d.pending][0]
+        finish = decision.find("FinishStep")[0].base()
+        before = mover.request("status", game="g1")["seq"]
+        assert mover.submit("g1", finish)["accepted"] is True
+        assert mover.request("status", game="g1")["seq"] > before
+
+
+def test_a_receipt_the_server_does_not_extend_is_told(server):
+    alice, bob = seated(server)
+    with alice, bob:
+        receipt = alice.request("status", game="g1")["receipt"]
+        with pytest.raises(NetError, match="saves do not match"):
+            alice.join("g1", receipt={"seq": receipt["seq"], "tag": "0" * 64})
+        with pytest.raises(NetError, match="server's log ends at seq"):
+            alice.join("g1", receipt={"seq": receipt["seq"] + 50, "tag": receipt["tag"]})
+        assert alice.join("g1", receipt=receipt)["started"]
+
+
+def test_a_client_that_drops_before_signing_leaves_nothing_stored(server):
+    alice, bob = seated(server)
+    with bob:
+        status = alice.request("status", game="g1")
+        player = alice if status["my_turn"] else bob
+        _, found = player.choices("g1")
+        decision = [d for d in found if d.pending][0]
+        command = decision.find("FinishStep")[0].base()
+        player.ws.send(json.dumps({"op": "submit", "id": 99, "game": "g1", "command": command}))
+        assert json.loads(player.ws.recv(timeout=20))["op"] == "sign"
+        player.close()  # gone without signing
+        with NetClient(server["url"], player.player) as again:
+            back = again.join("g1")
+            assert back["seq"] == status["seq"]  # nothing of the unsigned command was kept
+            assert again.submit("g1", command)["accepted"]
+    alice.close()
