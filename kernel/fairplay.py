@@ -9,10 +9,14 @@ signed by the player who wrote them.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 import uuid
 from dataclasses import dataclass, field
 
 from . import keys as keyring
+from . import receipts
 from .dice import HostDice
 from .errors import Rejected, WifError
 from .events import meta_message, signed_message, snapshot_message
@@ -37,7 +41,9 @@ class Identity:
     def fair(self) -> bool:
         return self.dice != SEEDED
 
-    def describe(self) -> str:
+    def describe(self, branch: tuple[int, str] | None = None) -> str:
+        if branch is not None:
+            return f"forked at seq {branch[0]}: its later dice are a what-if of that fork (not the game's)"
         if self.dice == SEEDED:
             return f"seeded (not fair): seed {self.seed}, anyone holding the save can foresee every die"
         return "fair: dice from the host key of the machine that started the game"
@@ -88,8 +94,50 @@ class NoDiceKey:
 def dice_source(game, ctx):
     ident: Identity = game.identity
     if ident.dice == HOST:
-        return HostDice(game.dice_key, ident.game_id, ctx.state) if game.dice_key else NoDiceKey()
+        if not game.dice_key:
+            return NoDiceKey()
+        branch = game.dice_branch
+        if branch is not None and ctx.first_seq > branch[0]:  # after a fork: the fork's own dice
+            return HostDice(hmac.new(game.dice_key, b"wif fork\x00" + branch[1].encode(), hashlib.sha256).digest(),
+                            ident.game_id, ctx.state)
+        return HostDice(game.dice_key, ident.game_id, ctx.state)
     return SeededDice(ctx.rng)
+
+
+# ---------------------------------------------------------------- forks and copies
+def new_dice_salt() -> str:
+    return secrets.token_hex(16)
+
+
+def dice_branch(store) -> tuple[int, str] | None:
+    """(fork seq, salt) of a forked game, whose dice after the fork are its own."""
+    forked, salt = store.meta("forked_from"), store.meta("dice_salt")
+    if isinstance(forked, dict) and isinstance(forked.get("seq"), int) and isinstance(salt, str) and salt.isalnum():
+        return forked["seq"], salt
+    return None
+
+
+def _ledger(game) -> str:
+    """Whose dice this machine has rolled: the game, or one fork of it."""
+    return game.identity.game_id + (game.dice_branch[1] if game.dice_branch else "")
+
+
+HOST_LEDGER = "host.dice"  # the host's own receipt of the dice it rolled for a game
+
+
+def dice_rolled(game, records) -> None:
+    """The host keeps a receipt each time it rolls for a game (at once, not every 2 s: a copy of
+    the save played ahead must not be able to come back and roll the same places again)."""
+    if game.identity.dice == HOST and game.dice_key and any(r.type == "DiceRolled" for r in records):
+        receipts.record(_ledger(game), HOST_LEDGER, records[-1].seq, records[-1].hash)
+
+
+def behind_the_dice(game) -> str | None:
+    """Why this save may not roll on this machine: a copy of it rolled further here."""
+    if game.identity.dice != HOST or not game.dice_key:
+        return None
+    why = receipts.problem(game.store, _ledger(game), HOST_LEDGER)
+    return f"{why}; this machine rolled that game's dice further, so this copy is not played on (look at it only)" if why else None
 
 
 def signing_player(state, actor: str, player: str | None) -> str:

@@ -51,6 +51,7 @@ class Game(Decisions):
         self.signers = fairplay.Signers(self.identity)
         self.verifier = keyring.Verifier({})
         self.receipts = receipts.Keeper("")
+        self.dice_branch: tuple[int, str] | None = None  # a fork's own dice after its seq (fairplay.py)
 
     def _set_identity(self, ident: "fairplay.Identity", dice_key: bytes | None = None) -> None:
         self.identity, self.signers = ident, fairplay.Signers(ident)
@@ -59,6 +60,7 @@ class Game(Decisions):
         self.dice_key = dice_key if dice_key is not None else fairplay.local_dice_key(ident)
         local = self.signers.any_local() if ident.signed else None
         self.store.meta_signer = fairplay.meta_signer(ident.game_id, local) if local else None
+        self.dice_branch = fairplay.dice_branch(self.store)
 
     def dice_source(self, ctx: Context):
         """The source of this game's dice (kernel/fairplay.py: host key or seed)."""
@@ -177,6 +179,10 @@ class Game(Decisions):
         if started is not None:
             game._set_identity(fairplay.Identity.from_game_started(started))
         game._rebuild()
+        behind = fairplay.behind_the_dice(game) if not game.read_only else None
+        if behind:  # a copy of the save played further on this machine: its dice are not rolled again
+            game.read_only = True
+            game.problems.append(behind)
         if reverted and not game.read_only:
             record_reopened(game, reverted)
         return game
@@ -306,6 +312,7 @@ class Game(Decisions):
             records = self._run(handle, actor=cmd.actor, command=command, player=signing)
             if records and self.identity.signed:
                 self.receipts.saw(signing, records[-1].seq, records[-1].hash)
+                fairplay.dice_rolled(self, records)
         except Rejected as exc:
             return Outcome(False, reason=str(exc))
         except WifError as exc:
@@ -424,6 +431,8 @@ class Game(Decisions):
             new_store.meta_signer = self.store.meta_signer
             head = new_store.last()
             new_store.set_meta("head", [head[0], head[1].hex()])  # re-signs the fork's meta
+            # a fork is a what-if: its later dice are its own, never the original's future ones
+            new_store.set_meta("dice_salt", fairplay.new_dice_salt())
         finally:
             new_store.close()
         return Game.open(path, snapshot_every=self.snapshot_every)

@@ -59,10 +59,12 @@ def problem(store, game_id: str, player: str) -> str | None:
     row = store.conn.execute("SELECT hash FROM events WHERE seq=?", (seq,)).fetchone()
     if row is None:
         last = store.last()[0]
-        return (f"{store.path}: player {player!r} saw this game up to seq {seq}, the save ends at seq {last} "
+        who = "this machine's dice" if player == "host.dice" else f"player {player!r}"
+        return (f"{store.path}: {who} saw this game up to seq {seq}, the save ends at seq {last} "
                 "(events deleted from the end, or an older copy of the save)")
     if bytes(row[0]).hex() != hash_hex:
-        return (f"{store.path}: player {player!r} saw another event at seq {seq} than this save has "
+        who = "this machine's dice" if player == "host.dice" else f"player {player!r}"
+        return (f"{store.path}: {who} saw another event at seq {seq} than this save has "
                 "(the history was rewritten)")
     return None
 

@@ -37,6 +37,7 @@ class VerifyReport:
     dice: str = "seeded"  # how the game's dice are made (kernel/fairplay.py)
     dice_rederived: bool = False  # host dice recomputed from this machine's key
     signed: bool = False
+    forked_at: int | None = None  # a fork's dice after this seq are its own (kernel/fairplay.py)
     snapshots_complete: bool = False  # re-decision met every snapshot (kernel/redecide.py)
 
     @property
@@ -47,6 +48,8 @@ class VerifyReport:
     def fairness(self) -> str:
         if self.dice == "seeded":
             return "seeded (not fair)"
+        if self.forked_at is not None:
+            return f"fair dice up to the fork at seq {self.forked_at}, a what-if of the fork after it (not fair)"
         return "fair dice, " + ("re-derived from this machine's host key" if self.dice_rederived
                                 else "checked against the log (the host key is not on this machine)")
 
@@ -93,6 +96,7 @@ def verify(path: str | Path, plugin_dirs: list[Path] | None = None, as_player: s
             return report
         try:
             report.warnings.extend(game.store.warnings)
+            report.forked_at = game.dice_branch[0] if game.dice_branch else None
             if ident.signed and game.store.has_commands():
                 redecide(game, report, lenient=dev_modified)
             if not report.problems and not report.snapshots_complete:

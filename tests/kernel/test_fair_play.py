@@ -326,3 +326,44 @@ def test_receipt_file_is_in_the_config_dir_not_the_save(save):
     game.close()  # receipts are written at most every 2 s, and when the game closes
     assert receipts.read(game_id, "solo") == (seq, head.hex())
     assert str(keyring.config_dir()) in str(receipts.receipt_path(game_id, "solo"))
+
+
+# ---------------------------------------------------------------- looking ahead in a copy
+def test_a_copy_played_ahead_cannot_come_back_and_roll_the_same_places(save, tmp_path):
+    game = played(save, 10)
+    game.close()
+    ahead = tmp_path / "ahead.wif"
+    shutil.copy(save, ahead)
+    look = Game.open(ahead)
+    while not any(r.type == "DiceRolled" for r in look.submit({"type": "FinishStep", "actor": look.state.kernel.acting_power()}).events):
+        pass  # on to a roll: the cheater now knows it
+    look.close()
+    back = Game.open(save)
+    assert back.read_only and "this machine rolled that game's dice further" in back.problems[-1]
+    assert not back.submit({"type": "FinishStep", "actor": back.state.kernel.acting_power()}).accepted
+    back.close()
+
+
+def test_a_fork_rolls_its_own_dice_and_says_so(save, tmp_path):
+    game = played(save, 10, options={"turns": 20})
+    at = game.state.kernel.seq
+    fork = game.fork(at, tmp_path / "fork.wif")
+    def to_a_roll(g):
+        for _ in range(200):
+            out = g.submit({"type": "FinishStep", "actor": g.state.kernel.acting_power()})
+            assert out.accepted, out.reason
+            rolled = [r for r in out.events if r.type == "DiceRolled"]
+            if len(rolled) >= 2:  # the next turn's two initiative dice
+                return [(r.seq, r.data["results"]) for r in rolled]
+        raise AssertionError("no roll in 200 commands")
+    rolls_a, rolls_b = [], []
+    for _ in range(4):
+        rolls_a += to_a_roll(game)
+        rolls_b += to_a_roll(fork)
+    assert [s for s, _ in rolls_a] == [s for s, _ in rolls_b]
+    assert rolls_a != rolls_b  # same places, other dice (8 d10 all the same by chance: 1 in 10^8)
+    fork.close(); game.close()
+    report = verify(tmp_path / "fork.wif")
+    assert report.ok, report.problems
+    assert report.fairness.startswith(f"fair dice up to the fork at seq {at}")
+    assert verify(save).ok
