@@ -83,7 +83,7 @@ class NewGameForm:
         self.rules_on: list[str] | None = None  # set once the player edits the rule tabs
         self.rules_form = None
         self.confirm_quit: FormWindow | None = None  # the "Quit?" question, while open
-        self.names = ["Player 1", "Player 2"]
+        self.names = ["Player-1", "Player-2"]  # a player's name is one word (kernel/keys.py: no spaces)
         self.assign: dict[str, int] = {}  # power -> player index
         self.status = ""
         self.window: FormWindow | None = None

@@ -218,7 +218,7 @@ def test_start_new_game_form_creates_the_game(tmp_path, monkeypatch):
         game = form.choice.game
         try:
             assert game.state.kernel.options["mode"] == "hotseat"
-            assert set(game.state.kernel.controllers.values()) == {"Player 1", "Player 2"}
+            assert set(game.state.kernel.controllers.values()) == {"Player-1", "Player-2"}
         finally:
             game.close()
     finally:
