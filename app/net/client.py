@@ -15,6 +15,7 @@ import json
 import time
 from types import SimpleNamespace
 
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from kernel import keys as keyring
@@ -23,13 +24,19 @@ from kernel.errors import WifError
 from kernel.events import canonical_json
 
 from . import protocol
+from .protocol import OUT_OF_DATE
 
 CONNECT_TIMEOUT = 10.0
-REPLY_TIMEOUT = 120.0  # a reply that takes longer means the server is gone
+REPLY_TIMEOUT = 120.0
+SEATS_POLL = 0.5  # seconds between two looks at a game that waits for its seats  # a reply that takes longer means the server is gone
 
 
 class NetError(WifError):
     """The server refused a request, or could not be reached."""
+
+
+class OutOfDate(NetError):
+    """The choices a client holds are of an earlier point of the game."""
 
 
 def receipt_file(url: str, game: str, player: str):
@@ -67,6 +74,14 @@ class NetClient:
         self.close()
 
     def request(self, op: str, **fields) -> dict:
+        try:
+            return self._request(op, fields)
+        except ConnectionClosed as exc:
+            raise NetError(f"the server at {self.url} closed the connection ({exc})") from None
+        except TimeoutError:
+            raise NetError(f"the server at {self.url} did not answer {op} in {REPLY_TIMEOUT:.0f} s") from None
+
+    def _request(self, op: str, fields: dict) -> dict:
         rid = next(self._ids)
         self.ws.send(canonical_json({"op": op, "id": rid, **fields}))
         deadline = time.monotonic() + REPLY_TIMEOUT
@@ -132,7 +147,13 @@ class NetClient:
 
     def _then(self, game: str, seq: int, path: list[int]):
         def expand() -> list[Field]:
-            return self._fields(game, seq, path, self.request("expand", game=game, seq=seq, path=path)["fields"])
+            try:
+                found = self.request("expand", game=game, seq=seq, path=path)["fields"]
+            except NetError as exc:
+                if OUT_OF_DATE in str(exc):
+                    raise OutOfDate(str(exc)) from None
+                raise
+            return self._fields(game, seq, path, found)
         return expand
 
     def submit(self, game: str, command: dict) -> dict:
@@ -162,27 +183,36 @@ def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 
         raise WifError(f"a bot over the network plays the random policy only (asked: {policy!r}); "
                        "the greedy one needs previews the server does not serve yet")
     bot, tally = Bot(policy, seed), Tally()
-    status = client.join(game)
-    if not status.get("started"):
-        raise NetError(f"game {game} waits for its other seats: {', '.join(status.get('open_seats', []))}")
     deadline = time.monotonic() + seconds
+    status = client.join(game)
+    while not status.get("started"):  # the other seats are still open, or the game is being set up
+        if time.monotonic() > deadline:
+            raise NetError(f"game {game} still waits for its other seats: {', '.join(status.get('open_seats', []))}")
+        time.sleep(SEATS_POLL)
+        status = client.join(game)
     while tally.decisions < decisions and not status["finished"] and time.monotonic() < deadline:
         if not status["my_turn"]:
             status = client.request("wait", game=game, seq=status["seq"], timeout=min(5.0, seconds))
             continue
-        _, found = client.choices(game)
+        seq, found = client.choices(game)
         pending = [d for d in found if d.pending]
         if not pending:
             status = client.request("wait", game=game, seq=status["seq"], timeout=1.0)
             continue
         decision = pending[0]
-        cmd = bot.choose(bot_game(status), decision, client.player)
+        try:
+            cmd = bot.choose(bot_game(status), decision, client.player)
+        except OutOfDate:  # the other side moved while this bot looked: look again
+            status = client.request("status", game=game)
+            continue
         if cmd is None:
             raise WifError(f"{decision.decider} has nothing it may do in {decision.title!r} and may not finish it")
         tally.decisions += 1
         status = client.submit(game, cmd)
         if status["accepted"]:
             tally.count(cmd["type"])
+        elif status["seq"] != seq:
+            continue  # decided on choices the other side's move made stale: not a broken contract
         else:
             tally.refused.append(f"{cmd}: {status['reason']}")
             finish = [c for c in decision.commands if c.type == "FinishStep"]

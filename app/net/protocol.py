@@ -22,6 +22,7 @@ import hmac
 from kernel.events import canonical_json
 
 CHALLENGE_TAG = b"wif server challenge\x00"
+OUT_OF_DATE = "these choices are out of date"  # the server's answer to an expand of an older seq
 SIGN_TIMEOUT = 20.0  # seconds the server waits for a client's signature before refusing the command
 
 

@@ -341,7 +341,7 @@ class Connection:
         def look():
             with room.lock:
                 if int(msg.get("seq", -1)) != room.game.state.kernel.seq:
-                    raise WifError("these choices are out of date: the game has moved on")
+                    raise WifError(f"{protocol.OUT_OF_DATE}: the game has moved on")
                 found = self._choices(room)
                 d, c, *rest = [int(i) for i in msg["path"]]
                 fields = found.decisions[d].commands[c].fields
