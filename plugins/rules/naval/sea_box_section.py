@@ -68,9 +68,9 @@ def areas_of_port(hex_) -> tuple[str, ...]:
 
 
 def port_at(hex_):
-    """The port (a worldmap City with ``port`` "major"/"minor") at ``hex_``, or None."""
-    city = world_map().city_at(tuple(hex_))
-    return city if city is not None and city.port else None
+    """The port (a worldmap City with ``port`` "major"/"minor") at ``hex_``, or None: a
+    city's port or a port without a city (the map's minor ports are mostly the latter)."""
+    return world_map().port_at(tuple(hex_))
 
 
 def ports_of_area(area: str) -> list:
