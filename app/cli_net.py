@@ -36,6 +36,20 @@ def add_net_commands(sub) -> None:
     p.add_argument("--as", dest="player", required=True)
     p.set_defaults(func=cmd_net_join)
 
+    pbem = sub.add_parser("pbem", help="play by e-mail: signed turn files (app/pbem.py)").add_subparsers(
+        dest="pbem_command", required=True)
+    p = pbem.add_parser("export", help="write a signed turn file of your new commands")
+    p.add_argument("path", help="your save")
+    p.add_argument("--as", dest="player", required=True)
+    p.add_argument("--since", type=int, help="commands after this seq (default: your commands since the other's last)")
+    p.add_argument("--out", required=True, help="the turn file to write")
+    p.set_defaults(func=cmd_pbem_export)
+    p = pbem.add_parser("import", help="check a turn file and append it to your save")
+    p.add_argument("path", help="your save")
+    p.add_argument("turn", help="the turn file received")
+    p.add_argument("--as", dest="player", required=True, help="you (your receipt is checked)")
+    p.set_defaults(func=cmd_pbem_import)
+
 
 def cmd_serve(args) -> int:
     from app.net.server import serve
@@ -98,3 +112,21 @@ def cmd_bot_net(args) -> int:
     for line in tally.refused[:5]:
         print(f"  refused (broken choices contract): {line}", file=sys.stderr)
     return 1 if tally.refused else 0
+
+
+def cmd_pbem_export(args) -> int:
+    from app.pbem import export_turn, write_turn
+
+    turn = export_turn(args.path, args.player, args.since)
+    write_turn(turn, args.out)
+    body = turn["turn"]
+    print(f"{args.out}: {len(body['commands'])} commands of {args.player} after seq {body['from'][0]}")
+    return 0
+
+
+def cmd_pbem_import(args) -> int:
+    from app.pbem import import_turn, read_turn
+
+    count = import_turn(args.path, read_turn(args.turn), args.player)
+    print(f"{args.path}: {count} commands appended and verified")
+    return 0
