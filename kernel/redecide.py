@@ -63,18 +63,22 @@ def redecide(game, report, lenient: bool = False) -> None:
             continue
         command = json.loads(command_json)
         name = command.get("type", "?") if isinstance(command, dict) else "?"
-        try:
-            if name == "NewGame":
-                decide, actor = genesis(host, host.scenarios[command["scenario"]], command), "system"
-            else:
-                entry, cmd = validate_command(host, command)
-                game._check_allowed(entry, cmd, player)
-                decide, actor = (lambda ctx, entry=entry, cmd=cmd: entry.handler(ctx, cmd)), cmd.actor
-            ctx = Context(game, actor=actor, command_digest=command_digest(ident.game_id, first, player, command_json))
-            decide(ctx)
-        except Exception as exc:  # any refusal or failure of the rules is the finding
-            problem(first, f"table commands, seq {first}: {name} by {player!r} is refused when decided again: {exc}")
+        before = game._last_hash
+        ctx = _decide(game, host, ident, first, player, command, command_json, name, problem)
+        if ctx is None:
             return
+        if [r.hash for r in ctx.records] != [r[9] for r in rows] and first > 1:
+            # A game reopened before this command decided it on the state its snapshot gave
+            # (dicts in sorted order): decide again on that state before calling it false.
+            game.state, game._last_hash = game.state_at(first - 1), before
+            again = _decide(game, host, ident, first, player, command, command_json, name, problem)
+            if again is None:
+                return
+            if [r.hash for r in again.records] == [r[9] for r in rows]:
+                ctx = again
+                if len(report.warnings) < 20:
+                    report.warnings.append(f"seq {first}: {name} gives these events only on the state a reopened "
+                                           "game has (a rule depends on the order of a dict)")
         got = ctx.records
         for i in range(max(len(got), len(rows))):
             mine = got[i] if i < len(got) else None
@@ -94,6 +98,26 @@ def redecide(game, report, lenient: bool = False) -> None:
         for seq, text in made:
             if seq in snapshots and not _same_snapshot(game, report, seq, text, *snapshots[seq]):
                 return
+
+
+def _decide(game, host, ident, first, player, command, command_json, name, problem):
+    """One stored command decided again on ``game.state``; None (and the problem told) when
+    the rules refuse it."""
+    from .game import genesis
+
+    try:
+        if name == "NewGame":
+            decide, actor = genesis(host, host.scenarios[command["scenario"]], command), "system"
+        else:
+            entry, cmd = validate_command(host, command)
+            game._check_allowed(entry, cmd, player)
+            decide, actor = (lambda ctx: entry.handler(ctx, cmd)), cmd.actor
+        ctx = Context(game, actor=actor, command_digest=command_digest(ident.game_id, first, player, command_json))
+        decide(ctx)
+    except Exception as exc:  # any refusal or failure of the rules is the finding
+        problem(first, f"table commands, seq {first}: {name} by {player!r} is refused when decided again: {exc}")
+        return None
+    return ctx
 
 
 def _same_snapshot(game, report, seq, text, stored, player, signature) -> bool:

@@ -156,7 +156,7 @@ def test_a_host_dice_game_elsewhere_cannot_roll_and_verify_checks_the_recorded_d
 def test_a_die_changed_and_rechained_fails_on_the_signature(save):
     played(save).close()
     seq, data = first_dice(save)
-    rewrite(save, lambda s, t, d: {**d, "results": [10] * len(d["results"])} if s == seq else d)
+    rewrite(save, lambda s, t, d: {**d, "results": [d["faces"] + 1 - r for r in d["results"]]} if s == seq else d)
     fails(save, "table commands, seq", "does not match the command and its events")
 
 
@@ -261,8 +261,8 @@ def test_an_edited_snapshot_is_ignored_with_a_warning_and_fails_verify(tmp_path)
 # ---------------------------------------------------------------- keys and receipts
 def test_a_player_without_his_key_here_cannot_move(save):
     other = keyring.signer("bob-elsewhere", create=True).public_hex
-    game = Game.new("skirmish", save, players={"alice": ["red"], "bob": ["blue", "green"]},
-                    player_keys={"bob": other})
+    game = Game.new("skirmish", save, players={"alice": ["red"], "bobpbem": ["blue", "green"]},
+                    player_keys={"bobpbem": other})
     outcomes = []
     for _ in range(20):
         k = game.state.kernel
@@ -271,8 +271,8 @@ def test_a_player_without_his_key_here_cannot_move(save):
         if not outcomes[-1][1].accepted:
             break
     player, last = outcomes[-1]
-    assert player == "bob" and not last.accepted
-    assert "player 'bob' has no key on this machine" in last.reason
+    assert player == "bobpbem" and not last.accepted
+    assert "player 'bobpbem' has no key on this machine" in last.reason
     game.close()
 
 
