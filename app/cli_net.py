@@ -35,6 +35,12 @@ def add_net_commands(sub) -> None:
     p.add_argument("game")
     p.add_argument("--as", dest="player", required=True)
     p.set_defaults(func=cmd_net_join)
+    p = net.add_parser("chat", help="read a game's chat, or say something in it")
+    p.add_argument("server")
+    p.add_argument("game")
+    p.add_argument("--as", dest="player", required=True)
+    p.add_argument("--say", help="the message to send")
+    p.set_defaults(func=cmd_net_chat)
 
     pbem = sub.add_parser("pbem", help="play by e-mail: signed turn files (app/pbem.py)").add_subparsers(
         dest="pbem_command", required=True)
@@ -96,6 +102,16 @@ def cmd_net_join(args) -> int:
         print(f"{args.player} seated in {args.game}: seq {out['seq']}, step {out['step']}")
     else:
         print(f"{args.player} seated in {args.game}; waiting for seats {', '.join(out['open_seats'])}")
+    return 0
+
+
+def cmd_net_chat(args) -> int:
+    from app.net.client import NetClient
+
+    with NetClient(args.server, args.player) as client:
+        out = client.request("chat", game=args.game, text=args.say)
+    for m in out["messages"]:
+        print(f"{m['player']}: {m['text']}")
     return 0
 
 

@@ -38,7 +38,8 @@ from kernel.views import state_seen_by
 from . import protocol
 
 SERVER_PLAYER = "server"
-WAIT_LIMIT = 30.0  # the longest a client's ``wait`` is held open
+WAIT_LIMIT = 30.0
+CHAT_LIMIT = 1000  # characters in one chat message  # the longest a client's ``wait`` is held open
 
 
 class RemoteSigner:
@@ -84,6 +85,8 @@ class Room:
         self.signing_link: dict = {}
         self.changed = asyncio.Condition()
         self.choices_cache: dict[str, tuple[int, object]] = {}
+        chat = server.games_dir / f"{name}.chat.jsonl"
+        self.chat: list[dict] = [json.loads(line) for line in chat.read_text().splitlines()] if chat.exists() else []
 
     @property
     def path(self) -> Path:
@@ -140,7 +143,7 @@ class NetServer:
         self._load()
 
     def _load(self) -> None:
-        for spec_path in sorted(self.games_dir.glob("*.json")):
+        for spec_path in sorted(p for p in self.games_dir.glob("*.json") if not p.name.endswith(".chat.json")):
             name = spec_path.stem
             room = Room(self, name, json.loads(spec_path.read_text()))
             if room.path.exists():
@@ -275,11 +278,14 @@ class Connection:
         if room.game is None:
             return {"started": False, "open_seats": room.open_seats()}
         receipt = msg.get("receipt")
-        if receipt:
-            why = room.receipt_problem(self.player, receipt)
-            if why:
-                raise WifError(why)
-        return {"started": True, **self._status(room)}
+
+        def check():
+            with room.lock:
+                why = room.receipt_problem(self.player, receipt) if receipt else None
+                if why:
+                    raise WifError(why)
+                return {"started": True, **self._status(room)}
+        return await asyncio.to_thread(check)
 
     def _start(self, room: Room) -> None:
         with room.lock:
@@ -295,9 +301,17 @@ class Connection:
                 "pending": list(k.sequence.pending), "my_turn": bool(waits), "finished": bool(k.sequence.finished),
                 "receipt": room.receipt(self.player)}
 
+    async def _status_now(self, room: Room) -> dict:
+        """The status between commands (a command being decided holds the lock: its events are
+        not the game's until they are stored)."""
+        def look():
+            with room.lock:
+                return self._status(room)
+        return await asyncio.to_thread(look)
+
     async def op_status(self, msg: dict) -> dict:
         room = self._seat_room(msg)
-        return self._status(room)
+        return await self._status_now(room)
 
     async def op_wait(self, msg: dict) -> dict:
         """Answers when the log passes ``seq`` (or after a while): a client waiting for the other side."""
@@ -309,7 +323,7 @@ class Connection:
                 await asyncio.wait_for(room.changed.wait_for(lambda: room.game.state.kernel.seq > seq), timeout)
             except asyncio.TimeoutError:
                 pass
-        return self._status(room)
+        return await self._status_now(room)
 
     def _choices(self, room: Room):
         seq = room.game.state.kernel.seq
@@ -365,6 +379,31 @@ class Connection:
             async with room.changed:
                 room.changed.notify_all()
         return result
+
+    async def op_spectate(self, msg: dict) -> dict:
+        """The whole game, for anyone, once it is over (before that each side sees only its view)."""
+        room = self.server.room(str(msg.get("game")))
+        if room.game is None or not room.game.state.kernel.sequence.finished:
+            raise WifError(f"game {room.name} is not over: spectators see it once it ends")
+
+        def look():
+            with room.lock:
+                return {"state": state_seen_by(room.game, None)}
+        return await asyncio.to_thread(look)
+
+    async def op_chat(self, msg: dict) -> dict:
+        """Say something in a game's chat (``text``), or only read it; the messages after ``since``."""
+        room = self.server.room(str(msg.get("game")))
+        text = msg.get("text")
+        if text is not None:
+            text = str(text).strip()
+            if not text or len(text) > CHAT_LIMIT:
+                raise WifError(f"a chat message is 1 to {CHAT_LIMIT} characters")
+            room.chat.append({"n": len(room.chat) + 1, "player": self.player, "text": text})
+            with (self.server.games_dir / f"{room.name}.chat.jsonl").open("a") as log:
+                log.write(json.dumps(room.chat[-1]) + "\n")
+        since = int(msg.get("since", 0))
+        return {"messages": room.chat[since:]}
 
     async def op_view(self, msg: dict) -> dict:
         room = self._seat_room(msg)

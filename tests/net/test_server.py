@@ -95,3 +95,18 @@ def test_a_client_that_drops_before_signing_leaves_nothing_stored(server):
             assert back["seq"] == status["seq"]  # nothing of the unsigned command was kept
             assert again.submit("g1", command)["accepted"]
     alice.close()
+
+
+def test_chat_and_spectating_only_after_the_end(server):
+    alice, bob = seated(server)
+    with alice, bob:
+        alice.request("chat", game="g1", text="good luck")
+        out = bob.request("chat", game="g1", text="you too")
+        assert [(m["player"], m["text"]) for m in out["messages"]] == [("alice", "good luck"), ("bob", "you too")]
+        with pytest.raises(NetError, match="1 to 1000 characters"):
+            bob.request("chat", game="g1", text="")
+        with NetClient(server["url"], "carol") as carol:
+            with pytest.raises(NetError, match="not over: spectators see it once it ends"):
+                carol.request("spectate", game="g1")
+            with pytest.raises(NetError, match="'carol' has no seat in game g1"):
+                carol.request("join", game="g1")
