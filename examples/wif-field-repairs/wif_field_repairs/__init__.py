@@ -1,6 +1,8 @@
 """Field repairs: an example optional rule shipped as a pip package.
 
-It adds one command (RepairCounter) and one event (CounterRepaired).  The command is
+It adds one command (RepairCounter) and one event (CounterRepaired, kept in its own
+section).  The counter's new strength is the skirmish's own CounterStrengthRestored event: a
+reducer writes only its own plugin's sections, so the board is changed by the board's owner.  The command is
 registered for every game that loads the plugin, but it is refused while the rule is OFF:
 the framework's ``is_on`` reads the rules ON from the event log, so switching the rule
 during play (ToggleOptionalRule) takes effect at once and replays the same way.
@@ -14,6 +16,7 @@ from kernel.errors import Rejected
 from kernel.events import Command, EventData
 from kernel.hookspecs import hookimpl
 from plugins.optional.framework import is_on
+from plugins.scenarios.skirmish.board import CounterStrengthRestored
 
 RULE_ID = "field-repairs"
 SECTION = "field-repairs.used"
@@ -53,12 +56,11 @@ def repair_counter(ctx, cmd: RepairCounter) -> None:
         raise Rejected(f"Field repairs: {cmd.counter} is at full strength ({counter.strength})")
     strength = min(FULL_STRENGTH, counter.strength + REPAIR_POINTS)
     ctx.emit(CounterRepaired(counter=cmd.counter, strength=strength, impulse=impulse))
+    ctx.emit(CounterStrengthRestored(counter=cmd.counter, strength=strength))
 
 
 def _repaired(state, event) -> None:
-    d = event.data
-    state["skirmish.board"].counters[d["counter"]].strength = d["strength"]
-    state[SECTION].last[d["counter"]] = d["impulse"]
+    state[SECTION].last[event.data["counter"]] = event.data["impulse"]
 
 
 @hookimpl

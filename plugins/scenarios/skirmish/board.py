@@ -74,6 +74,14 @@ class CounterWeakened(EventData):
 
 
 @rules.event
+class CounterStrengthRestored(EventData):
+    """A counter given strength back by a rule outside the skirmish (a mod's repairs): the
+    board is the skirmish's section, so only this plugin's reducer writes it."""
+    counter: str
+    strength: int
+
+
+@rules.event
 class RetreatRequired(EventData):
     counter: str
 
@@ -106,6 +114,11 @@ def _eliminated(state, event):
 
 @rules.reducer("CounterWeakened")
 def _weakened(state, event):
+    board(state).counters[event.data["counter"]].strength = event.data["strength"]
+
+
+@rules.reducer("CounterStrengthRestored")
+def _restored(state, event):
     board(state).counters[event.data["counter"]].strength = event.data["strength"]
 
 
