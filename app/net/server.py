@@ -272,6 +272,7 @@ class Connection:
         if not seat["key"]:
             seat["key"] = self.public_hex
             room.save_spec()
+        if room.game is None and not room.open_seats():  # a failed start is tried (and named) again
             await asyncio.to_thread(self._start, room)
         self.joined.add(room.name)
         room.signing_link[self.player] = self.sign_remotely
