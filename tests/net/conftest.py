@@ -43,7 +43,8 @@ def server(tmp_path):
                     out = proc.stdout.read().decode() if proc.poll() is not None else "(still starting)"
                     pytest.fail(f"wif serve did not start on port {port}: {out}")
                 time.sleep(0.1)
-        yield {"url": f"ws://127.0.0.1:{port}/ws", "games": tmp_path / "games", "proc": proc, "env": env}
+        yield {"url": f"ws://127.0.0.1:{port}/ws", "games": tmp_path / "games", "proc": proc, "env": env,
+               "wif": wif_command, "root": ROOT}
     finally:
         proc.terminate()
         try:

@@ -11,7 +11,6 @@ import subprocess
 import pytest
 
 from app.net.client import NetClient, receipt_file
-from conftest import ROOT, wif_command
 
 GAME_TIMEOUT = 900  # seconds; a whole game takes about a minute of CPU
 
@@ -27,9 +26,9 @@ def test_two_bots_play_barbarossa_to_its_end_through_the_server(server, tmp_path
             alice.join("war")
 
         def bot(player: str, *extra: str) -> subprocess.Popen:
-            return subprocess.Popen(wif_command("bot", "war", "--server", url, "--as", player, "--seed", "3",
+            return subprocess.Popen(server["wif"]("bot", "war", "--server", url, "--as", player, "--seed", "3",
                                                 "--seconds", str(GAME_TIMEOUT), *extra),
-                                    cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                    cwd=server["root"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
         bob = bot("bob")
         try:
@@ -60,7 +59,7 @@ def test_two_bots_play_barbarossa_to_its_end_through_the_server(server, tmp_path
     server["proc"].terminate()
     server["proc"].wait(timeout=10)
     save = server["games"] / "war.wif"
-    verified = subprocess.run(wif_command("verify", str(save)), cwd=ROOT, env=server["env"],
+    verified = subprocess.run(server["wif"]("verify", str(save)), cwd=server["root"], env=server["env"],
                               capture_output=True, text=True, timeout=GAME_TIMEOUT)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "OK" in verified.stdout or "ok" in verified.stdout.lower()
