@@ -24,6 +24,7 @@ def add_net_commands(sub) -> None:
     p.add_argument("--seat", action="append", required=True, metavar="PLAYER=POWER,…",
                    help="a seat: the player and the powers they play, e.g. alice=germany,italy")
     p.add_argument("--rules", action="append", default=[], metavar="PLUGIN", help="an optional rule plugin to add")
+    p.add_argument("--invitation", action="store_true", help="list it only to the players of its seats")
     p.add_argument("--as", dest="player", required=True, help="who creates it (your key proves it)")
     p.set_defaults(func=cmd_net_create)
     p = net.add_parser("list", help="the server's games and their open seats")
@@ -78,7 +79,8 @@ def cmd_net_create(args) -> int:
     from app.net.client import NetClient
 
     with NetClient(args.server, args.player) as client:
-        out = client.create(args.game, args.scenario, parse_seats(args.seat), rules=args.rules)
+        out = client.create(args.game, args.scenario, parse_seats(args.seat), rules=args.rules,
+                            invitation=args.invitation)
     print(f"game {out['game']} created; open seats: {', '.join(out['open_seats'])}")
     return 0
 

@@ -104,8 +104,12 @@ class NetClient:
         self.ws.send(json.dumps({"op": "signature", "signature": self.signer.sign(message).hex()}))
 
     # ------------------------------------------------------------ lobby
-    def create(self, game: str, scenario: str, seats: dict[str, list[str]], rules=None, seed=None) -> dict:
-        return self.request("create", game=game, scenario=scenario, seats=seats, rules=rules or [], seed=seed)
+    def create(self, game: str, scenario: str, seats: dict[str, list[str]], rules=None, seed=None,
+               invitation: bool = False) -> dict:
+        """A new game; ``invitation``: listed only to the players it names (any game's seats are
+        named: only those players can take them)."""
+        return self.request("create", game=game, scenario=scenario, seats=seats, rules=rules or [], seed=seed,
+                            invitation=invitation)
 
     def list_games(self) -> list[dict]:
         return self.request("list")["games"]

@@ -252,15 +252,17 @@ class Connection:
                 raise WifError(f"there is already a game {name!r}")
             spec = {"scenario": str(msg["scenario"]), "rules": list(msg.get("rules") or []), "seed": msg.get("seed"),
                     "seats": {p: {"powers": list(ps), "key": ""} for p, ps in seats.items()},
-                    "creator": self.player}
+                    "creator": self.player, "invitation": bool(msg.get("invitation"))}
             room = Room(self.server, name, spec)
             self.server.rooms[name] = room
             room.save_spec()
         return {"game": name, "open_seats": room.open_seats()}
 
     async def op_list(self, msg: dict) -> dict:
+        """The open games, and the games by invitation that have a seat for this player."""
         return {"games": [{"game": n, "scenario": r.spec["scenario"], "open_seats": r.open_seats(),
-                           "started": r.game is not None} for n, r in sorted(self.server.rooms.items())]}
+                           "started": r.game is not None} for n, r in sorted(self.server.rooms.items())
+                          if not r.spec.get("invitation") or self.player in r.spec["seats"]]}
 
     async def op_join(self, msg: dict) -> dict:
         room = self.server.room(str(msg.get("game")))

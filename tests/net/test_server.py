@@ -110,3 +110,21 @@ def test_chat_and_spectating_only_after_the_end(server):
                 carol.request("spectate", game="g1")
             with pytest.raises(NetError, match="'carol' has no seat in game g1"):
                 carol.request("join", game="g1")
+
+
+def test_the_lobby_lists_open_games_and_invitations_to_their_players_only(server, capsys):
+    from app.cli import main
+
+    url = server["url"]
+    assert main(["net", "create", url, "open1", "--scenario", "barbarossa", "--seat", "alice=germany",
+                 "--seat", "bob=ussr", "--as", "alice"]) == 0
+    assert main(["net", "create", url, "private1", "--scenario", "barbarossa", "--seat", "alice=germany",
+                 "--seat", "dave=ussr", "--invitation", "--as", "alice"]) == 0
+    capsys.readouterr()
+    assert main(["net", "list", url, "--as", "bob"]) == 0
+    listed = capsys.readouterr().out
+    assert "open1: barbarossa, open seats: alice, bob" in listed and "private1" not in listed
+    assert main(["net", "list", url, "--as", "dave"]) == 0
+    assert "private1" in capsys.readouterr().out
+    assert main(["net", "chat", url, "open1", "--as", "bob", "--say", "hello"]) == 0
+    assert "bob: hello" in capsys.readouterr().out
