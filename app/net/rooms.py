@@ -1,0 +1,113 @@
+"""A game on the server (issue #15): its seats, its save, and the signers that ask the
+players' clients to sign their own commands (app/net/server.py says why)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kernel import keys as keyring
+from kernel.errors import WifError
+from kernel.fairplay import Signers
+from kernel.game import Game
+
+from . import protocol
+
+if TYPE_CHECKING:
+    from .server import NetServer
+
+SERVER_PLAYER = "server"  # the server's own name in each game: a player with no powers
+
+
+class RemoteSigner:
+    """Signs as a remote player by asking that player's client (called from the thread that
+    decides the command)."""
+
+    def __init__(self, player: str, public_hex: str, room: "Room"):
+        self.player, self.public_hex, self.room = player, public_hex, room
+
+    def sign(self, message: bytes) -> bytes:
+        link = self.room.signing_link.get(self.player)
+        if link is None:
+            raise WifError(f"{self.player} is not connected to sign this command")
+        signature = link(message)
+        if not keyring.verify_signature(self.public_hex, signature, message):
+            raise WifError(f"{self.player}'s signature does not match the key this game recorded")
+        return signature
+
+
+class RoomSigners(Signers):
+    """The game's signers on the server: its own key for "server", the clients for the rest."""
+
+    def __init__(self, ident, room: "Room"):
+        super().__init__(ident)
+        self.room = room
+
+    def get(self, player: str):
+        if player == SERVER_PLAYER:
+            return super().get(player)
+        recorded = self.ident.keys.get(player)
+        if recorded is None:
+            return super().get(player)  # names the players
+        return RemoteSigner(player, recorded, self.room)
+
+
+class Room:
+    """One game of the lobby: its seats, and once every seat is taken, its save."""
+
+    def __init__(self, server: "NetServer", name: str, spec: dict):
+        self.server, self.name, self.spec = server, name, spec
+        self.lock = threading.Lock()  # one command or look at a time
+        self.game: Game | None = None
+        self.signing_link: dict = {}
+        self.changed = asyncio.Condition()
+        self.choices_cache: dict[str, tuple[int, object]] = {}
+        chat = server.games_dir / f"{name}.chat.jsonl"
+        self.chat: list[dict] = [json.loads(line) for line in chat.read_text().splitlines()] if chat.exists() else []
+
+    @property
+    def path(self) -> Path:
+        return self.server.games_dir / f"{self.name}.wif"
+
+    def save_spec(self) -> None:
+        (self.server.games_dir / f"{self.name}.json").write_text(json.dumps(self.spec, indent=1))
+
+    def open_seats(self) -> list[str]:
+        return [p for p, seat in self.spec["seats"].items() if not seat.get("key")]
+
+    def start_if_full(self) -> None:
+        if self.game is not None or self.open_seats():
+            return
+        seats = self.spec["seats"]
+        players = {SERVER_PLAYER: [], **{p: list(seat["powers"]) for p, seat in seats.items()}}
+        keys = {p: seat["key"] for p, seat in seats.items()}
+        keyring.public_key_hex(SERVER_PLAYER, create=True)
+        game = Game.new(self.spec["scenario"], self.path, players=players, player_keys=keys,
+                        extra_plugins=self.spec.get("rules") or None, seed=self.spec.get("seed"))
+        self.attach(game)
+
+    def attach(self, game: Game) -> None:
+        game.signers = RoomSigners(game.identity, self)
+        self.game = game
+
+    def receipt(self, player: str) -> dict:
+        seq, head = self.game.store.last()
+        return {"seq": seq, "tag": protocol.receipt_tag(self.server.receipt_key, self.game.identity.game_id,
+                                                        player, seq, head)}
+
+    def receipt_problem(self, player: str, receipt: dict) -> str | None:
+        """Why the log here does not extend a client's receipt (the "saves match" check)."""
+        seq = int(receipt.get("seq", 0))
+        row = self.game.store.conn.execute("SELECT hash FROM events WHERE seq=?", (seq,)).fetchone()
+        if row is None:
+            return (f"game {self.name}: your receipt is at seq {seq}, but the server's log ends at seq "
+                    f"{self.game.store.last()[0]}: the saves do not match (the server lost moves you saw)")
+        want = protocol.receipt_tag(self.server.receipt_key, self.game.identity.game_id, player, seq, row[0])
+        if not secrets.compare_digest(want, str(receipt.get("tag", ""))):
+            return (f"game {self.name}: the server's log at seq {seq} is not the one your receipt names: "
+                    "the saves do not match")
+        return None
