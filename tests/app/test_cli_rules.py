@@ -54,7 +54,7 @@ def test_new_with_rules_refuses_an_illegal_choice_and_writes_nothing(tmp_path, c
     assert "Artillery needs Divisions ON" in capsys.readouterr().err
     assert not save.exists()
     assert main(["new", "skirmish", "--save", str(save), "--rules-on", "divisions,construction-engineers"]) == 1
-    assert "not implemented yet" in capsys.readouterr().err
+    assert "is not implemented" in capsys.readouterr().err
     assert not save.exists()
     assert main(["new", "skirmish", "--save", str(save), "--rules", "nonesuch"]) == 1
     assert "no optional-rule set 'nonesuch'" in capsys.readouterr().err
