@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -110,6 +111,9 @@ class Game(Decisions):
         command = {"type": "NewGame", "scenario": scenario, "options": options or {}, "controllers": controllers,
                    "lab": lab, "seed": seed, "game_id": ident.game_id, "dice": ident.dice,
                    "dice_commitment": ident.dice_commitment, "keys": ident.keys}
+        # decided as stored (canonical JSON, sorted keys): verify's re-decision then meets the
+        # scenario's options in the same order
+        command = json.loads(canonical_json(command))
         creator = next((p for p in players if keyring.has_key(p)), None)
         if creator is None:
             raise WifError("none of this game's players has a key on this machine: the one who starts it signs its first move")
@@ -408,6 +412,10 @@ class Game(Decisions):
         path = Path(path)
         if path.exists():
             raise SaveFileError(f"{path}: a file of that name exists already; choose another save name")
+        if self.identity.signed and self.store.meta_signer is None:
+            # the fork's meta (its new head) must be signed by one of the game's players
+            raise WifError(f"cannot fork {self.path.name}: none of its players has a key on this machine "
+                           f"({', '.join(sorted(self.identity.keys)) or 'no keys recorded'}), so the new save could not be signed")
         meta = self.store.all_meta()
         meta.pop("schema_version", None)
         meta.pop("created_at", None)

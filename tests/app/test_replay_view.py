@@ -5,6 +5,8 @@ centres), the outlined hexes on the map, Play on from here, and a save whose plu
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
 
 import pygame
 import pytest
@@ -59,6 +61,9 @@ class FakeClock:
 
 @pytest.fixture
 def viewer(lab_save, model, tmp_path, monkeypatch):
+    # a config folder of its own, holding the players' keys the lab game was made with (a
+    # fork is signed by one of them)
+    shutil.copytree(os.environ["WIF_CONFIG_DIR"], tmp_path / "config")
     monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     pygame.display.init()
     pygame.font.init()
@@ -544,7 +549,8 @@ def test_play_on_from_here_forks_a_verified_save_equal_to_state_at_k(viewer, lab
     assert not viewer.running and viewer.result is not None
     forked = viewer.saves_dir / "lab-from-250.wif"
     assert viewer.result == str(forked)
-    assert verify(forked).ok
+    report = verify(forked)
+    assert report.ok, report.problems
     with Game.open(forked) as game:
         assert game.state.to_json() == viewer.game.state_at(k).to_json()
         assert game.store.last()[0] == k
@@ -556,6 +562,9 @@ def test_play_on_from_here_forks_a_verified_save_equal_to_state_at_k(viewer, lab
 
 
 def test_run_replay_window_returns_the_fork_or_none(lab_save, tmp_path, monkeypatch):
+    # a config folder of its own, holding the players' keys the lab game was made with (a
+    # fork is signed by one of them)
+    shutil.copytree(os.environ["WIF_CONFIG_DIR"], tmp_path / "config")
     monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     pygame.display.init()
     try:
@@ -588,6 +597,9 @@ def test_wif_replay_window_flag_opens_the_viewer(lab_save, tmp_path, monkeypatch
 # ---------------------------------------------------------------- missing plugins
 def test_a_save_whose_plugin_is_missing_says_which_shows_the_rest_and_is_not_written(
         mini, tmp_path, model, monkeypatch):
+    # a config folder of its own, holding the players' keys the lab game was made with (a
+    # fork is signed by one of them)
+    shutil.copytree(os.environ["WIF_CONFIG_DIR"], tmp_path / "config")
     monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     path = tmp_path / "m.wif"
     game = Game.new("mini", path, seed=1, plugin_dirs=mini)
