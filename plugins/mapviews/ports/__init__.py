@@ -31,9 +31,18 @@ class PortsLayer:
         self.port_towns = sorted(world.port_towns.values(), key=lambda p: (p.row, p.col))
         self.iced = sorted(world.iced_ports, key=lambda p: (p.row, p.col))
         self._labels: dict = {}
+        self._marks_for: tuple | None = None  # the view the kept marks were placed for
+        self._marks: list = []
 
     def marks(self, dmap, size) -> list[tuple[str, object, tuple[int, int]]]:
-        """('town' | 'iced', port, screen point) of the marks on a surface of that size."""
+        """('town' | 'iced', port, screen point) of the marks on a surface of that size; placed
+        again only when the view moves (a click redraws the map, the ports stay put)."""
+        view = (dmap.view_origin(), dmap.geometry.w, dmap.geometry.h, tuple(size))
+        if view != self._marks_for:
+            self._marks, self._marks_for = self._place(dmap, size), view
+        return self._marks
+
+    def _place(self, dmap, size) -> list[tuple[str, object, tuple[int, int]]]:
         w, h = size
         margin = 2 * dmap.geometry.w
         out = []
