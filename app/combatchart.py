@@ -30,7 +30,7 @@ def chart_for(game, data: dict) -> dict | None:
     """The chart of the table a LandCombatResolved used, with its column and row, or None
     when no plugin publishes it (or the result came from another table, e.g. 2D10)."""
     chart = ask_game(game, "land_combat_chart", table=data.get("table"), odds=data.get("odds"),
-                     modified=data.get("modified"))
+                     modified=data.get("modified"), crt=data.get("crt", "1d10"))
     if not chart or (chart.get("row") is not None and data.get("result") != chart["cells"][chart["row"]]
                      .get(chart.get("column"))):
         return None  # the event's result is not this table's cell: show the words alone

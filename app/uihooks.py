@@ -47,9 +47,9 @@ def activities_left(state, power):
 
 
 @hookspec(firstresult=True)
-def land_combat_chart(table, odds, modified):
+def land_combat_chart(table, odds, modified, crt):
     """Seeds, "Land Combat" (the chart): the land combat results ``table`` ("blitz" /
-    "assault") as ``{"title", "rows": [modified-roll labels], "columns": [odds names],
+    "assault") of the results table ``crt`` ("1d10", or an optional rule's, e.g. "2d10") as ``{"title", "rows": [modified-roll labels], "columns": [odds names],
     "cells": {row: {column: result code}}, "legend": [[code, meaning]], "source",
     "approximations", "column": the column ``odds`` is read on, "row": the row of the
     ``modified`` roll}`` (``column`` / ``row`` None when not asked), or None."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from kernel.hookspecs import hookimpl
 from plugins.optional.framework import is_on
 from plugins.rules.combat import odds as O
+from plugins.rules.combat.ui import LEGEND as O_LEGEND
 
 RULE_ID = "2d10-land-crt"
 DATA = Path(__file__).resolve().parent / "data" / "crt_2d10.json"
@@ -27,6 +28,9 @@ ARMOUR = O.ARM_TYPES | O.MECH_TYPES
 @cache
 def table() -> dict:
     return json.loads(DATA.read_text(encoding="utf-8"))
+
+
+table_data = table  # the chart hook's argument ``table`` is the column's name
 
 
 def odds_modifier(level: int) -> int:
@@ -90,7 +94,34 @@ def land_combat_result(ctx, combat, evaluation, table):
     roll = sum(dice)
     modified = roll + sum(drm.values())
     code = read(table, modified)
-    return {"roll": roll, "modified": modified, "result": code, "drm": drm, "losses": losses(code, evaluation)}
+    return {"roll": roll, "modified": modified, "result": code, "drm": drm, "losses": losses(code, evaluation),
+            "crt": "2d10"}
+
+
+# What the 2D10 table's codes mean beyond the 1D10 legend (the combat plugin's LEGEND).
+LEGEND_2D10 = [
+    ("H", "half disorganized: half of the surviving organized attackers stay organized"),
+    ("E", "one more attacker loss if the hex is in bad weather or bad terrain"),
+]
+
+
+@hookimpl(optionalhook=True)
+def land_combat_chart(table, odds=None, modified=None, crt="1d10"):
+    """The front end's chart (app/uihooks.py) of a combat read on this table: rows are the
+    modified 2D10 totals, the two columns Blitz and Assault, the column read is the combat's
+    ``table`` (the odds are a die modifier here, not a column), the row its ``modified`` total."""
+    if crt != "2d10" or table not in table_data()["columns"]:
+        return None
+    t = table_data()
+    rows = list(t["rows"])
+    chart = {"title": f"2D10 Land CRT (optional rule): {table.capitalize()} column", "rows": rows,
+             "columns": list(t["columns"]),
+             "cells": {r: {c: t["columns"][c][r] for c in t["columns"]} for r in rows},
+             "legend": [list(pair) for pair in O_LEGEND + LEGEND_2D10], "source": t["source"],
+             "approximations": t["approximations"], "column": table, "row": None}
+    if modified is not None:
+        chart["row"] = rows[max(t["row_min"], min(modified, t["row_max"])) - t["row_min"]]
+    return chart
 
 
 @hookimpl(optionalhook=True)

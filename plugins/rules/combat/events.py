@@ -96,6 +96,7 @@ class LandCombatResolved(EventData):
     modified: int | None
     result: str
     losses: dict[str, int]  # side -> land units to destroy
+    crt: str = "1d10"  # the results table read: "1d10", or another an optional rule gives ("2d10")
 
 
 @rules.event

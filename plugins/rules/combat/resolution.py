@@ -259,6 +259,7 @@ def land_combat_die_rolls(ctx, step_id: str) -> None:
     table = c.table or "assault"
     losses = None
     drm = ev["drm"]
+    crt = "1d10"
     if ev["automatic"]:
         roll = modified = None
         result = "*/2B" if table == "blitz" else "*/2S"
@@ -273,7 +274,7 @@ def land_combat_die_rolls(ctx, step_id: str) -> None:
         other = hook.land_combat_result(ctx=ctx, combat=c, evaluation=ev, table=table)
         if other:
             roll, modified, result, drm = other["roll"], other["modified"], other["result"], other["drm"]
-            losses = other.get("losses")
+            losses, crt = other.get("losses"), other.get("crt", "other")
         else:
             (roll,) = ctx.roll(f"land combat at {ev['place']} (combat {c.id}, {ev['odds']} {table})")
             modified = roll + sum(drm.values())
@@ -283,5 +284,5 @@ def land_combat_die_rolls(ctx, step_id: str) -> None:
     ctx.emit(LandCombatResolved(
         combat=c.id, hex=c.hex, place=ev["place"], table=table, attack=ev["attack"], defence=ev["defence"],
         base_odds=ev["base_odds"], shifts=ev["shifts"], odds=odds, drm=drm, roll=roll,
-        modified=modified, result=result,
+        modified=modified, result=result, crt=crt,
         losses=losses or {"attacker": p["attacker_losses"], "defender": p["defender_losses"]}))

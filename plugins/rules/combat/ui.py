@@ -34,11 +34,14 @@ def level_of(odds: str) -> int:
 
 
 @hookimpl(optionalhook=True)
-def land_combat_chart(table, odds=None, modified=None):
+def land_combat_chart(table, odds=None, modified=None, crt="1d10"):
     """The 1D10 ``table`` ("blitz" / "assault") of data/land_crt.json: its rows (modified
     rolls), columns (final odds), cells, the legend and where the grid comes from; with
     ``odds`` (a final odds name) the column the die is read on, with ``modified`` (the
-    modified roll) its row, as Land Combat, "Results" reads them (``odds.lookup``)."""
+    modified roll) its row, as Land Combat, "Results" reads them (``odds.lookup``).  None
+    for a combat read on another ``crt`` (an optional rule's, which answers for it)."""
+    if crt != "1d10":
+        return None
     crt = O.crt()
     if table not in crt["tables"]:
         return None

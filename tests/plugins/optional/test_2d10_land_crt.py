@@ -68,3 +68,30 @@ def test_2d10_land_crt_half_disorganized_keeps_half_the_attackers_organized(tmp_
     # three organized attackers: one (the strongest) stays organized, two are disorganized
     assert set(outcome["disorganized"]) >= {"g-inf", "g-inf2"} and "g-arm" not in outcome["disorganized"]
     assert game.state["units"].units["g-arm"].face_up
+
+
+def test_2d10_land_crt_result_is_charted_on_its_own_table_with_the_column_and_row_read(save):
+    """Land Combat Chart: the window's chart of a 2D10 combat is the 2D10 table (asked through
+    the front end's land_combat_chart hook), its cell at the column and row read is the result;
+    a 1D10 combat is charted on the 1D10 table."""
+    from app.combatchart import chart_for
+
+    game, events = to_roll(save, rules=["2d10-land-crt"])
+    data = resolved(events).data
+    assert data["crt"] == "2d10"
+    chart = chart_for(game, data)
+    assert chart is not None and chart["title"].startswith("2D10 Land CRT")
+    assert chart["columns"] == ["blitz", "assault"] and chart["column"] == data["table"]
+    assert chart["cells"][chart["row"]][chart["column"]] == data["result"]
+    assert any(code == "H" for code, _ in chart["legend"])
+
+
+def test_1d10_result_is_charted_on_the_1d10_table(tmp_path):
+    from app.combatchart import chart_for
+
+    game, events = to_roll(tmp_path / "one.wif")
+    data = resolved(events).data
+    assert data["crt"] == "1d10"
+    chart = chart_for(game, data)
+    assert chart is not None and chart["title"].startswith("1D10 Land CRT")
+    assert chart["cells"][chart["row"]][chart["column"]] == data["result"]
