@@ -70,6 +70,32 @@ def supply_path(state, unit_id):
     or None, "why": why it is out of supply, in words, or None}``."""
 
 
+# ---------------------------------------------------------------- the war at sea
+@hookspec(firstresult=True)
+def sea_boxes(state):
+    """Seeds, "Sea Box Section": the sea areas with units at sea (the sea-box layer), or None:
+    ``[{"area": code, "name", "hex": [col, row] the box is drawn at, "sections": [0, 1, 2, 3, 4],
+    "units": [{"id", "power", "side", "section", "type", "kind", "damaged", "aboard": [ids]}]}]``
+    (units aboard a ship are listed under it, not as entries)."""
+
+
+@hookspec(firstresult=True)
+def naval_review(state):
+    """Seeds, "Naval Review Summary": ``{"classes": {type: name}, "powers": {power: {"at_sea":
+    {type: n}, "in_port": {type: n}, "damaged": n, "aboard": n}}, "locations": [{"kind": "port" |
+    "sea", "id": "col,row" | area code, "name", "hex": [col, row], "sides": {side: {"carriers",
+    "carrier_air", "battleships", "cruisers", "transports", "subs", "convoy_points"}},
+    "sections": [occupied sections]}]}``, or None."""
+
+
+@hookspec(firstresult=True)
+def naval_review_details(state, location):
+    """Seeds, "Naval Review Details": the units at ``location`` (a port "col,row" or a sea area
+    code) by column: ``{"kind", "id", "name", "hex", "columns": {"carriers" | "battleships" |
+    "cruisers" | "transports": [[ship id, ids aboard...]]}, "units": {id: {"power", "side",
+    "name", "type", "section", "damaged", "factors"}}}``; a WifError naming an unknown location."""
+
+
 # ---------------------------------------------------------------- the optional-rule framework
 @hookspec(firstresult=True)
 def optional_rules_catalogue():
