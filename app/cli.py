@@ -264,6 +264,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default="random", choices=("random", "greedy"), help="--autoplay: the bots' policy")
     p.add_argument("--seed", type=int, default=0, help="--autoplay: the bots' seed")
     p.add_argument("--delay", type=float, default=0.3, help="--autoplay: seconds between two clicks (default 0.3)")
+    p.add_argument("--server", metavar="URL", help="play SAVE, a game's name on this server (wif serve), e.g. ws://host:8765/ws")
+    p.add_argument("--as", dest="player", help="--server: your seat (your key proves it)")
+    p.add_argument("--spectate", action="store_true", help="--server: watch the game without a seat")
     p.set_defaults(func=cmd_play)
 
     # Sub-commands that live with their feature: app/cli_<name>.py defines add_<name>_commands.

@@ -415,7 +415,11 @@ def main(args) -> int:
     pygame.font.init()
     stack = SceneStack()
     try:
-        if args.save:
+        if getattr(args, "server", None):  # a game on a server (issue #15): app/netplay.py
+            from .netplay import server_scene
+
+            stack.push(server_scene(args))
+        elif args.save:
             game = Game.open(args.save, read_only=getattr(args, "read_only", False))
             stack.push(GameScene(game, args.dev))
             for problem in game.problems:  # why it opened read-only, on the console and in the window
