@@ -114,12 +114,14 @@ class NetClient:
     def list_games(self) -> list[dict]:
         return self.request("list")["games"]
 
-    def join(self, game: str, receipt: dict | None = None) -> dict:
-        """Take (or take again) this player's seat; with a receipt, the server must extend it."""
+    def join(self, game: str, receipt: dict | None = None, sign: bool = True) -> dict:
+        """Take (or take again) this player's seat; with a receipt, the server must extend it.
+        ``sign`` False: a second connection that only follows the game (a window's watcher);
+        the server keeps asking the first one to sign."""
         if receipt is None:
             path = receipt_file(self.url, game, self.player)
             receipt = json.loads(path.read_text()) if path.exists() else None
-        out = self.request("join", game=game, receipt=receipt)
+        out = self.request("join", game=game, receipt=receipt, sign=sign)
         if out.get("started"):
             self.game_id_of[game] = out["game_id"]
             self.keep_receipt(game, out)

@@ -36,6 +36,7 @@ from kernel.views import state_seen_by
 
 from . import protocol
 from .rooms import SERVER_PLAYER, Room
+from .viewops import ViewOps, whose_turn
 
 WAIT_LIMIT = 30.0
 CHAT_LIMIT = 1000  # characters in one chat message  # the longest a client's ``wait`` is held open
@@ -71,7 +72,7 @@ class NetServer:
         return room
 
 
-class Connection:
+class Connection(ViewOps):
     """One authenticated client: its requests, answered in order; a submit runs in a thread
     while this keeps reading (the client's signatures come back through it)."""
 
@@ -170,7 +171,7 @@ class Connection:
     async def op_list(self, msg: dict) -> dict:
         """The open games, and the games by invitation that have a seat for this player."""
         return {"games": [{"game": n, "scenario": r.spec["scenario"], "open_seats": r.open_seats(),
-                           "started": r.game is not None} for n, r in sorted(self.server.rooms.items())
+                           "started": r.game is not None, **whose_turn(r)} for n, r in sorted(self.server.rooms.items())
                           if not r.spec.get("invitation") or self.player in r.spec["seats"]]}
 
     async def op_join(self, msg: dict) -> dict:
@@ -186,7 +187,8 @@ class Connection:
         if room.game is None and not room.open_seats():  # a failed start is tried (and named) again
             await asyncio.to_thread(self._start, room)
         self.joined.add(room.name)
-        room.signing_link[self.player] = self.sign_remotely
+        if msg.get("sign", True):  # a window's second connection only watches: its first one signs
+            room.signing_link[self.player] = self.sign_remotely
         if room.game is None:
             return {"started": False, "open_seats": room.open_seats()}
         receipt = msg.get("receipt")
@@ -291,17 +293,6 @@ class Connection:
             async with room.changed:
                 room.changed.notify_all()
         return result
-
-    async def op_spectate(self, msg: dict) -> dict:
-        """The whole game, for anyone, once it is over (before that each side sees only its view)."""
-        room = self.server.room(str(msg.get("game")))
-        if room.game is None or not room.game.state.kernel.sequence.finished:
-            raise WifError(f"game {room.name} is not over: spectators see it once it ends")
-
-        def look():
-            with room.lock:
-                return {"state": state_seen_by(room.game, None)}
-        return await asyncio.to_thread(look)
 
     async def op_chat(self, msg: dict) -> dict:
         """Say something in a game's chat (``text``), or only read it; the messages after ``since``."""
