@@ -101,3 +101,4 @@ def step_ended(ctx, step_id, spec):
 
 
 rules.export(globals())
+from .ui import *  # noqa: E402,F401,F403 - the front end's hooks (app/uihooks.py), ui.__all__
