@@ -29,7 +29,7 @@ LAND_TYPES = {"inf": "infantry", "arm": "armour", "mech": "mech", "mot": "motori
 AIR_TYPES = {"ftr": "fighter", "lnd": "bomber", "nav": "bomber", "stb": "bomber", "atr": "transport",
              "cvp": "fighter", "bmr": "bomber"}
 NAVAL_TYPES = {"bb": "ship", "bc": "ship", "ca": "ship", "cl": "ship", "cv": "carrier", "cve": "carrier",
-               "dd": "ship", "sub": "sub", "tr": "transport-ship", "amph": "transport-ship", "cp": "convoy",
+               "dd": "ship", "sub": "sub", "tr": "transport-ship", "trs": "transport-ship", "amph": "transport-ship", "cp": "convoy",
                "convoy": "convoy"}
 LAND_KINDS = set(LAND_TYPES.values())
 KNOWN_TYPES = {**LAND_TYPES, **AIR_TYPES, **NAVAL_TYPES}
