@@ -45,6 +45,9 @@ def print_choices(found: Choices, game, depth: int = 3, out=None) -> None:
     if found.finished:
         print("The game is over: nobody decides anything.", file=out)
         return
+    if found.waiting:
+        print(f"The game is {found.waiting}.", file=out)
+        return
     pending = [d for d in found.decisions if d.pending]
     if not pending:
         waiting = ", ".join(k.sequence.pending) or "nobody (the game moves on by itself)"

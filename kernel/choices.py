@@ -231,10 +231,12 @@ class Choices:
     decisions: list[Decision] = field(default_factory=list)
     schema_only: list[str] = field(default_factory=list)  # command types with no choices function
     finished: bool = False
+    waiting: str = ""  # what the game waits for outside the rules (a PBEM roll's nonce, kernel/pbem_dice.py)
 
     def as_dict(self, depth: int = 8) -> dict:
         return {"player": self.player, "finished": self.finished, "schema_only": self.schema_only,
-                "decisions": [d.as_dict(depth) for d in self.decisions]}
+                "decisions": [d.as_dict(depth) for d in self.decisions],
+                **({"waiting": self.waiting} if self.waiting else {})}
 
     def commands(self) -> list[CommandChoice]:
         return [c for d in self.decisions for c in d.commands]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import plugins as plugin_mod
+from . import pbem_dice, plugins as plugin_mod
 from .choices import Choices, CommandChoice, Decision, prune, schema_fields
 from .engine import Context, validate_command
 from .errors import Rejected, WifError
@@ -50,6 +50,10 @@ class Decisions:
         seq = k.sequence
         out = Choices(player, finished=seq.finished)
         spec = self.sequence_index.specs.get(seq.current) if (self.sequence_index and seq.current) else None
+        waits = pbem_dice.waiting_note(self) if self.identity.dice == pbem_dice.JOINT else None
+        if waits:  # a PBEM roll declared at the head: nothing is decided before it is rolled
+            out.waiting = waits
+            return out
         if seq.finished or not seq.waiting or spec is None or self.replay_error is not None:
             if k.lab and self.replay_error is None and seq.current:
                 self._anytime_choices(out, player, seq.current)  # a lab game may be rigged anywhere

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from . import keys as keyring
 from . import receipts
 from .dice import HostDice
+from .pbem_dice import JOINT, JointSource
 from .errors import Rejected, WifError
 from .events import meta_message, signed_message, snapshot_message
 from .lab import SeededDice
@@ -46,6 +47,9 @@ class Identity:
             return f"forked at seq {branch[0]}: its later dice are a what-if of that fork (not the game's)"
         if self.dice == SEEDED:
             return f"seeded (not fair): seed {self.seed}, anyone holding the save can foresee every die"
+        if self.dice == JOINT:
+            return ("fair (PBEM): each roll needs the roller's secret, committed before the other player's "
+                    "nonce exists (kernel/pbem_dice.py)")
         return "fair: dice from the host key of the machine that started the game"
 
     @classmethod
@@ -54,17 +58,23 @@ class Identity:
                    data.get("seed"), dict(data.get("keys") or {}))
 
 
-def new_identity(players: list[str], seed: int | None, given_keys: dict[str, str] | None) -> tuple[Identity, bytes | None]:
+def new_identity(players: list[str], seed: int | None, given_keys: dict[str, str] | None,
+                 pbem: bool = False) -> tuple[Identity, bytes | None]:
     """A new game's identity, and its dice key when the dice are the host's.
 
     A player whose public key is not given gets (or has) a key pair in this machine's config
-    dir: solitaire and hot seat; a PBEM game names the other player's public key."""
+    dir: solitaire and hot seat; a PBEM game names the other player's public key, and its
+    dice are the two players' joint ones (kernel/pbem_dice.py)."""
     given = dict(given_keys or {})
+    if pbem and seed is not None:
+        raise WifError("a PBEM game's dice come from both players (joint dice): it cannot be seeded")
+    if pbem and len(players) != 2:
+        raise WifError(f"a PBEM game is played by two players; {len(players)} are given ({', '.join(players)})")
     for player in given:
         if player not in players:
             raise WifError(f"a public key is given for {player!r}, who is not a player of this game ({', '.join(players)})")
     public = {p: given.get(p) or keyring.public_key_hex(p, create=True) for p in players}
-    ident = Identity(uuid.uuid4().hex, SEEDED if seed is not None else HOST, "", seed, public)
+    ident = Identity(uuid.uuid4().hex, SEEDED if seed is not None else JOINT if pbem else HOST, "", seed, public)
     game_key = None
     if ident.dice == HOST:
         game_key = keyring.game_dice_key(keyring.host_secret(), ident.game_id)
@@ -101,6 +111,11 @@ def dice_source(game, ctx):
             return HostDice(hmac.new(game.dice_key, b"wif fork\x00" + branch[1].encode(), hashlib.sha256).digest(),
                             ident.game_id, ctx.state)
         return HostDice(game.dice_key, ident.game_id, ctx.state)
+    if ident.dice == JOINT:
+        branch = game.dice_branch
+        if branch is not None and ctx.first_seq > branch[0]:  # a fork of a PBEM game: a what-if, keyed by its salt
+            return HostDice(hashlib.sha256(b"wif pbem fork\x00" + branch[1].encode()).digest(), ident.game_id, ctx.state)
+        return JointSource(game, ctx)
     return SeededDice(ctx.rng)
 
 

@@ -19,7 +19,7 @@ from .errors import (
     SaveFileError,
     WifError,
 )
-from . import fairplay, keys as keyring, receipts
+from . import fairplay, keys as keyring, pbem_dice, receipts
 from .events import EventRecord, canonical_json, command_digest
 from .devsaves import changes_played_before, record_reopened
 from .plugins import PluginHost, PluginInfo, discover, plugin_set_hash, resolve
@@ -72,7 +72,7 @@ class Game(Decisions):
     def new(cls, scenario: str, path: str | Path, seed: int | None = None, options: dict | None = None,
             players: dict[str, list[str]] | None = None, extra_plugins: list[str] | None = None,
             plugin_dirs: list[Path] | None = None, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
-            lab: bool = False, player_keys: dict[str, str] | None = None) -> "Game":
+            lab: bool = False, player_keys: dict[str, str] | None = None, pbem: bool = False) -> "Game":
         """Start a new game of ``scenario`` in a new save file at ``path``.
 
         ``players`` maps a player name to the powers they control (default: one player,
@@ -81,6 +81,7 @@ class Game(Decisions):
         first event says so.  ``seed``: dice anyone can replay (tests, replays: marked
         "seeded (not fair)"); without it the dice come from this machine's host key.
         ``player_keys``: public keys of players whose key is not on this machine (PBEM).
+        ``pbem``: a play-by-e-mail game of two players, its dice joint (kernel/pbem_dice.py).
         """
         discovery = discover(plugin_dirs)
         info = discovery.plugins.get(scenario)
@@ -98,7 +99,7 @@ class Game(Decisions):
         players = players or {SOLO: [p for ps in spec.sides.values() for p in ps]}
         for name in players:
             keyring.check_player_name(name)
-        ident, dice_key = fairplay.new_identity(list(players), seed, player_keys)
+        ident, dice_key = fairplay.new_identity(list(players), seed, player_keys, pbem)
         plugin_set = host.plugin_set()
         store = EventStore.create(path, {
             **({"seed": seed} if seed is not None else {}), "scenario": scenario, "plugins": plugin_set,
@@ -298,6 +299,9 @@ class Game(Decisions):
             signing = fairplay.signing_player(self.state, cmd.actor, player)
             if self.identity.signed:
                 self.signers.get(signing)  # a player without his key here is refused before deciding
+            waits = pbem_dice.refusal(self, canonical_json(command), signing)  # a PBEM roll waits at the head
+            if waits:
+                raise Rejected(waits)
         except Rejected as exc:
             return Outcome(False, reason=str(exc))
 
@@ -317,6 +321,8 @@ class Game(Decisions):
             if records and self.identity.signed:
                 self.receipts.saw(signing, records[-1].seq, records[-1].hash)
                 fairplay.dice_rolled(self, records)
+        except pbem_dice.AwaitingDice as exc:  # declared: rolled when the other player's nonce comes
+            return Outcome(True, reason=pbem_dice.declare(self, canonical_json(command), signing, exc.seq))
         except Rejected as exc:
             return Outcome(False, reason=str(exc))
         except WifError as exc:

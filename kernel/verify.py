@@ -50,6 +50,8 @@ class VerifyReport:
             return "seeded (not fair)"
         if self.forked_at is not None:
             return f"fair dice up to the fork at seq {self.forked_at}, a what-if of the fork after it (not fair)"
+        if self.dice == "joint":  # kernel/pbem_dice.py: every die drawn again from its revealed record
+            return "fair PBEM dice, each re-derived from the roller's revealed secret and the other player's nonce"
         return "fair dice, " + ("re-derived from this machine's host key" if self.dice_rederived
                                 else "checked against the log (the host key is not on this machine)")
 
