@@ -180,9 +180,9 @@ def bot_game(status: dict) -> SimpleNamespace:
 
 
 def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 1, decisions: int = 100000,
-              seconds: float = 3600.0, out=None):
-    """A bot plays ``client``'s seat until the game ends, ``decisions`` are made or ``seconds``
-    pass.  Returns (tally, last status)."""
+              seconds: float = 3600.0, out=None, until=None):
+    """A bot plays ``client``'s seat until the game ends, ``decisions`` are made, ``seconds``
+    pass or ``until(status)`` says so.  Returns (tally, last status)."""
     from app.bots import Bot, Tally
 
     if policy != "random":
@@ -196,7 +196,8 @@ def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 
             raise NetError(f"game {game} still waits for its other seats: {', '.join(status.get('open_seats', []))}")
         time.sleep(SEATS_POLL)
         status = client.join(game)
-    while tally.decisions < decisions and not status["finished"] and time.monotonic() < deadline:
+    while tally.decisions < decisions and not status["finished"] and time.monotonic() < deadline \
+            and not (until and until(status)):
         if not status["my_turn"]:
             status = client.request("wait", game=game, seq=status["seq"], timeout=min(5.0, seconds))
             continue
