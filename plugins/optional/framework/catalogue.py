@@ -6,7 +6,7 @@ to files) and toggling during play for some rules only.
 
 Where a rule's metadata comes from:
 
-- ``data/catalogue.toml`` lists the 75 of the 81 rules our sources name (name, group, description, prerequisites,
+- ``data/catalogue.toml`` lists the 74 of the 81 rules our sources name (name, group, description, prerequisites,
   exclusions, when it may be toggled).  A rule listed only there is "not implemented yet":
   it is shown and described but cannot be switched on.
 - A plugin of kind ``optional-rule`` implements one rule.  Its folder holds ``rule.toml``
@@ -50,8 +50,17 @@ GROUP_TITLES = {
 SEED_GROUP_COUNTS = {"additional-units": 27, "land": 8, "air": 16, "naval": 7, "supply": 5,
                      "production": 5, "other": 13}
 # The catalogue lists only rules a source names: 6 of the 13 "other" rules have no name in the
-# seeds (nor in any digest), so a player is never shown a placeholder as a rule.
-UNNAMED_IN_SOURCES = {"other": 6}
+# seeds (nor in any digest), so a player is never shown a placeholder as a rule.  One of the 16
+# air rules is unnamed too: "Air supply" is no optional rule but a base air mission (seeds,
+# "Reorganize Units", By Air: "An air supply mission allows you to organize a unit in any land
+# hex by flying an air transport unit to that hex", RAC 11.18.1; "Air Missions" lists it with
+# Ground Strike and Air Transport), played by the air rules' Reorganization by Air Transport
+# (plugins/rules/air/air_transport.py) in every game: a switch for it would do nothing.
+UNNAMED_IN_SOURCES = {"other": 6, "air": 1}
+BASE_RULES_NOT_OPTIONAL = {
+    "Air supply": "a base air mission (seeds 'Reorganize Units', By Air; RAC 11.18.1), always played: "
+                  "plugins/rules/air/air_transport.py, Reorganization by Air Transport",
+}
 BUILTIN_PRESETS = ("none", "all", "novice", "standard", "advanced", "personal")
 RULE_ID = r"^[a-z0-9][a-z0-9-]*$"
 

@@ -27,12 +27,26 @@ from plugins.optional.framework.catalogue import (
 # ---------------------------------------------------------------- the catalogue
 def test_optional_rules_catalogue_lists_the_named_rules_in_the_seeds_7_groups():
     catalogue = build_catalogue()
-    assert len(catalogue.rules) == 75
+    # 81 in the seeds, less the 6 "other" rules no source names and the one air rule named only
+    # "Air supply" by mistake: air supply is a base mission (BASE_RULES_NOT_OPTIONAL)
+    assert len(catalogue.rules) == 74
     counts = {g: len(rules) for g, rules in catalogue.by_group().items()}
     assert SEED_GROUP_COUNTS == {"additional-units": 27, "land": 8, "air": 16, "naval": 7,
                                  "supply": 5, "production": 5, "other": 13}
     assert counts == {g: n - UNNAMED_IN_SOURCES.get(g, 0) for g, n in SEED_GROUP_COUNTS.items()}
     assert catalogue.errors == []
+
+
+def test_optional_rules_air_supply_is_a_base_mission_not_a_switch():
+    """Seeds, "Reorganize Units" (By Air) and "Air Missions": air supply (RAC 11.18.1) is a mission
+    of every game, played by the air rules; the player's list offers no switch for it."""
+    from plugins.optional.framework.catalogue import BASE_RULES_NOT_OPTIONAL
+
+    catalogue = build_catalogue()
+    assert "air-supply" not in catalogue.rules
+    assert not [r for r in catalogue.rules.values() if r.name.lower() == "air supply"]
+    assert "air_transport.py" in BASE_RULES_NOT_OPTIONAL["Air supply"]
+    assert UNNAMED_IN_SOURCES == {"other": 6, "air": 1}
 
 
 def test_optional_rules_a_rule_our_sources_do_not_name_is_not_listed():
