@@ -8,7 +8,7 @@ import time
 
 import pygame
 
-from . import toolforms
+from . import navalclicks, toolforms
 from .detailed import DetailedMap, font
 from .forms import FormWindow
 from .globalmap import VIEWS as GLOBAL_VIEWS
@@ -288,6 +288,8 @@ class WindowInput:
         panel = self.panels[key]
         if what == "map":
             dmap = self.detailed[key]
+            if navalclicks.click(self, dmap, self._local(panel, pos)):
+                return  # a sea box (a map layer's, app/navalclicks.py) took it
             hex_ = dmap.screen_to_hex(self._local(panel, pos))
             if hex_ is not None:
                 units = dmap.model.units()
@@ -295,8 +297,8 @@ class WindowInput:
                 self.set_selection(hex_, ids)
                 info = self.model.info(hex_)
                 self.say(f"selected {info.lines()[0]}" + (f", {len(ids)} unit(s)" if ids else ""), TEXT)
-                if self.play is not None:
-                    self.play.map_click(hex_, ids)
+                if self.play is not None and not self.play.map_click(hex_, ids):
+                    navalclicks.offer_hex(self, hex_)  # a port or sea area as an option field's value
         elif what == "click":
             self._click_form(panel, pos)
 
