@@ -123,8 +123,10 @@ def _hex_report(world: WorldMap, hex_) -> dict:
         "coastal": world.is_coastal(hex_),
         "city": {"name": city.name, "kind": city.kind, "port": city.port or None, "objective": city.objective,
                  "aliases": list(city.aliases), "iced_zone": city.iced_zone,
-                 "sea_areas": {code: {"name": world.sea_areas[code].name, "approach": hexes}
-                               for code, hexes in world.port_approaches(city).items()} if city.port else {}}
+                 "sea_areas": {code: {"name": world.sea_areas[code].name, "approach": hexes,
+                                      "waters": list(world.port_waters(city)[code])}
+                               for code, hexes in world.port_approaches(city).items()} if city.port else {},
+                 "straits": sorted({f.name for _, f in world.hexsides_of(hex_) if f.kind == "strait"})}
         if city else None,
         "economy": [{"kind": f.kind, "count": f.count} for f in world.economy_at(hex_)],
         "rails": world.rails_at(hex_),
@@ -172,7 +174,9 @@ def cmd_hex(args) -> int:
             tags.append(f"iced in by snow or blizzard in weather zone {city['iced_zone']}")
         lines.append(f"  {'city:   ' if city['kind'] != 'port' else 'port:   '}      {city['name']} ({', '.join(tags)})")
         for code, area in city["sea_areas"].items():
-            lines.append(f"  port on:      {area['name']} ({code}), {area['approach']} hex to its first all-sea hex")
+            straits = "".join(f", at the {name}" for name in city["straits"])
+            lines.append(f"  harbour:      {city['port']} port on {_waters_words(code, area)}{straits}, "
+                         f"{area['approach']} hex to its first all-sea hex")
     for f in report["economy"]:
         lines.append(f"  {f['kind']}: {f['count']}")
     if report["rails"]:
@@ -180,6 +184,19 @@ def cmd_hex(args) -> int:
     for side in report["hexsides"]:
         lines.append(f"  hexside {side['side']:2}:   {side['kind']} ({side['name']})")
     return _emit(args, report, lines)
+
+
+def _the(name: str) -> str:
+    return name if name.startswith("The ") else f"the {name}"
+
+
+def _waters_words(code: str, area: dict) -> str:
+    """'the Sea of Azov (Black Sea sea area, BK)', 'the Black Sea (BK)': a named water within a sea
+    area (maps/src/named_waters.csv) is named with the area the naval rules use."""
+    said = " and ".join(_the(water) for water in area["waters"])
+    if area["waters"] == [area["name"]]:
+        return f"{said} ({code})"
+    return f"{said} ({area['name']} sea area, {code})"
 
 
 def cmd_find(args) -> int:

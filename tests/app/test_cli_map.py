@@ -110,13 +110,21 @@ def test_info_counts_the_naval_review_summary_ports(capsys):
     assert data["ports"] == {"major": 127, "minor": 427, "without_city": 241, "iced_in": 40}
 
 
-def test_hex_rostov_is_an_iced_port_on_the_black_sea(capsys):
+def test_hex_rostov_is_an_iced_port_on_the_sea_of_azov(capsys):
     code, out, _ = run(capsys, "hex", "Rostov", "--json")
     city = json.loads(out)["city"]
     assert code == 0 and city["port"] == "minor" and city["iced_zone"] == 2
-    assert city["sea_areas"] == {"BK": {"name": "Black Sea", "approach": 1}}
+    assert city["sea_areas"] == {"BK": {"name": "Black Sea", "approach": 1, "waters": ["Sea of Azov"]}}
     code, out, _ = run(capsys, "hex", "Rostov")
-    assert "port on:      Black Sea (BK)" in out and "iced in by snow or blizzard in weather zone 2" in out
+    assert "minor port on the Sea of Azov (Black Sea sea area, BK), 1 hex" in out
+    assert "iced in by snow or blizzard in weather zone 2" in out
+
+
+def test_hex_kerch_is_on_the_strait_and_sevastopol_on_the_black_sea(capsys):
+    code, out, _ = run(capsys, "hex", "Kerch")
+    assert "minor port on the Black Sea and the Sea of Azov (Black Sea sea area, BK), at the Kerch Strait" in out
+    code, out, _ = run(capsys, "hex", "Sevastopol")
+    assert "major port on the Black Sea (BK), 1 hex" in out and "Azov" not in out
 
 
 def test_hex_of_a_port_without_a_city_and_a_sea_area_with_iced_ports(capsys):
