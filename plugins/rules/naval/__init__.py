@@ -14,7 +14,8 @@ they implement (README.md says what each holds and the data format of naval coun
   the interception search, ``StopOrFight``, the fight-through combat, ``StopInSeaBox``/``ContinueMove``);
 - ``naval_combat``: the naval combat phases, Select Sea Area, Commit Subs, Search Die Rolls,
   Select Included Sea Boxes; ``naval_combat_round``: surprise, combat type, the round's end,
-  voluntary aborts, the next round; ``naval_combat_results``: the chart, results, targets,
+  voluntary aborts, the next round; ``naval_combat_abort_queue``: the Naval Combat Abort Queue
+  and its digression (``MoveAbortingNaval``); ``naval_combat_results``: the chart, results, targets,
   damage, destruction, aborts to port; ``naval_combat_steps``: which step applies and who decides;
 - ``port_attack``: Port Attack, an air mission kind of the air plugin's Air Mission sub-machine
   whose performance is an air-to-sea attack on the ships in port;
@@ -36,6 +37,7 @@ from plugins.rules.air import return_to_base as air_return
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
 from . import naval_air, naval_interception, naval_repair, naval_transport, port_attack, shore_bombardment
+from . import naval_combat_abort_queue as abort_queue
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb
 from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
@@ -51,7 +53,7 @@ def skip_step(state, step_id, spec):
     return (naval_air.naval_air_skip(state, step_id) or port_attack.port_attack_skip(state, step_id) or naval_transport.landing_skip(state, step_id) or naval_repair.repair_skip(state, step_id)
             or shore_bombardment.bombard_skip(state, step_id) or shore_bombardment.reorganize_skip(state, step_id)
             or search_and_seizure_skip(state, step_id) or naval_interception.skip(state, step_id)
-            or steps.skip(state, step_id))
+            or abort_queue.skip(state, step_id) or steps.skip(state, step_id))
 
 
 SEARCH_AND_SEIZURE = "wif.turn.end-of-turn.search-and-seizure"
@@ -76,6 +78,8 @@ def resolve_deciders(state, step_id, spec, kind):
         return sorted(set(air_powers) | set(rtb.deciders(state, step_id)))
     if step_id.startswith(naval_interception.DIGRESSION):
         return naval_interception.deciders(state, step_id, kind)
+    if step_id == abort_queue.MOVE_STEP:
+        return abort_queue.deciders(state, step_id, kind)
     return steps.deciders(state, step_id, kind)
 
 
@@ -83,11 +87,13 @@ def resolve_deciders(state, step_id, spec, kind):
 def finish_step_refusal(state, step_id, power):
     step_id = step_id or ""
     return (rtb.finish_refusal(state, step_id, power) or naval_interception.finish_refusal(state, step_id, power)
-            or steps.finish_refusal(state, step_id, power))
+            or abort_queue.finish_refusal(state, step_id, power) or steps.finish_refusal(state, step_id, power))
 
 
 @hookimpl
 def repeat_step(ctx, step_id, spec):
+    if step_id == abort_queue.DIGRESSION:
+        return abort_queue.repeat(ctx.state, step_id)
     return steps.repeat(ctx.state, step_id)
 
 

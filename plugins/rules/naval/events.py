@@ -326,6 +326,12 @@ def _combat_began(state, event):
                            always_included=d.get("always_included") or [])
     if d.get("always_included"):
         n.phase_initiator = None  # an interception combat belongs to no combat phase
+        # Naval Combat Abort Queue: its queue numbers start at 1 + 1000 x the interception
+        # combats of the impulse (this one included)
+        now = [state.kernel.turn, state.kernel.impulse]
+        count = n.interception_combats[2] + 1 if n.interception_combats[:2] == now else 1
+        n.interception_combats = now + [count]
+        n.combat.queue_base = 1 + 1000 * count
     else:
         n.fought[d["area"]] = [state.kernel.turn, state.kernel.impulse]
 

@@ -56,8 +56,11 @@ def other(state, side: str) -> str:
 
 # ---------------------------------------------------------------- who is where
 def units_in_area(state, area: str, side: str) -> list:
+    """``side``'s units in the sea area that take part in its combat: units waiting in the
+    abort queue "are no longer part of any combat in the sea area" (Naval Combat Abort Queue)."""
+    waiting = {e.unit for e in naval(state).abort_queue}
     return [units(state).units[u] for u, box in naval(state).at_sea.items()
-            if box.area == area and state.kernel.side_of(units(state).units[u].power) == side]
+            if box.area == area and u not in waiting and state.kernel.side_of(units(state).units[u].power) == side]
 
 
 def sides_at_war_in(state, area: str) -> bool:

@@ -1,5 +1,5 @@
 """Naval Combat Results: the naval combat chart, the results each side inflicts, the target
-each result falls on and its defence roll, damage, destruction and aborts to port.
+each result falls on and its defence roll, damage and destruction (aborting units wait in the abort queue, naval_combat_abort_queue).
 
 Seeds: "Naval Combat Results Table" (L9650-9745): attack totals on the surface row give the
 column ("each included Sub's attack factor is reduced by 1"); 2 surprise points per column;
@@ -24,12 +24,10 @@ from __future__ import annotations
 from kernel.choices import Field, Option
 from kernel.errors import Rejected
 from kernel.events import Command
-from plugins.rules.units import UnitCreated, UnitFactorsChanged, UnitFlipped, UnitMoved, units
+from plugins.rules.units import UnitCreated, UnitFactorsChanged, UnitMoved, units
 
-from .naval_air import fly_home
-from .naval_movement import origin_of, perform_move
-from .return_to_base import nearest_port
-from .events import NavalResultApplied, NavalResultsDue, NavalUnitDamaged, NavalUnitLost
+from .naval_combat_abort_queue import queue_aborts
+from .events import NavalResultApplied, ShipsPlacedAtSea, NavalResultsDue, NavalUnitDamaged, NavalUnitLost
 from .naval_units import (
     aboard,
     is_carrier_air,
@@ -304,19 +302,24 @@ def apply_result(ctx, target_side: str, unit_id: str) -> None:
 
 def _convoy_result(ctx, u, final: str) -> None:
     points = convoy_points(u)
-    lost = {"x": 2 if points > 1 else 1, "d": 1}.get(final, 0)
+    side = ctx.state.kernel.side_of(u.power)
     if final == "a":
-        lost = 1  # the aborting point returns to port at the end of the round (below)
-    left = points - lost
-    if left <= 0:
-        destroy(ctx, u.id)
-    else:
-        ctx.emit(UnitFactorsChanged(unit=u.id, factors={"points": left}))
-    if final == "a":
+        # "an A result aborts 1 convoy point": split off into the abort queue (a single
+        # point aborts whole)
+        if points <= 1:
+            return queue_aborts(ctx, [u.id], side, "result")
+        box = naval(ctx.state).at_sea[u.id]
         new_id = f"{u.id}-a{ctx.state.kernel.seq}"
+        ctx.emit(UnitFactorsChanged(unit=u.id, factors={"points": points - 1}))
         ctx.emit(UnitCreated(unit=u.model_copy(update={"id": new_id, "factors": {**u.factors, "points": 1},
                                                        "face_up": False})))
-        naval_abort_now(ctx, [new_id], origin_area=naval(ctx.state).combat.area)
+        ctx.emit(ShipsPlacedAtSea(units=[new_id], area=box.area, section=box.section))
+        return queue_aborts(ctx, [new_id], side, "result")
+    lost = {"x": 2 if points > 1 else 1, "d": 1}.get(final, 0)
+    if points - lost <= 0:
+        destroy(ctx, u.id)
+    elif lost:
+        ctx.emit(UnitFactorsChanged(unit=u.id, factors={"points": points - lost}))
 
 
 def destroy(ctx, unit_id: str) -> None:
@@ -325,31 +328,6 @@ def destroy(ctx, unit_id: str) -> None:
         ctx.emit(UnitMoved(unit=passenger, to_hex=None, to_where="eliminated"))
     ctx.emit(UnitMoved(unit=unit_id, to_hex=None, to_where="eliminated"))
     ctx.emit(NavalUnitLost(unit=unit_id))
-
-
-def naval_abort_now(ctx, unit_ids: list[str], origin_area: str | None = None) -> None:
-    """Units abort: disorganized, back to the nearest port of their side they can reach (the
-    owner's pick among ports is authored: the nearest, then by name); none reachable:
-    destroyed.  A damaged unit that reaches port goes to the repair pool, the cargo of a
-    damaged transport and the carrier air units of a damaged carrier to the production pool."""
-    state = ctx.state
-    all_units = units(state).units
-    for uid in unit_ids:
-        u = all_units.get(uid)
-        if u is None or u.where != "map":
-            continue
-        if u.branch == "air":
-            fly_home(ctx, uid)  # an aircraft at sea returns to the hex it flew from
-            continue
-        if u.face_up:
-            ctx.emit(UnitFlipped(unit=uid, face_up=False))
-        port = nearest_port(state, u)
-        if port is None:
-            destroy(ctx, uid)
-        elif damaged(state, uid):
-            to_repair_pool(ctx, uid)
-        else:
-            perform_move(ctx, u.power, origin_of(state, u), f"{port[0]},{port[1]}", None, [uid])
 
 
 def to_repair_pool(ctx, unit_id: str) -> None:

@@ -12,7 +12,8 @@ from plugins.rules.units import units
 
 from .events import NavalCombatEnded, NavalCombatTypeSet, NavalRoundEnded, NavalSideAborted, SurpriseSpent
 from .naval_combat import ROUND, RULE, other, sides_at_war_in, units_in_area
-from .naval_combat_results import due_for, flying_planes, naval_abort_now, results_due
+from .naval_combat_abort_queue import merge_into_voluntary, push_if_waiting, queue_aborts
+from .naval_combat_results import due_for, flying_planes, results_due
 from .naval_units import convoy_points, damaged, is_sub
 from .sea_box_section import box_hex
 from .state import naval, rules
@@ -92,10 +93,19 @@ def combat_type(state) -> str:
 
 @rules.step_rule(f"{ROUND}.end-naval-combat-round")
 def end_round(ctx, step_id: str) -> None:
-    """End Naval Combat Round: A results (and double half-A) abort now."""
-    c = naval(ctx.state).combat
-    if c is not None and c.aborting:
-        naval_abort_now(ctx, list(c.aborting))
+    """End Naval Combat Round: units with A results (and double half-A) go to the abort queue,
+    each side's with one number (Naval Combat Abort Queue).  A convoy's aborting point was
+    split off and queued when its result was applied; the rest of the convoy stays."""
+    state = ctx.state
+    c = naval(state).combat
+    if c is None or not c.aborting:
+        return
+    all_units = units(state).units
+    for side in state.kernel.sides:
+        mine = [u for u in c.aborting if state.kernel.side_of(all_units[u].power) == side
+                and not convoy_points(all_units[u])]
+        if mine:
+            queue_aborts(ctx, mine, side, "result")
 
 
 def start_attacks(ctx, kind: str) -> None:
@@ -201,7 +211,7 @@ def naval_side_abort(ctx, cmd: NavalSideAbort) -> None:
     if cmd.abort:
         c = naval(ctx.state).combat
         ctx.emit(NavalSideAborted(side=side))
-        naval_abort_now(ctx, [u.id for u in units_in_area(ctx.state, c.area, side)])
+        merge_into_voluntary(ctx, side, [u.id for u in units_in_area(ctx.state, c.area, side)])
     ctx.finish_decision(cmd.actor)
 
 
@@ -221,14 +231,17 @@ def next_round(ctx, step_id: str) -> None:
 
 
 def end_combat(ctx, reason: str) -> None:
-    """At the end of combat in the area all damaged units must abort."""
+    """At the end of combat in the area all damaged units must abort; then the abort queue is
+    processed (the Naval Combat Abort Digression) before play goes back where it was."""
     state = ctx.state
     c = naval(state).combat
     area = c.area
-    hurt = [u.id for side in state.kernel.sides for u in units_in_area(state, area, side) if damaged(state, u.id)]
-    if hurt:
-        naval_abort_now(ctx, hurt)
+    for side in state.kernel.sides:
+        hurt = [u.id for u in units_in_area(state, area, side) if damaged(state, u.id)]
+        if hurt:
+            queue_aborts(ctx, hurt, side, "damaged")
     ctx.emit(NavalCombatEnded(area=area, reason=reason))
+    push_if_waiting(ctx)
 
 
 def repeat_round(state) -> bool:

@@ -69,6 +69,11 @@ class NavalCombat(BaseModel):
     # an interception combat's first round: the interceptor's roll, the moving group
     first_rolls: dict[str, int] = Field(default_factory=dict)
     always_included: list[str] = Field(default_factory=list)
+    # Naval Combat Abort Queue: this combat's first queue number (1, or 1 + 1000 x the
+    # interception combats so far in the impulse) and the numbers it gave out:
+    # "side:round:cause" -> queue number
+    queue_base: int = 1
+    queue_numbers: dict[str, int] = Field(default_factory=dict)
 
 
 class PendingMove(BaseModel):
@@ -91,6 +96,15 @@ class PendingMove(BaseModel):
     choice: str = ""  # "stop" / "fight"
 
 
+class AbortEntry(BaseModel):
+    """A unit waiting in the Naval Combat Abort Queue to move to a friendly port."""
+
+    unit: str
+    number: int  # its queue number
+    area: str
+    section: int  # the section box it aborted from
+
+
 class Naval(BaseModel):
     at_sea: dict[str, SeaBox] = Field(default_factory=dict)
     damaged: list[str] = Field(default_factory=list)
@@ -110,6 +124,8 @@ class Naval(BaseModel):
     phase_initiator: str | None = None
     phase_declined: bool = False
     repairs: dict[str, int] = Field(default_factory=dict)  # Naval Repair: unit -> turn it returns
+    abort_queue: list[AbortEntry] = Field(default_factory=list)  # Naval Combat Abort Queue
+    interception_combats: list[int] = Field(default_factory=list)  # [turn, impulse, interception combats in it]
 
 
 rules.state("naval")(Naval)
