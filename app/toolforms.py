@@ -1,5 +1,6 @@
 """The forms a player reaches for while playing, over the map: Find (Ctrl+F, app/findform.py),
-Unit Review (Ctrl+U, app/unitreview.py) and the supply layer (Ctrl+S, app/supplylayer.py).
+Unit Review (Ctrl+U, app/unitreview.py), Naval Review (Ctrl+N, app/navalreview.py) and the
+supply layer (Ctrl+S, app/supplylayer.py).
 The game window's keys call ``key``; Esc closes the top one of these forms first."""
 
 from __future__ import annotations
@@ -7,9 +8,11 @@ from __future__ import annotations
 import pygame
 
 from .supplylayer import SupplyLayer
+from .uihooks import ask_game
 from .windowstyle import DIM
 
-KEYS = {pygame.K_f: "find", pygame.K_u: "unit review", pygame.K_s: "supply layer"}  # with Ctrl
+KEYS = {pygame.K_f: "find", pygame.K_u: "unit review", pygame.K_s: "supply layer",
+        pygame.K_n: "naval review"}  # with Ctrl
 
 
 def open_forms(window) -> list:
@@ -36,10 +39,16 @@ def open_tool(window, name: str):
         from .findform import FindForm as make
     elif name == "unit review":
         from .unitreview import UnitReview as make
+    elif name == "naval review":
+        from .navalreview import NavalReview as make
     else:
         raise ValueError(f"no form {name!r}: {', '.join(KEYS.values())}")
     if name == "unit review" and window.game is None:
         window.say("Unit Review needs a game", DIM)
+        return None
+    if name == "naval review" and (window.game is None or ask_game(window.game, "naval_review",
+                                                                  state=window.game.state) is None):
+        window.say("Naval Review: this game has no naval rules", DIM)
         return None
     forms = open_forms(window)
     for form in [f for f in forms if isinstance(f, make)]:
