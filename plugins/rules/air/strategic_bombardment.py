@@ -75,7 +75,7 @@ def no_production(state) -> str | None:
         return None
     return ("Strategic Bombardment: a viable target is \"an enemy factory, oil resource, synthetic oil plant, saved "
             "oil point, or saved build point\" whose loss comes off its owner's production; this game keeps no "
-            "production (Barbarossa has no production phase), so no hex holds a target")
+            "production (its scenario, Barbarossa or Guadalcanal, has no production phase), so no hex holds a target")
 
 
 def strategic_targets(state, power: str) -> set[tuple[int, int]]:
