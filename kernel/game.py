@@ -438,10 +438,7 @@ class Game(Decisions):
             new_store.append(batch, snaps)
             # the signed commands that made these events (verify: one cut short by the fork is
             # chained but cannot be signed, kernel/verify.py)
-            with new_store.conn:
-                new_store.conn.executemany(
-                    "INSERT INTO commands (first_seq, last_seq, player, command, signature) VALUES (?,?,?,?,?)",
-                    [c for c in self.store.commands() if c[0] <= seq])
+            new_store.copy_commands([c for c in self.store.commands() if c[0] <= seq])
             new_store.meta_signer = self.store.meta_signer
             head = new_store.last()
             new_store.set_meta("head", [head[0], head[1].hex()])  # re-signs the fork's meta

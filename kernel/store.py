@@ -20,87 +20,14 @@ import sqlite_utils
 
 from .errors import EventDataError, GameMovedOn, SaveFileError
 from .events import EventRecord, canonical_json
+from .store_schema import NameCodes, coded_command, command_text, migrate
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: the coded log (kernel/store_schema.py); 2: signed commands; 1: events
 SQLITE_HEADER = b"SQLite format 3\x00"
 
-# ---------------------------------------------------------------- migrations
-# Numbered, applied in order, each recorded in _migrations (the llm habit).
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = []
-migration = MIGRATIONS.append
-
-
-@migration
-def m001_initial(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
-    db.execute(
-        """CREATE TABLE IF NOT EXISTS events (
-            seq INTEGER PRIMARY KEY,
-            type TEXT NOT NULL,
-            v INTEGER NOT NULL,
-            actor TEXT NOT NULL,
-            turn INTEGER NOT NULL,
-            impulse INTEGER NOT NULL,
-            step TEXT NOT NULL,
-            cmd INTEGER NOT NULL,
-            data TEXT NOT NULL,
-            hash BLOB NOT NULL
-        )"""
-    )
-    db["snapshots"].create(
-        {"seq": int, "plugins_hash": str, "state": bytes},
-        pk=("seq", "plugins_hash"),
-        if_not_exists=True,
-    )
-    db.execute(
-        "CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "
-        "BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END"
-    )
-    db.execute(
-        "CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events "
-        "BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END"
-    )
-    db.execute(
-        "CREATE TRIGGER IF NOT EXISTS events_no_gap BEFORE INSERT ON events "
-        "WHEN NEW.seq != (SELECT COALESCE(MAX(seq), 0) + 1 FROM events) "
-        "BEGIN SELECT RAISE(ABORT, 'events must be appended with the next seq'); END"
-    )
-
-
-@migration
-def m002_signed_commands(db: sqlite_utils.Database) -> None:
-    """Every command with its player's signature (docs/FAIRPLAY.md); signed snapshots."""
-    db.execute(
-        """CREATE TABLE IF NOT EXISTS commands (
-            first_seq INTEGER PRIMARY KEY,
-            last_seq INTEGER NOT NULL,
-            player TEXT NOT NULL,
-            command TEXT NOT NULL,
-            signature BLOB NOT NULL
-        )"""
-    )
-    for verb in ("UPDATE", "DELETE"):
-        db.execute(
-            f"CREATE TRIGGER IF NOT EXISTS commands_no_{verb.lower()} BEFORE {verb} ON commands "
-            f"BEGIN SELECT RAISE(ABORT, 'commands are append-only: {verb} refused'); END"
-        )
-    columns = {r[1] for r in db.execute("PRAGMA table_info(snapshots)")}
-    if "player" not in columns:
-        db.execute("ALTER TABLE snapshots ADD COLUMN player TEXT")
-        db.execute("ALTER TABLE snapshots ADD COLUMN signature BLOB")
-
-
-def _migrate(db: sqlite_utils.Database) -> None:
-    db["_migrations"].create({"name": str, "applied_at": float}, pk="name", if_not_exists=True)
-    applied = {row["name"] for row in db["_migrations"].rows}
-    for step in MIGRATIONS:
-        if step.__name__ not in applied:
-            step(db)
-            db["_migrations"].insert({"name": step.__name__, "applied_at": time.time()})
-
-
-_INSERT = "INSERT INTO events (seq, type, v, actor, turn, impulse, step, cmd, data, hash) VALUES (?,?,?,?,?,?,?,?,?,?)"
-_SELECT = "SELECT seq, type, v, actor, turn, impulse, step, cmd, data, hash FROM events"
+_INSERT = "INSERT INTO event_log (seq, type, v, actor, turn, impulse, step, cmd_back, data, hash) VALUES (?,?,?,?,?,?,?,?,?,?)"
+_SELECT = "SELECT seq, type, v, actor, turn, impulse, step, cmd_back, data, hash FROM event_log"
+_SELECT_V2 = "SELECT seq, type, v, actor, turn, impulse, step, cmd, data, hash FROM events"  # a schema-2 save read-only
 
 
 class EventStore:
@@ -112,6 +39,10 @@ class EventStore:
         self.warnings: list[str] = []  # things skipped that cost nothing but time (a bad snapshot)
         # Signs the meta whenever it is written (kernel/fairplay.py meta_signer); None: unsigned.
         self.meta_signer: Callable[[dict], dict] | None = None
+        # schema 3 stores the log coded (kernel/store_schema.py); an older save opened
+        # read-only is read in its own layout
+        self.coded = bool(conn.execute("SELECT 1 FROM sqlite_master WHERE name='event_log'").fetchone())
+        self.codes = NameCodes(conn) if self.coded else None
 
     # ------------------------------------------------------------ open / create
     @classmethod
@@ -124,7 +55,7 @@ class EventStore:
         db = sqlite_utils.Database(conn)
         conn.execute("BEGIN IMMEDIATE")
         try:
-            _migrate(db)
+            migrate(db)
             store = cls(path, conn)
             store._write_meta({"schema_version": SCHEMA_VERSION, "created_at": time.time(), **meta})
             conn.execute("COMMIT")
@@ -153,7 +84,7 @@ class EventStore:
             raise SaveFileError(f"{path}: not a World in Flames save (not an SQLite database)")
         try:
             conn = cls._connect(path)
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
         except sqlite3.DatabaseError as exc:
             raise SaveFileError(f"{path}: the save file is damaged ({exc})") from exc
         if not {"meta", "events", "snapshots"} <= tables:
@@ -182,9 +113,15 @@ class EventStore:
             )
         if version < SCHEMA_VERSION and writable:
             conn.execute("BEGIN IMMEDIATE")
-            _migrate(sqlite_utils.Database(conn))
-            store.set_meta("schema_version", SCHEMA_VERSION, _in_tx=True)
-            conn.execute("COMMIT")
+            try:
+                migrate(sqlite_utils.Database(conn))
+                store.set_meta("schema_version", SCHEMA_VERSION, _in_tx=True)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                conn.close()
+                raise
+            store = cls(path, conn)
         return store
 
     @staticmethod
@@ -254,16 +191,21 @@ class EventStore:
         ``head`` follows it, signed with the meta.
         """
         conn = self.conn
+        if not self.coded:
+            raise SaveFileError(f"{self.path}: a save of an older schema opened read-only cannot be written")
+        codes, added = self.codes, []
         conn.execute("BEGIN IMMEDIATE")
         try:
             if expect_head is not None and self.last() != expect_head:
                 seq = self.last()[0]
                 raise GameMovedOn(f"the game moved on: refresh (another player or process stored event {seq}; "
                                   f"this command was decided after event {expect_head[0]})")
-            conn.executemany(_INSERT, rows)
+            conn.executemany(_INSERT, [
+                (seq, codes.id(type_, added), v, codes.id(actor, added), turn, impulse, codes.id(step, added),
+                 seq - cmd, data, hash_)
+                for seq, type_, v, actor, turn, impulse, step, cmd, data, hash_ in rows])
             if command is not None:
-                conn.execute("INSERT INTO commands (first_seq, last_seq, player, command, signature) "
-                             "VALUES (?,?,?,?,?)", command)
+                self._insert_commands([command], added)
             for seq, plugins_hash, state_json, *signed in snapshots:
                 player, signature = signed if signed else (None, None)
                 conn.execute(
@@ -276,17 +218,52 @@ class EventStore:
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
+            codes.forget(added)
+            raise
+
+    def _insert_commands(self, commands: Iterable[tuple], added: list[str]) -> None:
+        """(first_seq, last_seq, player, command_json, signature) rows, coded (store_schema.py)."""
+        self.conn.executemany("INSERT INTO command_log (first_seq, more, player, type, actor, command, signature) "
+                              "VALUES (?,?,?,?,?,?,?)", [coded_command(self.codes, c, added) for c in commands])
+
+    def copy_commands(self, commands: Iterable[tuple]) -> None:
+        """Signed commands taken whole from another save (a fork), in one transaction."""
+        added: list[str] = []
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._insert_commands(commands, added)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            self.codes.forget(added)
             raise
 
     def last(self) -> tuple[int, bytes]:
-        row = self.conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        table = "event_log" if self.coded else "events"
+        row = self.conn.execute(f"SELECT seq, hash FROM {table} ORDER BY seq DESC LIMIT 1").fetchone()
         return (row[0], row[1]) if row else (0, b"\x00" * 32)
 
     def rows(self, from_seq: int = 1, to_seq: int | None = None) -> Iterator[tuple]:
         """Raw rows in seq order (seq, type, v, actor, turn, impulse, step, cmd, data, hash)."""
+        query = _SELECT if self.coded else _SELECT_V2
         if to_seq is None:
-            return self.conn.execute(_SELECT + " WHERE seq >= ? ORDER BY seq", (from_seq,))
-        return self.conn.execute(_SELECT + " WHERE seq >= ? AND seq <= ? ORDER BY seq", (from_seq, to_seq))
+            cursor = self.conn.execute(query + " WHERE seq >= ? ORDER BY seq", (from_seq,))
+        else:
+            cursor = self.conn.execute(query + " WHERE seq >= ? AND seq <= ? ORDER BY seq", (from_seq, to_seq))
+        return self._decoded(cursor) if self.coded else cursor
+
+    def _decoded(self, cursor) -> Iterator[tuple]:
+        """Coded rows with their names put back; every row of a type, actor or step shares
+        one string (less to allocate than the text columns were)."""
+        codes = self.codes
+        names = codes.names
+        for seq, type_, v, actor, turn, impulse, step, back, data, hash_ in cursor:
+            try:
+                yield seq, names[type_], v, names[actor], turn, impulse, names[step], seq - back, data, hash_
+            except IndexError:  # a name another process added since
+                yield (seq, codes.name(type_), v, codes.name(actor), turn, impulse, codes.name(step), seq - back,
+                       data, hash_)
+                names = codes.names
 
     def records(self, from_seq: int = 1, to_seq: int | None = None) -> Iterator[EventRecord]:
         loads = json.loads
@@ -333,13 +310,29 @@ class EventStore:
         return "player, signature" if "signature" in columns else "NULL, NULL"
 
     def has_commands(self) -> bool:
-        return bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='commands'").fetchone())
+        return bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
+                                      "AND name IN ('commands', 'command_log')").fetchone())
+
+    def command_count(self) -> int:
+        return self.conn.execute(f"SELECT COUNT(*) FROM {'command_log' if self.coded else 'commands'}").fetchone()[0]
 
     # ------------------------------------------------------------ commands
     def commands(self, from_seq: int = 1) -> Iterator[tuple[int, int, str, str, bytes]]:
-        """(first_seq, last_seq, player, command_json, signature) in order."""
-        return self.conn.execute("SELECT first_seq, last_seq, player, command, signature FROM commands "
-                                 "WHERE first_seq >= ? ORDER BY first_seq", (from_seq,))
+        """(first_seq, last_seq, player, command_json, signature) in order; the JSON is the
+        command's canonical JSON, as signed."""
+        if not self.coded:
+            return self.conn.execute("SELECT first_seq, last_seq, player, command, signature FROM commands "
+                                     "WHERE first_seq >= ? ORDER BY first_seq", (from_seq,))
+        return self._commands(from_seq)
+
+    def _commands(self, from_seq: int) -> Iterator[tuple[int, int, str, str, bytes]]:
+        name = self.codes.name
+        for first, more, player, type_, actor, stored, signature in self.conn.execute(
+            "SELECT first_seq, more, player, type, actor, command, signature FROM command_log "
+            "WHERE first_seq >= ? ORDER BY first_seq", (from_seq,)
+        ):
+            text = stored if type_ is None else command_text(name(type_), name(actor), stored)
+            yield first, first + more, name(player), text, signature
 
     def snapshots(self) -> Iterator[tuple[int, str, str]]:
         for seq, plugins_hash, blob in self.conn.execute(

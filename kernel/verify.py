@@ -69,7 +69,7 @@ def verify(path: str | Path, plugin_dirs: list[Path] | None = None, as_player: s
     try:
         ident = _identity(store, report)
         if ident.signed and store.has_commands():
-            big = store.conn.execute("SELECT COUNT(*) FROM commands").fetchone()[0] >= PARALLEL_FROM
+            big = store.command_count() >= PARALLEL_FROM
             signatures = Signatures(ident.keys, parallel=big)
             _check_signed_log(store, ident, report, signatures)
             if not big:

@@ -60,7 +60,7 @@ def test_save_from_a_newer_version(save):
     conn.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
     conn.commit()
     conn.close()
-    with pytest.raises(SaveFileError, match="newer version of the game \\(save schema 99; this build reads up to 2\\)"):
+    with pytest.raises(SaveFileError, match="newer version of the game \\(save schema 99; this build reads up to 3\\)"):
         Game.open(save)
 
 
