@@ -10,9 +10,11 @@ from . import odds as O
 
 
 @hookimpl
-def overrun_odds(state, unit, hex_, min_odds):
-    """``state`` has ``unit`` standing next to ``hex_`` (land's scratch copy)."""
-    ev = O.evaluate(state, [unit.id], hex_)
+def overrun_odds(state, unit, hex_, min_odds, hook):
+    """``state`` has ``unit`` standing next to ``hex_`` (land's scratch copy); ``hook`` lets
+    optional rules change the factors as in a land combat (Offensive chits: "double the combat
+    factors ... when you calculate the final odds for the overrun or land combat")."""
+    ev = O.evaluate(state, [unit.id], hex_, hook=hook)
     if ev["automatic"]:
         return {"enough": True, "ratio": float(min_odds), "odds": "no defending factors"}
     level = ev["level"]

@@ -13,12 +13,13 @@ from kernel.hookspecs import hookspec
 class HOOKSPECS:
     @staticmethod
     @hookspec(firstresult=True)
-    def overrun_odds(state, unit, hex_, min_odds):
+    def overrun_odds(state, unit, hex_, min_odds, hook):
         """The final odds of ``unit`` (a unit model) against the enemy land units in ``hex_``,
         computed as a land combat's (Land Movement: "Enemy units might be overrun"; Offensive
         chits: "the final odds for the overrun or land combat").  ``state`` is a scratch copy of
         the game's state with ``unit`` standing in the hex it overruns from; ``min_odds`` is
-        the odds an overrun needs (k for k:1, data/overrun.json).
+        the odds an overrun needs (k for k:1, data/overrun.json); ``hook`` the game's ``pm.hook``,
+        for the hooks the odds ask in turn (an optional rule's changed factors).
 
         Return ``{"enough": bool (the odds reach min_odds:1), "ratio": float (k of k:1),
         "odds": str (the odds in words)}``; None when this game has no land combat rules (then

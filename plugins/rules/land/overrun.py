@@ -128,7 +128,7 @@ def overrun_odds(state, unit, approach: OverrunApproach, hook) -> tuple[float, s
     answer = None
     if hook is not None:
         answer = hook.overrun_odds(state=_as_if_adjacent(state, unit, approach.from_hex), unit=unit,
-                                   hex_=dest, min_odds=need)
+                                   hex_=dest, min_odds=need, hook=hook)
     if answer is None:
         raise Rejected("Overrun: this game has no land combat rules to judge the overrun's odds "
                        "(no plugin answers the land plugin's overrun_odds hook)")

@@ -33,7 +33,7 @@ def reorg_value(hq) -> int:
     return int(hq.factors.get("reorg", hq.factors.get("combat", 0)))
 
 
-def hq_points_left(state, hq) -> int:
+def hq_points_left(state, hq) -> int | float:
     used = supply_state(state).hq_points.get(hq.id)
     spent = used[2] if used and tuple(used[:2]) == now(state) else 0
     return max(0, reorg_value(hq) - spent)
@@ -102,11 +102,18 @@ def can_reorganize(state, hq_id: str, unit_id: str) -> str | None:
     return reorganize_problem(state, hq_id, unit_id)
 
 
-def _spend(state, hq, unit, points: str) -> tuple[int, bool]:
+def reorganization_cost(state, hq, unit, hook=None) -> int | float:
+    """The points ``hq`` spends to organize ``unit``: the usual cost, or a rule's (the hook
+    ``reorganization_cost``, asked through ``hook``, the game's ``pm.hook``)."""
+    changed = hook.reorganization_cost(state=state, hq=hq, unit=unit) if hook is not None else None
+    return REORG_COST if changed is None else changed
+
+
+def _spend(state, hq, unit, points: str, hook=None) -> tuple[int | float, bool]:
     """(points spent, unit organized) for reorganizing ``unit`` with ``points`` ("all"/"one")."""
     left = hq_points_left(state, hq)
-    needed = REORG_COST - _partial(state, unit.id)
-    spend = min(left, needed) if points == "all" else 1
+    needed = reorganization_cost(state, hq, unit, hook) - _partial(state, unit.id)
+    spend = min(left, needed) if points == "all" else min(1, needed)
     return spend, spend >= needed
 
 
@@ -118,7 +125,7 @@ def hq_reorganize(ctx, cmd: HQReorganize) -> None:
     units = state["units"].units
     hq, unit = units[cmd.hq], units[cmd.unit]
     left = hq_points_left(state, hq)
-    spend, organized = _spend(state, hq, unit, cmd.points)
+    spend, organized = _spend(state, hq, unit, cmd.points, ctx.host.pm.hook)
     was_organized = hq.face_up
     ctx.emit(HQReorganized(hq=hq.id, unit=unit.id, points=spend, points_left=left - spend, organized=organized))
     if organized:
@@ -166,13 +173,13 @@ def hq_reorganize_choices(state, actor: str, step_id: str):
     return [one_of("hq", "unit", sorted(found), label=hq_label, then=which)]
 
 
-def hq_reorganize_preview(state, cmd: HQReorganize) -> dict:
+def hq_reorganize_preview(state, cmd: HQReorganize, host=None) -> dict:
     problem = reorganize_problem(state, cmd.hq, cmd.unit, actor=cmd.actor)
     if problem:
         raise Rejected(problem)
     units = state["units"].units
     hq, unit = units[cmd.hq], units[cmd.unit]
-    spend, organized = _spend(state, hq, unit, cmd.points)
+    spend, organized = _spend(state, hq, unit, cmd.points, host.pm.hook if host is not None else None)
     return {"points": spend, "points_left": hq_points_left(state, hq) - spend, "organized": organized,
             "hq_disorganized": hq.face_up}
 

@@ -16,10 +16,11 @@ rules = Registry()
 
 @rules.state("supply")
 class SupplyState(BaseModel):
-    # HQ id -> [turn, impulse, reorganization points used then]
-    hq_points: dict[str, list[int]] = Field(default_factory=dict)
+    # HQ id -> [turn, impulse, reorganization points used then] (a half point when a rule halves
+    # the cost: the hook ``reorganization_cost``)
+    hq_points: dict[str, list[int | float]] = Field(default_factory=dict)
     # unit id -> [turn, impulse, points spent towards reorganizing it then]
-    partial: dict[str, list[int]] = Field(default_factory=dict)
+    partial: dict[str, list[int | float]] = Field(default_factory=dict)
     # unit id -> [turn, impulse] it is in supply for, whatever its path (ImpulseSupplyGranted)
     impulse_supply: dict[str, list[int]] = Field(default_factory=dict)
     # [turn, impulse] and the land units out of supply when that impulse began
@@ -43,8 +44,8 @@ class HQReorganized(EventData):
 
     hq: str
     unit: str
-    points: int
-    points_left: int
+    points: int | float  # a half point when a rule halves the cost (hook ``reorganization_cost``)
+    points_left: int | float
     organized: bool
 
 

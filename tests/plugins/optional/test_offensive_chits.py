@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import random
 
-from helpers import control, offered, ok, place, refused, unit
+from helpers import air_unit, control, offered, ok, place, refused, unit
 
 from plugins.optional.framework import new_game
 from plugins.rules.combat import odds as O
@@ -158,3 +158,119 @@ def test_offensive_chits_without_a_chit_played_no_unit_is_doubled(save):
 def test_offensive_chits_off_no_unit_is_doubled(save):
     game = _land_combat(save, rules=(), chit=False)
     assert not offered(game, "DoubleWithOffensiveChit") and _attack(game) == 10
+
+
+# ---------------------------------------------------------------- Land action: overruns
+def _overrun(save, rules=("offensive-chits",), chit=True):
+    """Germany, chit played on the HQ at Warsaw (reorganization value 2), in Land Movement: a
+    6-factor panzer corps at (202,54), 1 hex from the HQ, next to a 1-factor Soviet division at
+    (203,54).  6:1 is short of the overrun's 11:1; doubled it is 12:1."""
+    game = _game(save, rules)
+    place(game, unit("pz", "germany", (202, 54), "arm", 6, 6), unit("r1", "ussr", (203, 54), "inf", 1, 3))
+    if chit:
+        ok(game, {"type": "PlayOffensiveChit", "actor": "germany", "hq": "g-hq"})
+    ok(game, {"type": "ChooseAction", "actor": "germany", "action": "land"})
+    ok(game, {"type": "RigStep", "actor": "germany", "step": "turn.impulse.land.movement.land-movement"})
+    return game
+
+
+def _overrun_targets(game):
+    (choice,) = [c for c in offered(game, "MoveLandUnit") if c.actor == "germany"]
+    return [c["to"] for c in choice.commands(limit=2000) if c["unit"] == "pz" and c["to"] == [203, 54]]
+
+
+def test_offensive_chits_land_action_doubles_a_unit_for_its_overrun(save):
+    """Pick HQ, Land action: "you can double the combat factors of this major power's land units
+    within range of the HQ when you calculate the final odds for the overrun"."""
+    game = _overrun(save)
+    assert not _overrun_targets(game)
+    assert "11:1" in refused(game, type="MoveLandUnit", actor="germany", unit="pz", to=[203, 54])
+    (choice,) = offered(game, "DoubleWithOffensiveChit")
+    # the land units that may still move within the HQ's range (the HQ itself is one)
+    assert {tuple(c["units"]) for c in choice.commands(limit=20)} == {("pz",), ("g-hq",), ("g-hq", "pz")}
+    assert game.preview({"type": "DoubleWithOffensiveChit", "actor": "germany", "units": ["pz"]})["for"] == "overrun"
+    events = ok(game, type="DoubleWithOffensiveChit", actor="germany", units=["pz"])
+    assert "for their overrun" in game.describe(events[0])
+    assert chits.doubles_left(game.state, "germany") == 3  # counted against twice the HQ's value
+    assert "not doubled yet" in refused(game, type="DoubleWithOffensiveChit", actor="germany", units=["pz"])
+    assert _overrun_targets(game) == [[203, 54]]
+    events = ok(game, type="MoveLandUnit", actor="germany", unit="pz", to=[203, 54])
+    overrun = next(e for e in events if e.type == "LandUnitsOverrun")
+    assert overrun.data["units"] == ["r1"] and overrun.data["odds"] >= 11
+
+
+def test_offensive_chits_a_unit_out_of_the_hqs_range_is_not_doubled_for_an_overrun(save):
+    game = _overrun(save)
+    place(game, unit("pz-far", "germany", (206, 54), "arm", 6, 6))
+    assert "pz-far" not in chits.doublable(game.state, "germany", chits.OVERRUN)
+    assert "within the HQ's range" in refused(game, type="DoubleWithOffensiveChit", actor="germany",
+                                              units=["pz-far"])
+
+
+def test_offensive_chits_without_a_chit_or_off_no_overrun_doubling(save, tmp_path):
+    for game in (_overrun(save, chit=False), _overrun(tmp_path / "off.wif", rules=(), chit=False)):
+        assert not offered(game, "DoubleWithOffensiveChit") and not _overrun_targets(game)
+        refused(game, type="DoubleWithOffensiveChit", actor="germany", units=["pz"])
+        refused(game, type="MoveLandUnit", actor="germany", unit="pz", to=[203, 54])
+
+
+# ---------------------------------------------------------------- half-cost reorganization
+def _reorganization(save, action, rules=("offensive-chits",), chit=True):
+    """Germany plays its chit on the HQ at Warsaw (2 reorganization points) and chooses
+    ``action``; four disorganized land units and two disorganized aircraft are next to the HQ;
+    the game is in the End of Impulse's Reorganization by HQ."""
+    game = _game(save, rules)
+    place(game, *[unit(f"d{i}", "germany", (202, 54), "inf", 2, 3, face_up=False) for i in range(2)],
+          *[unit(f"d{i}", "germany", (201, 55), "inf", 2, 3, face_up=False) for i in range(2, 4)],
+          *[air_unit(f"b{i}", "germany", "lnd", (201, 54), tactical=2, face_up=False) for i in range(2)])
+    if chit:
+        ok(game, {"type": "PlayOffensiveChit", "actor": "germany", "hq": "g-hq"})
+    ok(game, {"type": "ChooseAction", "actor": "germany", "action": action})
+    ok(game, {"type": "RigStep", "actor": "germany", "step": "turn.impulse.end-of-impulse.reorganization-by-hq"})
+    return game
+
+
+def _reorganize_all(game, ids):
+    organized = []
+    for uid in ids:
+        cmd = {"type": "HQReorganize", "actor": "germany", "hq": "g-hq", "unit": uid}
+        if not game.dry_run(cmd).accepted:
+            break
+        events = ok(game, cmd)
+        organized += [e.data["unit"] for e in events if e.type == "HQReorganized" and e.data["organized"]]
+    return organized
+
+
+def test_offensive_chits_land_action_reorganizing_a_land_unit_costs_half(save):
+    """Pick HQ, Land action: "every land unit reorganized by that HQ only costs half the usual
+    reorganization point cost": the HQ's 2 points organize 4 land units, not 2."""
+    game = _reorganization(save, "land")
+    preview = game.preview({"type": "HQReorganize", "actor": "germany", "hq": "g-hq", "unit": "d0"})
+    assert preview["points"] == 0.5 and preview["organized"]
+    # an aircraft costs the usual point in a land action
+    assert game.preview({"type": "HQReorganize", "actor": "germany", "hq": "g-hq", "unit": "b0"})["points"] == 1
+    assert _reorganize_all(game, ["d0", "d1", "d2", "d3", "b0"]) == ["d0", "d1", "d2", "d3"]
+
+
+def test_offensive_chits_air_action_reorganizing_an_aircraft_costs_half(save):
+    """Pick HQ, Air action: "every aircraft unit reorganized by that HQ only costs half"."""
+    game = _reorganization(save, "air")
+    assert game.preview({"type": "HQReorganize", "actor": "germany", "hq": "g-hq", "unit": "d0"})["points"] == 1
+    assert _reorganize_all(game, ["b0", "b1", "d0"]) == ["b0", "b1", "d0"]
+
+
+def test_offensive_chits_every_offered_reorganization_is_accepted_at_half_cost(save):
+    game = _reorganization(save, "combined")
+    (choice,) = [c for c in offered(game, "HQReorganize") if c.actor == "germany"]
+    cmds = choice.commands(limit=100)
+    assert {c["unit"] for c in cmds} >= {"d0", "b0"}
+    for cmd in cmds:
+        assert game.dry_run(cmd).accepted, cmd
+        assert game.preview(cmd)["points"] == 0.5  # combined: each land, naval or aircraft unit
+
+
+def test_offensive_chits_without_a_chit_or_off_reorganizing_costs_the_usual_point(save, tmp_path):
+    for game in (_reorganization(save, "land", chit=False),
+                 _reorganization(tmp_path / "off.wif", "land", rules=(), chit=False)):
+        assert game.preview({"type": "HQReorganize", "actor": "germany", "hq": "g-hq", "unit": "d0"})["points"] == 1
+        assert _reorganize_all(game, ["d0", "d1", "d2"]) == ["d0", "d1"]
