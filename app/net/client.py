@@ -185,9 +185,8 @@ def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 
     pass or ``until(status)`` says so.  Returns (tally, last status)."""
     from app.bots import Bot, Tally
 
-    if policy != "random":
-        raise WifError(f"a bot over the network plays the random policy only (asked: {policy!r}); "
-                       "the greedy one needs previews the server does not serve yet")
+    if policy not in ("random", "greedy"):
+        raise WifError(f"no bot policy {policy!r} (random, greedy)")
     bot, tally = Bot(policy, seed), Tally()
     deadline = time.monotonic() + seconds
     status = client.join(game)
@@ -196,6 +195,11 @@ def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 
             raise NetError(f"game {game} still waits for its other seats: {', '.join(status.get('open_seats', []))}")
         time.sleep(SEATS_POLL)
         status = client.join(game)
+    view = None
+    if policy == "greedy":  # it scores candidates by their previews and the view's objectives
+        from .remote import RemoteGame
+
+        view = RemoteGame(client.url, game, client.player, client=client, follow=False)
     while tally.decisions < decisions and not status["finished"] and time.monotonic() < deadline \
             and not (until and until(status)):
         if not status["my_turn"]:
@@ -208,7 +212,10 @@ def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 
             continue
         decision = pending[0]
         try:
-            cmd = bot.choose(bot_game(status), decision, client.player)
+            if view is not None:
+                view.store.moved_to(seq)
+                view.refresh()
+            cmd = bot.choose(view or bot_game(status), decision, client.player)
         except OutOfDate:  # the other side moved while this bot looked: look again
             status = client.request("status", game=game)
             continue

@@ -20,7 +20,8 @@ import pytest
 from app.guiclicks import post
 from app.guidriver import GuiDriver
 from app.net.client import NetClient, play_seat
-from app.netplay import NetGameScene, RemoteGame
+from app.net.remote import RemoteGame
+from app.netplay import NetGameScene
 from app.scenes import SceneStack
 
 pytestmark = pytest.mark.whole_game  # about a minute: -m "not whole_game" leaves it out
