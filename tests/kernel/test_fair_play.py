@@ -18,6 +18,7 @@ from kernel.events import GENESIS_HASH, EventRecord, canonical_json, chain_hash,
 from kernel.events import meta_message, signed_message
 from kernel.fairplay import Identity
 from kernel.game import Game
+from kernel.store import EventStore
 from kernel.verify import verify
 from tools.bench_kernel import _commands
 
@@ -41,7 +42,7 @@ def rows(save) -> list[tuple]:
 def unlocked(save) -> sqlite3.Connection:
     """The save as a cheater sees it: sqlite with the append-only triggers dropped."""
     conn = sqlite3.connect(save, isolation_level=None)
-    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger' AND name LIKE '%_no_%'").fetchall():
         conn.execute(f"DROP TRIGGER {name}")
     return conn
 
@@ -53,7 +54,7 @@ def rewrite(save, edit, resign_as: str | None = None) -> None:
     conn = unlocked(save)
     started = json.loads(conn.execute("SELECT data FROM events WHERE seq=1").fetchone()[0])
     ident = Identity.from_game_started(started)
-    commands = {r[0]: list(r) for r in conn.execute("SELECT * FROM commands")}
+    commands = {r[0]: list(r) for r in EventStore(save, conn).commands()}  # the JSON as signed
     signer = keyring.signer(resign_as) if resign_as else None
     prev, head_before = GENESIS_HASH, GENESIS_HASH
     for seq, type_, v, actor, turn, impulse, step, cmd, data, _ in conn.execute("SELECT * FROM events ORDER BY seq").fetchall():
@@ -68,7 +69,7 @@ def rewrite(save, edit, resign_as: str | None = None) -> None:
         owner = commands.get(cmd)
         if signer and owner and owner[1] == seq:
             owner[4] = signer.sign(signed_message(ident.game_id, owner[0], owner[1], owner[2], owner[3], head_before, prev))
-            conn.execute("UPDATE commands SET signature=? WHERE first_seq=?", (owner[4], owner[0]))
+            conn.execute("UPDATE command_log SET signature=? WHERE first_seq=?", (owner[4], owner[0]))
     set_meta(conn, "head", [seq, prev.hex()], resign_as, ident)
     conn.close()
 
@@ -199,8 +200,10 @@ def test_a_command_signed_by_someone_else_fails(save):
     played(save).close()
     mallory = keyring.signer("mallory", create=True)
     conn = unlocked(save)
-    first = conn.execute("SELECT MAX(first_seq) FROM commands").fetchone()[0]
-    conn.execute("UPDATE commands SET player='mallory', signature=? WHERE first_seq=?", (mallory.sign(b"x"), first))
+    first = conn.execute("SELECT MAX(first_seq) FROM command_log").fetchone()[0]
+    conn.execute("INSERT OR IGNORE INTO names (name) VALUES ('mallory')")
+    conn.execute("UPDATE command_log SET player=(SELECT id FROM names WHERE name='mallory'), signature=? "
+                 "WHERE first_seq=?", (mallory.sign(b"x"), first))
     conn.close()
     assert fails(save, f"seq {first}").first_bad_seq == first
 
@@ -219,9 +222,9 @@ def test_events_deleted_from_the_end_fail(save, cut):
 def test_whole_commands_deleted_from_the_end_with_the_head_fixed_fail_on_the_meta(save):
     played(save, 100).close()
     conn = unlocked(save)
-    first = conn.execute("SELECT MAX(first_seq) FROM commands").fetchone()[0]
+    first = conn.execute("SELECT MAX(first_seq) FROM command_log").fetchone()[0]
     conn.execute("DELETE FROM events WHERE seq >= ?", (first,))
-    conn.execute("DELETE FROM commands WHERE first_seq >= ?", (first,))
+    conn.execute("DELETE FROM command_log WHERE first_seq >= ?", (first,))
     h = conn.execute("SELECT hash FROM events WHERE seq=?", (first - 1,)).fetchone()[0]
     set_meta(conn, "head", [first - 1, h.hex()])
     conn.close()
