@@ -172,6 +172,7 @@ class Context:
         # so its events cannot be moved under another command (kernel/events.py).
         self._prev_hash = command_link(game._last_hash, command_digest) if command_digest else game._last_hash
         self.decided_after = game._last_hash  # the head this command is decided on (store.append checks it)
+        self.command_digest = command_digest  # which command this is (a PBEM roll record names it, kernel/pbem_dice.py)
         # The only dice of the game, through roll(): the game's source (host key or seed,
         # Game.dice_source); a dry run rolls its own dice, never the real ones (they would
         # show what a real submit will roll).  Replay never gets here.
