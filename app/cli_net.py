@@ -45,6 +45,20 @@ def add_net_commands(sub) -> None:
 
     pbem = sub.add_parser("pbem", help="play by e-mail: signed turn files (app/pbem.py)").add_subparsers(
         dest="pbem_command", required=True)
+    p = pbem.add_parser("key", help="print your public key (the other player gives it to 'wif pbem new')")
+    p.add_argument("--as", dest="player", required=True)
+    p.set_defaults(func=cmd_pbem_key)
+    p = pbem.add_parser("new", help="start a PBEM game of two players, its dice joint (neither can foresee or re-roll)")
+    p.add_argument("scenario")
+    p.add_argument("--save", required=True, help="path of the new save; send a copy to the other player")
+    p.add_argument("--seat", action="append", required=True, metavar="PLAYER=POWER,…",
+                   help="a player and the powers they play (two seats), e.g. alice=germany")
+    p.add_argument("--key", action="append", default=[], metavar="PLAYER=HEX",
+                   help="the other player's public key (from his 'wif pbem key')")
+    p.set_defaults(func=cmd_pbem_new)
+    p = pbem.add_parser("status", help="what a PBEM game waits for")
+    p.add_argument("path")
+    p.set_defaults(func=cmd_pbem_status)
     p = pbem.add_parser("export", help="write a signed turn file of your new commands")
     p.add_argument("path", help="your save")
     p.add_argument("--as", dest="player", required=True)
@@ -90,7 +104,8 @@ def cmd_net_list(args) -> int:
 
     with NetClient(args.server, args.player) as client:
         for g in client.list_games():
-            state = "playing" if g["started"] else f"open seats: {', '.join(g['open_seats'])}"
+            state = f"open seats: {', '.join(g['open_seats'])}" if not g["started"] else "over" if g.get("finished") \
+                else f"playing, turn {g['turn']} impulse {g['impulse']}, waiting for {', '.join(g['waiting_for']) or 'nobody'}"
             print(f"{g['game']}: {g['scenario']}, {state}")
     return 0
 
@@ -145,6 +160,55 @@ def cmd_pbem_export(args) -> int:
 def cmd_pbem_import(args) -> int:
     from app.pbem import import_turn, read_turn
 
-    count = import_turn(args.path, read_turn(args.turn), args.player)
-    print(f"{args.path}: {count} commands appended and verified")
+    done = import_turn(args.path, read_turn(args.turn), args.player)
+    print(f"{args.path}: {done.commands} commands appended and verified")
+    for rolled in done.rolled:
+        print(f"  rolled your declared {rolled}")
+    if done.waiting:
+        print(f"  the game is {done.waiting}")
+    return 0
+
+
+def cmd_pbem_key(args) -> int:
+    from kernel import keys as keyring
+
+    print(keyring.public_key_hex(args.player, create=True))
+    return 0
+
+
+def cmd_pbem_new(args) -> int:
+    from kernel.game import Game
+
+    keys = {}
+    for pair in args.key:
+        player, sep, hex_ = pair.partition("=")
+        if not sep or not player or not hex_:
+            raise WifError(f"--key {pair!r}: write PLAYER=HEX (the other player's 'wif pbem key --as PLAYER')")
+        try:
+            if len(bytes.fromhex(hex_)) != 32:
+                raise ValueError("not 32 bytes")
+        except ValueError as exc:
+            raise WifError(f"--key {pair!r}: not a public key ({exc})") from None
+        keys[player] = hex_
+    with Game.new(args.scenario, args.save, players=parse_seats(args.seat), player_keys=keys, pbem=True) as game:
+        print(f"{args.save}: new PBEM game of {args.scenario} ({game.identity.game_id}), {game.identity.describe()}; "
+              f"now at {game.state.kernel.step or '-'}")
+    print("  send the other player a copy of the save; then play, 'wif pbem export' and send each turn file")
+    return 0
+
+
+def cmd_pbem_status(args) -> int:
+    from kernel import pbem_dice
+    from kernel.game import Game
+
+    with Game.open(args.path, read_only=True) as game:
+        k = game.state.kernel
+        waits = pbem_dice.waiting_note(game) if game.identity.dice == pbem_dice.JOINT else None
+        if k.sequence.finished:
+            print(f"{args.path}: the game is over")
+        elif waits:
+            print(f"{args.path}: seq {k.seq}, {k.step}: the game is {waits}")
+        else:
+            pending = ", ".join(k.sequence.pending) or "nobody"
+            print(f"{args.path}: seq {k.seq}, {k.step}: waiting for {pending} to decide ({game.identity.describe()})")
     return 0

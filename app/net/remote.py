@@ -15,7 +15,11 @@ from __future__ import annotations
 import base64
 import threading
 from pathlib import Path
+from types import UnionType
+from typing import Union, get_args, get_origin
 from urllib.parse import urlparse
+
+from pydantic import BaseModel, ValidationError
 
 from kernel.choices import Choices
 from kernel.decisions import Decisions, Outcome
@@ -25,7 +29,7 @@ from kernel.events import EventRecord, canonical_json
 from kernel.fairplay import Identity
 from kernel.game import Game, _compare_plugin_sets
 from kernel.plugins import PluginHost, discover, plugin_set_hash, resolve
-from kernel.state import GameState
+from kernel.state import GameState, KernelState, SnapshotError
 
 from .client import NetClient, NetError
 
@@ -36,6 +40,49 @@ def record_from(d: dict) -> EventRecord:
     when = d.get("when") or {}
     return EventRecord(d["seq"], d["type"], d.get("version", 1), d.get("actor"), when.get("turn"), when.get("impulse"),
                        when.get("step"), d.get("cmd"), d.get("data") or {}, bytes.fromhex(d.get("hash") or ""))
+
+
+def view_state(raw: dict, section_models: dict) -> GameState:
+    """The player's view as a state the window reads.  A view may leave out what the models
+    require (the skirmish's fog of war shows an enemy strength as None), so a section that does
+    not validate is built as it is, field by field (``loose``): the window shows what the view
+    shows, and nothing here is decided from it (app/net/viewops.py)."""
+    try:
+        return GameState.from_json(canonical_json(raw), section_models)
+    except SnapshotError:
+        pass
+    stored = raw.get("sections", {})
+    sections = {name: loose(model, stored[name]) if name in stored else model() for name, model in section_models.items()}
+    return GameState(KernelState.model_validate(raw["kernel"]), sections)
+
+
+def loose(model: type[BaseModel], data):
+    """``model`` from ``data``, validated where it can be, else built without validation with
+    its nested models built the same way (a hidden value stays as the view gives it)."""
+    try:
+        return model.model_validate(data)
+    except ValidationError:
+        if not isinstance(data, dict):
+            return data
+        return model.model_construct(**{name: _loose_value(f.annotation, data[name])
+                                        for name, f in model.model_fields.items() if name in data})
+
+
+def _loose_value(annotation, value):
+    if value is None:
+        return None
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return loose(annotation, value)
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is dict and len(args) == 2 and isinstance(value, dict):
+        return {k: _loose_value(args[1], v) for k, v in value.items()}
+    if origin in (list, tuple, set) and args and isinstance(value, list):
+        return [_loose_value(args[0], v) for v in value]
+    if origin in (Union, UnionType):
+        models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+        if models and isinstance(value, dict):
+            return loose(models[0], value)
+    return value
 
 
 class RemoteStore:
@@ -121,7 +168,7 @@ class RemoteGame(Decisions):
         return self.client.request("spectate", game=self.name, since=since)
 
     def _fold(self, update: dict) -> list[EventRecord]:
-        self.state = GameState.from_json(canonical_json(update["state"]), self.host.state_models)
+        self.state = view_state(update["state"], self.host.state_models)
         self.store.fetched = [record_from(r) for r in update.get("records", [])]
         self.store.moved_to(update["seq"])
         if update.get("save"):
