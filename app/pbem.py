@@ -1,17 +1,20 @@
-"""Play by e-mail (issue #15, item 4): a turn file carries one player's new signed commands
-and the events they made; the other player appends it to their copy of the save.
+"""Play by e-mail (issue #15, item 4; docs/FAIRPLAY.md): a turn file carries one player's new
+signed commands and the events they made; the other player appends it to their copy of the
+save.  A PBEM game (``wif pbem new``) rolls joint dice (kernel/pbem_dice.py), and the turn
+file carries their halves too.
 
 A turn file is JSON: the game id, the sender, ``from`` (seq and head of the log it extends),
 each command as stored (its player's signature over the command and the heads around it,
-kernel/fairplay.py) with its events, and the sender's signature over all of it.  Importing
-checks, in order: the game, the file's signature, that the file extends this copy exactly (a
-file already imported or older is "replayed", one from another branch "does not extend"),
-then appends it to a copy of the save and runs ``wif verify`` there (every signature, the
-chain, every command re-decided) before the copy replaces the save.
-
-Not done yet: the joint PBEM dice of docs/FAIRPLAY.md (kernel/dice.py JointDice) are not
-wired into the game's dice source, so a turn's dice are the sender's (host key, checked against
-the log by the receiver, not re-derived) or a seeded game's.
+kernel/fairplay.py) with its events, and for a PBEM game: ``rolls`` (the roll records of those
+commands, the sender's secret revealed), ``declared`` (the sender's command waiting for a
+die, its secret committed) and ``nonce`` (the sender's nonce for the receiver's declaration);
+the sender signs all of it.  Importing checks, in order: the game, the file's signature, that
+the file extends this copy exactly (a file already imported or older is "replayed", one from
+another branch "does not extend"), every roll record against what this copy declared and
+granted (commitment opened, the nonce the one given here, no nonce used twice, no second
+declaration at one place), then appends it to a copy of the save and runs ``wif verify``
+there (every signature, the chain, every command re-decided, every die re-derived) before
+the copy replaces the save.  A nonce answering this player's own declaration rolls it then.
 """
 
 from __future__ import annotations
@@ -20,19 +23,29 @@ import json
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kernel import keys as keyring
+from kernel import pbem_dice
+from kernel.dice import check_reveal
 from kernel.errors import WifError
 from kernel.events import canonical_json
 from kernel.game import Game
-from kernel.store import EventStore
 
-TURN_FORMAT = 1
+TURN_FORMAT = 2  # 2: with the joint dice (format 1 files, without them, are still read)
+SYNCED = "pbem_synced"  # meta: [seq, head] where this copy last met the other player's
 
 
 class TurnRefused(WifError):
     """A turn file that may not be appended, and why."""
+
+
+@dataclass
+class Imported:
+    commands: int = 0  # the sender's commands appended
+    rolled: list[str] = field(default_factory=list)  # this player's declared commands rolled now
+    waiting: str = ""  # what the game waits for afterwards, if a PBEM roll
 
 
 def _body_message(body: dict) -> bytes:
@@ -41,10 +54,18 @@ def _body_message(body: dict) -> bytes:
 
 def export_turn(save: str | Path, player: str, since: int | None = None) -> dict:
     """The turn file of ``player``'s commands after ``since`` (default: the player's trailing
-    commands, those after the last command of anyone else)."""
-    store = EventStore.open(save, writable=False)
-    try:
+    commands, those after the last command of anyone else), with his roll records, his
+    declaration waiting for dice, and his nonce for the other player's declaration."""
+    with Game.open(save, player=player) as game:
+        ident, store = game.identity, game.store
+        joint = ident.dice == pbem_dice.JOINT
+        nonce = pbem_dice.grant(game, player) if joint else None  # kept in the save: one nonce per declaration
+        pending = pbem_dice.pending(game) if joint else None
+        declared = pending if pending is not None and pending["player"] == player else None
         commands = list(store.commands())
+        synced = store.meta(SYNCED)  # where this copy last met the other's (his last file imported)
+        if since is None and isinstance(synced, list) and synced and isinstance(synced[0], int):
+            since = synced[0]
         if since is None:
             tail = len(commands)
             while tail > 0 and commands[tail - 1][2] == player:
@@ -55,36 +76,38 @@ def export_turn(save: str | Path, player: str, since: int | None = None) -> dict
         if others:
             raise WifError(f"after seq {since} there are commands of {others[0][2]!r} too: a turn file carries "
                            f"{player}'s commands only")
-        if not mine:
-            raise WifError(f"{player} has no new commands after seq {since} in {save}")
+        if not mine and nonce is None and declared is None:
+            raise WifError(f"{player} has no new commands after seq {since} in {save}, and no roll waits on him")
         head = store.conn.execute("SELECT hash FROM events WHERE seq=?", (since,)).fetchone()
-        game_id = store.meta("game_id")
-        body = {"format": TURN_FORMAT, "game_id": game_id, "player": player, "from": [since, head[0].hex()],
+        recs = pbem_dice.records(store) if joint else {}
+        body = {"format": TURN_FORMAT, "game_id": ident.game_id, "player": player, "from": [since, head[0].hex()],
                 "commands": [{"first": f, "last": last, "player": p, "command": cj, "signature": sig.hex(),
                               "events": [[*row[:8], row[8], row[9].hex()] for row in store.rows(f, last)]}
-                             for f, last, p, cj, sig in mine]}
-    finally:
-        store.close()
+                             for f, last, p, cj, sig in mine],
+                "rolls": [recs[c[0]] for c in mine if c[0] in recs], "declared": declared, "nonce": nonce}
     signer = keyring.signer(player)
     return {"turn": body, "signature": signer.sign(_body_message(body)).hex()}
 
 
-def import_turn(save: str | Path, turn: dict, as_player: str) -> int:
-    """Append a checked turn file to ``save``; the number of commands appended."""
+def import_turn(save: str | Path, turn: dict, as_player: str) -> Imported:
+    """Append a checked turn file to ``save``; a nonce for ``as_player``'s declared roll rolls it."""
     from kernel.verify import verify
 
     save = Path(save)
     body, signature = turn.get("turn"), turn.get("signature")
-    if not isinstance(body, dict) or not isinstance(signature, str) or body.get("format") != TURN_FORMAT:
-        raise TurnRefused("not a wif turn file (format 1)")
+    if not isinstance(body, dict) or not isinstance(signature, str) or body.get("format") not in (1, TURN_FORMAT):
+        raise TurnRefused(f"not a wif turn file (format {TURN_FORMAT})")
     with Game.open(save, read_only=True) as game:
         ident = game.identity
         head_seq, head = game.store.last()
+        recs = pbem_dice.records(game.store) if ident.dice == pbem_dice.JOINT else {}
     if body.get("game_id") != ident.game_id:
         raise TurnRefused(f"the turn file is of game {body.get('game_id')}, this save is game {ident.game_id}")
     sender = body.get("player")
     if sender not in ident.keys:
         raise TurnRefused(f"the turn file's sender {sender!r} is not a player of this game")
+    if sender == as_player:
+        raise TurnRefused(f"the turn file is {sender}'s own: it is imported by the other player")
     if not keyring.verify_signature(ident.keys[sender], bytes.fromhex(signature), _body_message(body)):
         raise TurnRefused(f"the turn file's signature is not {sender}'s: it was changed after {sender} signed it")
     from_seq, from_head = body["from"]
@@ -94,19 +117,116 @@ def import_turn(save: str | Path, turn: dict, as_player: str) -> int:
     if from_seq != head_seq or from_head != head.hex():
         raise TurnRefused(f"the turn file does not extend this save: it starts after seq {from_seq}, this save "
                           f"ends at seq {head_seq} with another head")
+    commands = body.get("commands") or []
+    end = (commands[-1]["last"], commands[-1]["events"][-1][9]) if commands else (head_seq, head.hex())
+    joint = ident.dice == pbem_dice.JOINT
+    merged = _checked_dice(ident, recs, body, sender, as_player, end) if joint else recs
+    if not commands and merged == recs:
+        raise TurnRefused(f"replayed turn file: it brings nothing this save does not have (no commands; its dice "
+                          "declaration or nonce is here already)")
+    out = Imported(len(commands))
     with tempfile.TemporaryDirectory(dir=save.parent) as tmp:
         trial = Path(tmp) / save.name
         shutil.copyfile(save, trial)
         with Game.open(trial, player=as_player) as game:
-            for c in body["commands"]:
+            for c in commands:
                 rows = [(*e[:8], e[8], bytes.fromhex(e[9])) for e in c["events"]]
                 game.store.append(rows, expect_head=game.store.last(),
                                   command=(c["first"], c["last"], c["player"], c["command"], bytes.fromhex(c["signature"])))
-        report = verify(trial)
-        if not report.ok:
-            raise TurnRefused("the turn file does not verify: " + "; ".join(str(p) for p in report.problems[:3]))
+            if joint and merged != recs:
+                pbem_dice.save_records(game.store, merged)
+            met = game.store.last()
+            game.store.set_meta(SYNCED, [met[0], met[1].hex()])  # both copies end here now
+        if commands:
+            report = verify(trial)
+            if not report.ok:
+                raise TurnRefused("the turn file does not verify: " + "; ".join(str(p) for p in report.problems[:3]))
+        if joint:
+            with Game.open(trial, player=as_player) as game:
+                _roll_granted(game, as_player, out)
+                out.waiting = pbem_dice.waiting_note(game) or ""
         os.replace(trial, save)
-    return len(body["commands"])
+    return out
+
+
+def _checked_dice(ident, recs: dict[int, dict], body: dict, sender: str, me: str, end: tuple[int, str]) -> dict[int, dict]:
+    """The roll records of this save with the turn file's added, each checked against what this
+    save declared and granted; a false one refused with the seq."""
+    game_id, keys = ident.game_id, ident.keys
+    merged = {seq: dict(rec) for seq, rec in recs.items()}
+    firsts = {c["first"]: c for c in body.get("commands") or []}
+
+    def reused(rec: dict) -> None:
+        for seq, other in merged.items():
+            if seq != rec["seq"] and (other.get("nonce") == rec.get("nonce") and "nonce" in rec
+                                      or other.get("commitment") == rec.get("commitment")):
+                same = "dice nonce" if other.get("nonce") == rec.get("nonce") else "roll commitment"
+                raise TurnRefused(f"seq {rec['seq']}: the {same} was used before, at seq {seq} (a reused {same})")
+
+    def signed(rec: dict) -> None:
+        why = pbem_dice.record_problem(game_id, keys, rec, need_all=False)
+        if why:
+            raise TurnRefused(why)
+
+    for rec in body.get("rolls") or []:
+        seq = rec.get("seq")
+        cmd = firsts.get(seq)
+        if cmd is None or cmd["player"] != rec.get("player") or cmd["command"] != rec.get("command"):
+            raise TurnRefused(f"seq {seq}: the roll record is not of a command of this turn file")
+        mine = merged.get(seq)
+        if mine is None or mine.get("head") != rec.get("head"):
+            raise TurnRefused(f"seq {seq}: {sender}'s roll here was never declared to {me} (no nonce of {me}'s)")
+        if mine["commitment"] != rec.get("commitment") or mine["command"] != rec["command"]:
+            raise TurnRefused(f"seq {seq}: the roll is not the one {sender} declared to {me} (a second declaration "
+                              "at the same place: a re-roll)")
+        if mine.get("nonce") != rec.get("nonce"):
+            raise TurnRefused(f"seq {seq}: the dice nonce is not the one {me} gave for this roll")
+        if "secret" not in rec or check_reveal(rec["commitment"], bytes.fromhex(rec["secret"]), game_id, seq):
+            raise TurnRefused(f"seq {seq}: the revealed roll secret does not match {sender}'s commitment")
+        reused(rec)
+        signed(rec)
+        merged[seq] = dict(rec)
+    declared, nonce = body.get("declared"), body.get("nonce")
+    if declared is not None:
+        seq = declared.get("seq")
+        if declared.get("player") != sender or seq != end[0] + 1 or declared.get("head") != end[1]:
+            raise TurnRefused(f"seq {seq}: the declared roll is not {sender}'s at the end of this turn file")
+        old = merged.get(seq)
+        if old is not None and old["head"] == declared["head"] and (
+                old["commitment"] != declared.get("commitment") or old["command"] != declared.get("command")):
+            raise TurnRefused(f"seq {seq}: {sender} declared another roll here before ({pbem_dice.command_type(old)}): "
+                              "a second declaration at the same place is refused (it would roll again)")
+        if "secret" in declared:
+            raise TurnRefused(f"seq {seq}: the declared roll reveals its secret before the nonce")
+        reused(declared)
+        signed(declared)
+        merged[seq] = {**declared, **(old if old is not None and old["head"] == declared["head"] else {})}
+    if nonce is not None:
+        seq = nonce.get("seq")
+        mine = merged.get(seq)
+        if nonce.get("player") != me or mine is None or any(mine.get(k) != nonce.get(k) for k in ("head", "command", "commitment")):
+            raise TurnRefused(f"seq {seq}: the dice nonce answers a declaration this save does not have")
+        if "nonce" in mine and mine["nonce"] != nonce.get("nonce"):
+            raise TurnRefused(f"seq {seq}: {sender} gave another dice nonce for this roll before (a re-roll)")
+        if "secret" in nonce:
+            raise TurnRefused(f"seq {seq}: the nonce's record carries a roll secret")
+        reused(nonce)
+        signed(nonce)
+        merged[seq] = {**mine, "nonce": nonce["nonce"], "grant_sig": nonce["grant_sig"]}
+    return merged
+
+
+def _roll_granted(game, player: str, out: Imported) -> None:
+    """Decide ``player``'s declared command now that the other player's nonce is here."""
+    rec = pbem_dice.pending(game)
+    if rec is None or rec["player"] != player or "nonce" not in rec:
+        return
+    rec = pbem_dice.reveal(game, rec)
+    outcome = game.submit(json.loads(rec["command"]), player=player)
+    if not outcome.accepted or not outcome.events:
+        raise TurnRefused(f"seq {rec['seq']}: {player}'s declared {pbem_dice.command_type(rec)} could not be rolled: "
+                          + (outcome.reason or "it made no events"))
+    out.rolled.append(f"{pbem_dice.command_type(rec)} at seq {rec['seq']}")
 
 
 def write_turn(turn: dict, path: str | Path) -> None:
