@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import os
 import sys
+import threading
 import tomllib
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -188,8 +189,18 @@ def discover(extra_dirs: list[Path] | None = None) -> Discovery:
     return Discovery(found, errors)
 
 
+_IMPORTING = threading.RLock()  # a plugin module is in sys.modules before it has run: one import at a time
+
+
 def import_plugin(info: PluginInfo):
-    """Import a plugin's module (fresh if it is not loaded yet)."""
+    """Import a plugin's module (fresh if it is not loaded yet).  Threads wait for each other: a
+    server sets up several games at once, and another thread would see a half-run module (no
+    HOOKSPECS yet)."""
+    with _IMPORTING:
+        return _import_plugin(info)
+
+
+def _import_plugin(info: PluginInfo):
     loaded = sys.modules.get(info.module_name)
     if loaded is not None:
         where = getattr(loaded, "__file__", None)
