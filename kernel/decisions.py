@@ -153,7 +153,7 @@ class Decisions:
         # Decide on a copy: the state object callers hold (and lazily built choices read)
         # is never touched.
         original, last_hash = self.state, self._last_hash
-        self.state = GameState.from_json(original.to_json(), self.host.state_models)
+        self.state = GameState.from_json(original.to_snapshot_json(), self.host.state_models)  # dict order kept
         try:
             entry, cmd = validate_command(self.host, command)
             self._check_allowed(entry, cmd, player)

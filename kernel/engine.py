@@ -188,17 +188,18 @@ class Context:
         entry = self.host.events.get(type_)
         if entry is None or entry.model is not type(data):
             raise EventDataError(f"event type {type_} is not registered by any plugin of this game")
-        payload = data.model_dump(mode="json")
+        # reduced as it will be stored and replayed: canonical JSON, its dicts in sorted order
+        data_json = canonical_json(data.model_dump(mode="json"))
+        payload = json.loads(data_json)
         k = self.state.kernel
         rec = EventRecord(k.seq + 1, type_, entry.version, actor or self.actor, 0, 0, "", self.first_seq, payload)
         apply_event(self.host, self.state, rec)
         rec.turn, rec.impulse, rec.step = k.turn, k.impulse, k.step
-        data_json = canonical_json(payload)
         rec.hash = chain_hash(self._prev_hash, rec.header_json(), data_json)
         self._prev_hash = rec.hash
         self.records.append(rec)
         if type_ == "StepStarted" and payload.get("snapshot"):
-            self.snapshots.append((rec.seq, self.state.to_json()))
+            self.snapshots.append((rec.seq, self.state.to_snapshot_json()))
         return rec
 
     def roll(self, purpose: str, faces: int = 10, count: int = 1) -> list[int]:

@@ -379,7 +379,7 @@ class Game(Decisions):
             if last.seq - self._last_snapshot_seq >= self.snapshot_every and (
                 not snapshots or snapshots[-1][0] != last.seq
             ):
-                snapshots.append((last.seq, self.plugins_hash, self.state.to_json()))
+                snapshots.append((last.seq, self.plugins_hash, self.state.to_snapshot_json()))
             stored = None
             if ident.signed:
                 signer = self.signers.get(player)

@@ -97,7 +97,16 @@ class GameState:
         }
 
     def to_json(self) -> str:
+        """The canonical form (sorted keys): for comparing two states."""
         return canonical_json(self.to_dict())
+
+    def to_snapshot_json(self) -> str:
+        """The state as a snapshot or a copy keeps it: every dict in its present order, which
+        ``from_json`` gives back as it was.  With event data reduced in its stored (sorted)
+        order (engine.Context.emit), a live game, a reopened one, a full replay and a dry run
+        hold their dicts in the same order, so a rule that walks a dict decides the same in
+        each (before, a snapshot's sorted keys could change what such a rule chose)."""
+        return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str | bytes, section_models: dict[str, type[BaseModel]]) -> "GameState":
