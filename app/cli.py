@@ -170,7 +170,7 @@ def cmd_schema(args) -> int:
     return 0
 
 
-BENCHMARKS = ("kernel", "replay", "render", "rules", "map", "hotreload", "choices", "play", "log")
+BENCHMARKS = ("kernel", "replay", "render", "rules", "map", "hotreload", "choices", "play", "log", "net")
 
 
 def cmd_bench(args) -> int:

@@ -1,20 +1,29 @@
-"""Bounded loopback load test of `wif serve` (issue #15, docs/NETWORK.md).
+"""Bounded loopback load test of `wif serve` (issue #15, docs/NETWORK.md): `wif bench net`.
 
-Starts one server process on a free 127.0.0.1 port with its own temporary games folder and
-config dir, creates GAMES Barbarossa games, and lets two bot clients (threads, random policy)
-play each for at most SECONDS; then stops everything and prints what the one process held:
-games, clients, commands decided, commands per second, and the server's memory.
+For each N in GAMES (default 1, 10, 50) it starts one server process on a free 127.0.0.1 port
+with its own temporary games folder and config dir, creates N Barbarossa games, and lets two
+random bots play each (both bots of a game in one of a few client processes, one thread each)
+for SECONDS once the game has started; then stops everything.  It prints, per N:
 
-    .venv/bin/python tools/bench_net.py --games 4 --seconds 60
+- latency p50 / p95 from a command sent by one bot to the moment both clients know of its
+  events: the submitting bot has the server's answer (its events are stored and signed), and
+  the other bot's ``wait`` (sent before the command) has been answered with a seq that includes
+  them.  A command while the other bot was not waiting (deciding itself, a simultaneous step)
+  gives no sample: its delay would be the bot's own thinking, not the server's.
+- the server's RSS: empty, at the end, and per game ((end - empty) / N).
 
-Loopback only; at most 20 games and 300 seconds, whatever is asked.
+    .venv/bin/python tools/bench_net.py --games 1,10,50 --seconds 60
+
+Loopback only; at most 50 games and 300 seconds a run, whatever is asked.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -24,7 +33,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-MAX_GAMES, MAX_SECONDS = 20, 300.0
+MAX_GAMES, MAX_SECONDS = 50, 300.0
+CLIENT_PROCESSES = 4  # the bots' processes (each bot one thread): the GIL of one would dominate at 100 bots
+START_SECONDS = 600.0  # games are set up by the server one after another: 50 take minutes on a loaded machine
 
 
 def free_port() -> int:
@@ -35,33 +46,55 @@ def free_port() -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--games", default="1,10,50", help="the numbers of concurrent games, e.g. 1,10,50")
+    parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play of each game")
     args = parser.parse_args()
-    result = run(args.games, args.seconds)
+    result = run([int(n) for n in args.games.split(",")], args.seconds)
     print_table(result)
-    return 1 if result["errors"] else 0
+    return 1 if any(r["errors"] for r in result["runs"]) else 0
 
 
 def print_table(result: dict) -> None:
     """`wif bench net` prints this too (app/cli.py cmd_bench)."""
-    print(f"one server process: {result['games']} games, {result['clients']} clients, {result['commands']} commands "
-          f"in {result['seconds']:.1f} s ({result['commands_per_second']:.1f} commands/s), peak RSS "
-          f"{result['peak_rss_mib']:.0f} MiB")
-    for line in result["errors"][:5]:
-        print(f"  client failed: {line}", file=sys.stderr)
+    print("| games | clients | commands | samples | p50 ms | p95 ms | server RSS empty / end MiB | RSS per game MiB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in result["runs"]:
+        print(f"| {r['games']} | {r['clients']} | {r['commands']} | {r['samples']} | {r['p50_ms']:.1f} | "
+              f"{r['p95_ms']:.1f} | {r['rss_empty_mib']:.0f} / {r['rss_end_mib']:.0f} | {r['rss_per_game_mib']:.1f} |")
+    for r in result["runs"]:
+        for line in r["errors"][:5]:
+            print(f"  {r['games']} games: client failed: {line}", file=sys.stderr)
 
 
-def run(games: int = 4, seconds: float = 60.0, **_) -> dict:
-    games, seconds = max(1, min(games, MAX_GAMES)), max(5.0, min(seconds, MAX_SECONDS))
+def run(games=(1, 10, 50), seconds: float = 60.0, **_) -> dict:
+    return {"runs": [run_one(max(1, min(int(n), MAX_GAMES)), max(5.0, min(seconds, MAX_SECONDS))) for n in games]}
+
+
+def run_one(games: int, seconds: float) -> dict:
+    import psutil
+
     tmp = Path(tempfile.mkdtemp(prefix="wif-bench-net-"))
-    os.environ["WIF_CONFIG_DIR"] = str(tmp / "clients")
     port = free_port()
     server = subprocess.Popen([sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())",
                                "serve", "--port", str(port), "--games", str(tmp / "games")],
                               cwd=ROOT, env={**os.environ, "WIF_CONFIG_DIR": str(tmp / "server")})
+    url = f"ws://127.0.0.1:{port}/ws"
     try:
-        return _play(f"ws://127.0.0.1:{port}/ws", port, server, games, seconds)
+        if not _wait_for_port(port, server):
+            return _failed(games, "the server did not start")
+        rss = lambda: psutil.Process(server.pid).memory_info().rss / 2**20  # noqa: E731
+        empty = rss()
+        os.environ["WIF_CONFIG_DIR"] = str(tmp / "clients")
+        from app.net.client import NetClient
+
+        with NetClient(url, "bench") as lobby:
+            for g in range(games):
+                lobby.create(f"g{g}", "barbarossa", {f"a{g}": ["germany"], f"b{g}": ["ussr"]})
+        slices = [list(range(games))[i::CLIENT_PROCESSES] for i in range(min(CLIENT_PROCESSES, games))]
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(len(slices)) as pool:
+            outs = pool.starmap(_play_games, [(url, str(tmp / "clients"), s, seconds) for s in slices])
+        end = rss()
     finally:
         server.terminate()
         try:
@@ -69,51 +102,90 @@ def run(games: int = 4, seconds: float = 60.0, **_) -> dict:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(timeout=10)
+    latencies = sorted(x for out in outs for x in out["latencies"])
+    commands = sum(out["commands"] for out in outs)
+    return {"games": games, "clients": 2 * games, "commands": commands, "samples": len(latencies),
+            "p50_ms": 1000 * statistics.median(latencies) if latencies else 0.0,
+            "p95_ms": 1000 * latencies[int(0.95 * (len(latencies) - 1))] if latencies else 0.0,
+            "rss_empty_mib": empty, "rss_end_mib": end, "rss_per_game_mib": (end - empty) / games,
+            "seconds": seconds, "errors": [e for out in outs for e in out["errors"]]}
 
 
-def _play(url: str, port: int, server, games: int, seconds: float) -> dict:
-    import psutil
+def _failed(games: int, why: str) -> dict:
+    return {"games": games, "clients": 0, "commands": 0, "samples": 0, "p50_ms": 0.0, "p95_ms": 0.0,
+            "rss_empty_mib": 0.0, "rss_end_mib": 0.0, "rss_per_game_mib": 0.0, "seconds": 0.0, "errors": [why]}
 
-    from app.net.client import NetClient, play_seat
 
-    deadline = time.monotonic() + 20
-    while True:
+def _wait_for_port(port: int, server) -> bool:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and server.poll() is None:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
+            return True
         except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                return {"games": games, "clients": 0, "commands": 0, "seconds": 0.0, "commands_per_second": 0.0,
-                        "peak_rss_mib": 0.0, "errors": ["the server did not start"]}
             time.sleep(0.1)
-    with NetClient(url, "bench") as lobby:
-        for g in range(games):
-            lobby.create(f"g{g}", "barbarossa", {f"a{g}": ["germany"], f"b{g}": ["ussr"]})
-    counts: dict[str, int] = {}
+    return False
+
+
+# ---------------------------------------------------------------------- the client processes
+def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: float) -> dict:
+    """Both bots of each game, one thread each; the timings of their submits and waits."""
+    os.environ["WIF_CONFIG_DIR"] = config_dir
+    from app.net.client import NetClient, play_seat
+
+    class TimedClient(NetClient):
+        """Notes (op, sent, answered, seq) of every submit and wait (time.monotonic: one clock
+        for the process's threads)."""
+
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            self.timings: list[tuple[str, float, float, int]] = []
+
+        def request(self, op, **fields):
+            sent = time.monotonic()
+            out = super().request(op, **fields)
+            if op == "wait" or (op == "submit" and out.get("accepted")):
+                self.timings.append((op, sent, time.monotonic(), int(out.get("seq", 0))))
+            return out
+
     errors: list[str] = []
+    clients: dict[tuple[int, str], TimedClient] = {}
+    commands = [0]
 
-    def seat(game: str, player: str) -> None:
+    def seat(g: int, side: str) -> None:
         try:
-            with NetClient(url, player) as client:
-                tally, _ = play_seat(client, game, seed=len(player), seconds=seconds)
-                counts[player] = tally.commands
+            with TimedClient(url, f"{side}{g}") as client:
+                clients[(g, side)] = client
+                status = client.join(f"g{g}")
+                started = time.monotonic()
+                while not status.get("started") and time.monotonic() - started < START_SECONDS:
+                    time.sleep(0.5)
+                    status = client.join(f"g{g}")
+                tally, _ = play_seat(client, f"g{g}", seed=g * 2 + (side == "b"), seconds=seconds)
+                commands[0] += tally.commands
         except Exception as exc:  # a bench reports every client's failure and goes on
-            errors.append(f"{player}: {exc}")
+            errors.append(f"{side}{g}: {exc}")
 
-    threads = [threading.Thread(target=seat, args=(f"g{g}", f"{side}{g}"), daemon=True)
-               for g in range(games) for side in "ab"]
-    begun = time.monotonic()
+    threads = [threading.Thread(target=seat, args=(g, side), daemon=True) for g in game_numbers for side in "ab"]
     for t in threads:
         t.start()
-    peak = 0
-    proc = psutil.Process(server.pid)
-    while any(t.is_alive() for t in threads) and time.monotonic() - begun < seconds + 30:
-        peak = max(peak, sum(p.memory_info().rss for p in [proc, *proc.children(recursive=True)]))
-        time.sleep(0.5)
-    elapsed = time.monotonic() - begun
-    total = sum(counts.values())
-    return {"games": games, "clients": len(threads), "commands": total, "seconds": elapsed,
-            "commands_per_second": total / elapsed, "peak_rss_mib": peak / 2**20, "errors": errors}
+    for t in threads:
+        t.join(timeout=START_SECONDS + seconds + 60)
+    latencies = []
+    for g in game_numbers:
+        for me, other in (("a", "b"), ("b", "a")):
+            mine, theirs = clients.get((g, me)), clients.get((g, other))
+            if mine is None or theirs is None:
+                continue
+            waits = [t for t in theirs.timings if t[0] == "wait"]
+            for op, sent, answered, seq in mine.timings:
+                if op != "submit":
+                    continue
+                heard = [w_answered for _, w_sent, w_answered, w_seq in waits
+                         if w_sent <= sent <= w_answered and w_seq >= seq]
+                if heard:
+                    latencies.append(max(answered, min(heard)) - sent)
+    return {"latencies": latencies, "commands": commands[0], "errors": errors}
 
 
 if __name__ == "__main__":
