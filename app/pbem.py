@@ -110,20 +110,13 @@ def import_turn(save: str | Path, turn: dict, as_player: str) -> Imported:
         raise TurnRefused(f"the turn file is {sender}'s own: it is imported by the other player")
     if not keyring.verify_signature(ident.keys[sender], bytes.fromhex(signature), _body_message(body)):
         raise TurnRefused(f"the turn file's signature is not {sender}'s: it was changed after {sender} signed it")
-    from_seq, from_head = body["from"]
-    if from_seq < head_seq:
-        raise TurnRefused(f"replayed or old turn file: it starts after seq {from_seq}, this save is already at "
-                          f"seq {head_seq}")
-    if from_seq != head_seq or from_head != head.hex():
-        raise TurnRefused(f"the turn file does not extend this save: it starts after seq {from_seq}, this save "
-                          f"ends at seq {head_seq} with another head")
-    commands = body.get("commands") or []
-    end = (commands[-1]["last"], commands[-1]["events"][-1][9]) if commands else (head_seq, head.hex())
+    with Game.open(save, read_only=True) as game:
+        commands, end = _new_commands(game.store, body)
     joint = ident.dice == pbem_dice.JOINT
-    merged = _checked_dice(ident, recs, body, sender, as_player, end) if joint else recs
+    merged = _checked_dice(ident, recs, body, commands, sender, as_player, end, head_seq) if joint else recs
     if not commands and merged == recs:
-        raise TurnRefused(f"replayed turn file: it brings nothing this save does not have (no commands; its dice "
-                          "declaration or nonce is here already)")
+        raise TurnRefused(f"replayed or old turn file: it brings nothing this save does not have (the save ends at "
+                          f"seq {head_seq}; its dice declaration or nonce, if any, is here already)")
     out = Imported(len(commands))
     with tempfile.TemporaryDirectory(dir=save.parent) as tmp:
         trial = Path(tmp) / save.name
@@ -149,12 +142,41 @@ def import_turn(save: str | Path, turn: dict, as_player: str) -> Imported:
     return out
 
 
-def _checked_dice(ident, recs: dict[int, dict], body: dict, sender: str, me: str, end: tuple[int, str]) -> dict[int, dict]:
+def _new_commands(store, body: dict) -> tuple[list[dict], tuple[int, str]]:
+    """The file's commands this save does not have yet, and where the file ends (seq, head).
+    A file may start before this save's end (sent again, or sent twice without an answer
+    between) if what it shares with the save is the same; it must reach beyond it."""
+    head_seq, head = store.last()
+    from_seq, from_head = body["from"]
+    row = store.conn.execute("SELECT hash FROM events WHERE seq=?", (from_seq,)).fetchone()
+    if row is None or bytes(row[0]).hex() != from_head:
+        raise TurnRefused(f"the turn file does not extend this save: it starts after seq {from_seq}, this save "
+                          + (f"ends at seq {head_seq}" if row is None else f"has another event at seq {from_seq}"))
+    commands = body.get("commands") or []
+    stored = {c[0]: c for c in store.commands() if c[0] > from_seq}
+    for c in commands:
+        if c["first"] <= head_seq:
+            mine = stored.get(c["first"])
+            if mine is None or (mine[1], mine[2], bytes(mine[4]).hex()) != (c["last"], c["player"], c["signature"]):
+                raise TurnRefused(f"the turn file does not extend this save: at seq {c['first']} it has another "
+                                  "command than this save (another branch of the game)")
+    new = [c for c in commands if c["first"] > head_seq]
+    if new and new[0]["first"] != head_seq + 1:
+        raise TurnRefused(f"the turn file does not extend this save: its new commands start at seq {new[0]['first']}, "
+                          f"this save ends at seq {head_seq}")
+    end = (new[-1]["last"], new[-1]["events"][-1][9]) if new else (head_seq, head.hex())
+    if not new and commands and commands[-1]["last"] != head_seq:
+        return [], (commands[-1]["last"], commands[-1]["events"][-1][9])  # an old file: its declaration is stale
+    return new, end
+
+
+def _checked_dice(ident, recs: dict[int, dict], body: dict, commands: list[dict], sender: str, me: str,
+                  end: tuple[int, str], head_seq: int) -> dict[int, dict]:
     """The roll records of this save with the turn file's added, each checked against what this
     save declared and granted; a false one refused with the seq."""
     game_id, keys = ident.game_id, ident.keys
     merged = {seq: dict(rec) for seq, rec in recs.items()}
-    firsts = {c["first"]: c for c in body.get("commands") or []}
+    firsts = {c["first"]: c for c in commands}
 
     def reused(rec: dict) -> None:
         for seq, other in merged.items():
@@ -170,6 +192,8 @@ def _checked_dice(ident, recs: dict[int, dict], body: dict, sender: str, me: str
 
     for rec in body.get("rolls") or []:
         seq = rec.get("seq")
+        if seq <= end[0] and seq not in firsts and merged.get(seq) == rec:
+            continue  # a command this save has already, with the same record
         cmd = firsts.get(seq)
         if cmd is None or cmd["player"] != rec.get("player") or cmd["command"] != rec.get("command"):
             raise TurnRefused(f"seq {seq}: the roll record is not of a command of this turn file")
@@ -187,6 +211,12 @@ def _checked_dice(ident, recs: dict[int, dict], body: dict, sender: str, me: str
         signed(rec)
         merged[seq] = dict(rec)
     declared, nonce = body.get("declared"), body.get("nonce")
+    if declared is not None and declared.get("seq", 0) <= head_seq:  # an old file's: this save went past it
+        old = merged.get(declared.get("seq"))
+        if old is None or old.get("commitment") != declared.get("commitment"):
+            raise TurnRefused(f"seq {declared.get('seq')}: the turn file declares a roll where this save has "
+                              "another command already")
+        declared = None
     if declared is not None:
         seq = declared.get("seq")
         if declared.get("player") != sender or seq != end[0] + 1 or declared.get("head") != end[1]:

@@ -54,7 +54,7 @@ def test_a_turn_file_is_appended_then_refused_when_replayed_or_tampered(machines
     with pytest.raises(TurnRefused, match="changed after bob signed it"):
         import_turn(alice_save, tampered, as_player="alice")
     appended = import_turn(alice_save, turn, as_player="alice")
-    assert appended == len(turn["turn"]["commands"])
+    assert appended.commands == len(turn["turn"]["commands"])
     with Game.open(alice_save) as a, Game.open(bob_save) as b:
         assert a.store.last() == b.store.last()
     with pytest.raises(TurnRefused, match="replayed or old turn file"):

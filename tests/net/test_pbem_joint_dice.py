@@ -115,8 +115,9 @@ def event_rows(save):
         return conn.execute("SELECT seq, type, data, hash FROM events ORDER BY seq").fetchall()
 
 
-def resign(turn: dict, player: str) -> dict:
+def resign(table: Table, turn: dict, player: str) -> dict:
     """A cheating sender signs his altered file again (he holds his own key)."""
+    table.use(player)
     turn["signature"] = keyring.signer(player).sign(_body_message(turn["turn"])).hex()
     return turn
 
@@ -234,11 +235,11 @@ def test_a_false_reveal_a_reused_nonce_and_a_false_nonce_are_refused_with_the_se
     false_reveal = json.loads(json.dumps(rolled))
     false_reveal["turn"]["rolls"][0]["secret"] = "11" * 32
     with pytest.raises(TurnRefused, match=f"seq {seq}: the revealed roll secret does not match {roller}'s commitment"):
-        table.receive(granter, resign(false_reveal, roller))
+        table.receive(granter, resign(table, false_reveal, roller))
     false_nonce = json.loads(json.dumps(rolled))
     false_nonce["turn"]["rolls"][0]["nonce"] = "22" * 32
     with pytest.raises(TurnRefused, match=f"seq {seq}: the dice nonce is not the one {granter} gave"):
-        table.receive(granter, resign(false_nonce, roller))
+        table.receive(granter, resign(table, false_nonce, roller))
     table.receive(granter, rolled)
 
     # the next roll: whoever declares it, a nonce used before is refused
@@ -250,7 +251,7 @@ def test_a_false_reveal_a_reused_nonce_and_a_false_nonce_are_refused_with_the_se
     reused["turn"]["nonce"]["nonce"] = first_nonce
     with pytest.raises(TurnRefused, match=f"seq {turn2['turn']['declared']['seq']}: the dice nonce was used before, "
                                           f"at seq {seq}"):
-        table.receive(roller2, resign(reused, granter2))
+        table.receive(roller2, resign(table, reused, granter2))
     table.receive(roller2, nonce_file)
 
 
@@ -258,7 +259,7 @@ def test_a_file_of_another_game_and_a_replayed_declaration_are_refused(table):
     roller, turn = table.until_declared()
     granter = other(roller)
     table.receive(granter, turn)
-    with pytest.raises(TurnRefused, match="replayed turn file: it brings nothing"):
+    with pytest.raises(TurnRefused, match="replayed or old turn file: it brings nothing"):
         table.receive(granter, turn)
     table.start("another.wif")
     table.use(granter)
