@@ -21,7 +21,8 @@ from kernel.errors import WifError
 from .forms import FormWindow, Gui
 from .uihooks import ask_optional_rules
 
-MODES = {"solitaire": "Solitaire (one player, every power)", "hotseat": "Hot seat (players take turns at one screen)"}
+MODES = {"solitaire": "Solitaire (one player, every power)", "hotseat": "Hot seat (players take turns at one screen)",
+         "network": "Over the network (a game on a server)"}
 HIDDEN_SCENARIOS = ("render_demo", "lab")  # test fixtures, not games
 
 
@@ -123,7 +124,7 @@ class NewGameForm:
                                 tool_tip_text="the optional rules, one tab per group")
         self.gui.on(pygame_gui.UI_BUTTON_PRESSED, rules_button, self.open_rules)
         y += 38
-        players = 2 if self.mode == "hotseat" else 1
+        players = 2 if self.mode in ("hotseat", "network") else 1
         self.name_entries = []
         for i in range(players):
             UILabel(pygame.Rect(8, y, 140, 30), f"Player {i + 1} name", m, container=win)
@@ -150,6 +151,10 @@ class NewGameForm:
             UILabel(pygame.Rect(8, y, 560, 26), f"You play every major power: {powers}", m, container=win)
             y += 30
         y = max(y + 8, 330)
+        if self.mode == "network":  # server, game name, Create and Join (app/lobby.py)
+            from .lobby import network_rows
+
+            return network_rows(self, win, y)
         self.start_button = win.button((8, y, 180, 36), "Start", self.start)
         self.open_button = win.button((196, y, 180, 36), "Open saved game…", lambda: self.pick("open"))
         self.replay_button = win.button((384, y, 190, 36), "Replay a saved game…", lambda: self.pick("replay"))

@@ -282,6 +282,8 @@ class NewGameScene(Scene):
             self.stack.replace(GameScene(choice.game, self.dev))
         elif choice.kind == "open":
             self.stack.replace(GameScene(Game.open(choice.path), self.dev))
+        elif choice.kind == "server":  # a game on a server: its scene (app/lobby.py, app/netplay.py)
+            self.stack.replace(choice.game)
         else:  # replay a saved game; back here when it closes, or on to its fork
             self.form.done, self.form.choice = False, None
             self.stack.push(ReplayScene(choice.path, screen=self.screen, on_fork=self.play_fork))
