@@ -61,7 +61,15 @@ def server_scene(args):
 
 class NetGameScene(GameScene):
     """``GameScene`` on a ``RemoteGame``: the forms show this machine's player only (the others
-    are "at another machine"), and the save watch looks at the server's head every frame."""
+    are "at another machine"), the save watch looks at the server's head every frame, and the
+    game's chat has a small form (app/netchat.py)."""
+
+    chat = None
+
+    def tick(self) -> None:
+        if self.chat is not None and self.window is not None and self.window.running:
+            self.chat.tick()
+        super().tick()
 
     def enter(self) -> None:
         fresh = self.window is None
@@ -71,6 +79,9 @@ class NetGameScene(GameScene):
             if self.window.play is not None:
                 self.window.play.hot_seat = True
                 self.window.play.at_screen = self.game.player
+            from .netchat import ChatForm
+
+            self.chat = ChatForm(self.window, self.game)
         game = self.game
         pygame.display.set_caption(f"World in Flames — {game.state.kernel.scenario} — {game.name} on "
                                    f"{urlparse(game.url).netloc} as {game.player or 'spectator'}")

@@ -171,7 +171,7 @@ class Connection(ViewOps):
     async def op_list(self, msg: dict) -> dict:
         """The open games, and the games by invitation that have a seat for this player."""
         return {"games": [{"game": n, "scenario": r.spec["scenario"], "open_seats": r.open_seats(),
-                           "started": r.game is not None, **whose_turn(r)} for n, r in sorted(self.server.rooms.items())
+                           "started": r.game is not None, "seats": list(r.spec["seats"]), **whose_turn(r)} for n, r in sorted(self.server.rooms.items())
                           if not r.spec.get("invitation") or self.player in r.spec["seats"]]}
 
     async def op_join(self, msg: dict) -> dict:
