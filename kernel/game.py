@@ -21,7 +21,11 @@ from .errors import (
 )
 from . import fairplay, keys as keyring, pbem_dice, receipts
 from .events import EventRecord, canonical_json, command_digest
+from .command_checks import check_allowed
 from .devsaves import changes_played_before, record_reopened
+from .fork import fork_game
+from .genesis import controllers_of, first_event_sequence, game_started, genesis  # noqa: F401  (genesis: redecide's)
+from .plugin_sets import compare_plugin_sets
 from .plugins import PluginHost, PluginInfo, discover, plugin_set_hash, resolve
 from .state import GameState, SnapshotError
 from .store import EventStore
@@ -95,7 +99,7 @@ class Game(Decisions):
             raise PluginError(f"plugin {scenario!r} is a scenario plugin but registers no scenario {scenario!r}")
         if spec.sequence not in host.sequences:
             raise PluginError(f"scenario {scenario!r} needs sequence {spec.sequence!r}, which no plugin registers")
-        controllers = _controllers(spec.sides, players)
+        controllers = controllers_of(spec.sides, players)
         players = players or {SOLO: [p for ps in spec.sides.values() for p in ps]}
         for name in players:
             keyring.check_player_name(name)
@@ -153,7 +157,7 @@ class Game(Decisions):
         discovery = discover(plugin_dirs)
         # a hot-reloaded edit undone with the window closed is no mismatch (kernel/devsaves.py)
         reverted = changes_played_before(recorded, discovery.plugins, store.meta("plugin_history") or [])
-        problems = _compare_plugin_sets({k: v for k, v in recorded.items() if k not in reverted}, discovery.plugins)
+        problems = compare_plugin_sets({k: v for k, v in recorded.items() if k not in reverted}, discovery.plugins)
         if problems and not read_only:
             raise PluginSetMismatch(store.path, problems)
         wanted = [pid for pid in recorded if pid != plugin_mod.KERNEL_PLUGIN_ID and pid in discovery.plugins]
@@ -177,10 +181,10 @@ class Game(Decisions):
                 infos = [i for i in infos if i.id != culprit]
         game = cls(store, host, discovery.plugins, read_only=read_only, snapshot_every=snapshot_every)
         game.problems = problems
-        sequence = _first_event_sequence(store)
+        sequence = first_event_sequence(store)
         if sequence and sequence in host.sequences:
             game.sequence_index = SequenceIndex(host.sequences[sequence][0])
-        started = _game_started(store)
+        started = game_started(store)
         if started is not None:
             game._set_identity(fairplay.Identity.from_game_started(started))
         game._rebuild()
@@ -330,34 +334,7 @@ class Game(Decisions):
         return Outcome(True, records)
 
     def _check_allowed(self, entry, cmd, player: str | None) -> None:
-        k = self.state.kernel
-        actor = cmd.actor
-        if actor not in k.powers() and actor not in k.sides:
-            raise Rejected(f"{actor!r} is not a power or side in this game ({', '.join(k.powers())})")
-        if player is not None:
-            owner = k.controllers.get(actor)
-            if actor in k.sides:
-                owners = {k.controllers.get(p) for p in k.sides[actor]}
-                allowed = player in owners
-            else:
-                allowed = owner == player
-            if not allowed:
-                raise Rejected(f"player {player!r} does not control {actor} (it is played by {owner or 'another player'})")
-        seq = k.sequence
-        if seq.finished and not (k.lab and entry.anytime):  # a lab game's rig may reopen it
-            raise Rejected("the game is over")
-        name = type(cmd).__name__
-        spec = self.sequence_index.specs.get(seq.current) if (self.sequence_index and seq.current) else None
-        title = spec.title if spec else (seq.current or "none")
-        if not entry.anytime and (spec is None or name not in spec.commands):
-            legal = ", ".join(self.legal_commands()) or "none"
-            raise Rejected(f"{name} is not allowed now: the current step is {title!r} (allowed now: {legal})")
-        if name == "FinishStep" or not entry.anytime:
-            if not seq.waiting:
-                raise Rejected(f"nobody decides in {title!r}; it runs by itself")
-            if actor not in seq.pending and k.side_of(actor) not in seq.pending:
-                waiting = ", ".join(seq.pending)
-                raise Rejected(f"{actor} has nothing (more) to decide in {title!r} (waiting for: {waiting})")
+        check_allowed(self, entry, cmd, player)
 
     def _run(self, decide: Callable[[Context], None], actor: str, command: dict, player: str) -> list[EventRecord]:
         """Decide inside a context, then store everything it emitted, with the command signed
@@ -412,111 +389,7 @@ class Game(Decisions):
     # ------------------------------------------------------------ branching
     def fork(self, seq: int, path: str | Path) -> "Game":
         """A new save holding this game's first ``seq`` events; the original is untouched."""
-        last, _ = self.store.last()
-        if not 0 < seq <= last:
-            raise WifError(f"cannot fork at seq {seq}: the game has events 1..{last}")
-        path = Path(path)
-        if path.exists():
-            raise SaveFileError(f"{path}: a file of that name exists already; choose another save name")
-        if self.identity.signed and self.store.meta_signer is None:
-            # the fork's meta (its new head) must be signed by one of the game's players
-            raise WifError(f"cannot fork {self.path.name}: none of its players has a key on this machine "
-                           f"({', '.join(sorted(self.identity.keys)) or 'no keys recorded'}), so the new save could not be signed")
-        meta = self.store.all_meta()
-        meta.pop("schema_version", None)
-        meta.pop("created_at", None)
-        meta["forked_from"] = {"path": str(self.path), "seq": seq}
-        new_store = EventStore.create(path, meta)
-        try:
-            batch: list[tuple] = []
-            for row in self.store.rows(1, seq):
-                batch.append(row)
-                if len(batch) >= 10000:
-                    new_store.append(batch)
-                    batch = []
-            snaps = [row for row in self.store.snapshot_rows() if row[0] <= seq]
-            new_store.append(batch, snaps)
-            # the signed commands that made these events (verify: one cut short by the fork is
-            # chained but cannot be signed, kernel/verify.py)
-            new_store.copy_commands([c for c in self.store.commands() if c[0] <= seq])
-            new_store.meta_signer = self.store.meta_signer
-            head = new_store.last()
-            new_store.set_meta("head", [head[0], head[1].hex()])  # re-signs the fork's meta
-            # a fork is a what-if: its later dice are its own, never the original's future ones
-            new_store.set_meta("dice_salt", fairplay.new_dice_salt())
-        finally:
-            new_store.close()
-        return Game.open(path, snapshot_every=self.snapshot_every)
+        return fork_game(self, seq, path)
 
 
-def _controllers(sides: dict[str, list[str]], players: dict[str, list[str]] | None) -> dict[str, str]:
-    powers = [p for ps in sides.values() for p in ps]
-    if not players:
-        return {p: SOLO for p in powers}
-    out: dict[str, str] = {}
-    for player, controlled in players.items():
-        for power in controlled:
-            if power not in powers:
-                raise WifError(f"player {player!r} is given {power!r}, which is not a power of this scenario")
-            if power in out:
-                raise WifError(f"{power} is given to both {out[power]!r} and {player!r}")
-            out[power] = player
-    missing = [p for p in powers if p not in out]
-    if missing:
-        raise WifError(f"no player controls {', '.join(missing)}")
-    return out
-
-
-def _compare_plugin_sets(recorded: dict[str, dict], available: dict[str, PluginInfo]) -> list[str]:
-    from .builtin import KERNEL_VERSION
-    from .plugins import KERNEL_PLUGIN_ID, kernel_hash
-
-    problems = []
-    for plugin_id, rec in recorded.items():
-        if plugin_id == KERNEL_PLUGIN_ID:
-            if rec.get("version") != KERNEL_VERSION:
-                problems.append(f"kernel version {rec.get('version')} recorded, this build is {KERNEL_VERSION}")
-            elif rec.get("hash") != kernel_hash():
-                problems.append("the kernel's built-in rules changed since this game was recorded")
-            continue
-        info = available.get(plugin_id)
-        if info is None:
-            problems.append(f"plugin {plugin_id!r} (version {rec.get('version')}) is missing")
-        elif info.manifest.version != rec.get("version"):
-            problems.append(f"plugin {plugin_id!r} is version {info.manifest.version}, the game used {rec.get('version')}")
-        elif info.content_hash != rec.get("hash"):
-            problems.append(f"plugin {plugin_id!r} {info.manifest.version} has changed (content hash {info.content_hash}, the game used {rec.get('hash')})")
-    return problems
-
-
-def _first_event_sequence(store: EventStore) -> str | None:
-    started = _game_started(store)
-    return started.get("sequence") if started else None
-
-
-def _game_started(store: EventStore) -> dict | None:
-    for rec in store.records(1, 1):
-        if rec.type == "GameStarted" and isinstance(rec.data, dict):
-            return rec.data
-    return None
-
-
-def genesis(host: PluginHost, spec, command: dict) -> Callable[[Context], None]:
-    """The first command's decision (``NewGame``): GameStarted, the scenario's setup, the
-    first step; Game.new runs it, and ``wif verify`` re-decides it from the stored command."""
-    from .builtin import GameStarted
-
-    options = command.get("options") or {}
-
-    def begin(ctx: Context) -> None:
-        ctx.emit(GameStarted(scenario=command["scenario"], seed=command.get("seed"), sides=spec.sides,
-                             controllers=command["controllers"], sequence=spec.sequence, options=options,
-                             lab=bool(command.get("lab")), game_id=command.get("game_id", ""),
-                             dice=command.get("dice", "seeded"), dice_commitment=command.get("dice_commitment", ""),
-                             keys=command.get("keys") or {}))
-        if spec.setup is not None:
-            spec.setup(ctx)
-        start_at = spec.start_at(options) if callable(spec.start_at) else spec.start_at
-        ctx.start(at=start_at)
-
-    return begin
+_compare_plugin_sets = compare_plugin_sets  # the name app/net and verify import

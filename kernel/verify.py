@@ -16,7 +16,8 @@ from .engine import apply_event, upcast
 from .errors import EventDataError, PluginError, ReducerError, WifError
 from .events import GENESIS_HASH, EventRecord, chain_hash, command_digest, command_link, meta_message, signed_message
 from .fairplay import Identity
-from .game import Game, _compare_plugin_sets
+from .game import Game
+from .plugin_sets import compare_plugin_sets as _compare_plugin_sets
 from .plugins import discover
 from .redecide import redecide
 from .state import GameState

@@ -144,7 +144,7 @@ def test_entry_point_plugins_are_found_outside_tests(tmp_path, monkeypatch):
     """A mod installed with pip registers a package under the wif.plugins group."""
     from importlib import metadata
 
-    import kernel.plugins as plugins_module
+    import kernel.plugin_discovery as plugins_module
 
     package = tmp_path / "wifmod_demo"
     package.mkdir()
