@@ -9,6 +9,7 @@ other benchmarks' shape.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 import time
@@ -23,10 +24,15 @@ from kernel.game import Game  # noqa: E402
 from kernel.hotreload import PluginReloader  # noqa: E402
 
 
-def run(events: int = 50_000, repeats: int = 3) -> dict:
+def run(events: int = 50_000, repeats: int = 3, save: str | None = None) -> dict:
+    """``save``: reload over a copy of this benchmark game (``wif bench kernel``'s kind)
+    instead of writing a new one (minutes on a loaded machine)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.wif"
-        build_game(path, events)
+        if save:
+            shutil.copyfile(save, path)
+        else:
+            build_game(path, events)
         game = Game.open(path)
         reloader = PluginReloader(game)
         times = []
@@ -52,4 +58,6 @@ def print_table(result: dict) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=50_000)
-    print_table(run(parser.parse_args().events))
+    parser.add_argument("--save", help="reload over a copy of this save instead of writing a new game")
+    args = parser.parse_args()
+    print_table(run(args.events, save=args.save))
