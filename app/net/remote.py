@@ -27,7 +27,8 @@ from kernel.engine import SequenceIndex
 from kernel.errors import PluginSetMismatch, WifError
 from kernel.events import EventRecord, canonical_json
 from kernel.fairplay import Identity
-from kernel.game import Game, _compare_plugin_sets
+from kernel.game import Game
+from kernel.plugin_sets import compare_plugin_sets
 from kernel.plugins import PluginHost, discover, plugin_set_hash, resolve
 from kernel.state import GameState, KernelState, SnapshotError
 
@@ -148,7 +149,7 @@ class RemoteGame(Decisions):
     def _load_plugins(self, info: dict) -> None:
         discovery = discover()
         recorded = info["plugin_set"]
-        problems = _compare_plugin_sets(recorded, discovery.plugins)
+        problems = compare_plugin_sets(recorded, discovery.plugins)
         if problems:
             raise PluginSetMismatch(f"{self.url} game {self.name}", problems)
         self.host = PluginHost(resolve([p for p in recorded if p in discovery.plugins], discovery.plugins))
