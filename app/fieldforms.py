@@ -171,7 +171,7 @@ class FieldWidgets:
     def chosen(self, fill: CommandFill, f: Field, y: int) -> int:
         # a plate (app/textplate.py): it changes with every unit chosen
         box = self.form.plate(gui_text(f"{field_title(f)}: <b>{fill.label(f)}</b>"), (4, y, self.width - 66, -1))
-        b = self.form.button((self.width - 60, y + 16, 64, 28), "change", lambda: self._set(fill, f.name, None))
+        b = self.form.button((self.width - 60, y + 16, 64, 28), "change", lambda: self._set(fill, f.name, CLEAR))
         b.clears = f.name
         return y + max(64, box.rect.height) + 2
 
@@ -238,14 +238,19 @@ class FieldWidgets:
         return y + 58
 
     def _set(self, fill: CommandFill, name: str, value) -> None:
-        if value is None:
+        # CLEAR (the "change" button) forgets the field; None may be an offered value (a naval
+        # move into a port: its section is None)
+        if value is CLEAR:
             fill.clear(name)
         elif not fill.set(name, value):
             return
         self.changed()
         f = fill.field(name)
-        if value is not None and f is not None and f.kind in SINGLE and fill.complete() and one_step(fill):
+        if value is not CLEAR and f is not None and f.kind in SINGLE and fill.complete() and one_step(fill):
             self.submit(fill.command())
+
+
+CLEAR = object()  # _set's value that forgets a field
 
 
 def one_step(fill: CommandFill) -> bool:

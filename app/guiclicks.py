@@ -136,7 +136,9 @@ def list_row(gui, lst, index: int, what: str) -> Action | None:
     if middle is None:
         return None
     first = next((i for i, it in enumerate(lst.item_list) if it.get("button_element") is not None), 0)
-    return Action("wheel", middle, amount=1 if index < first else -1, what=f"scroll to {what}")
+    # a row half cut off at the list's top has its button already: the wheel goes up for it
+    up = index < first or (button is not None and button.get_abs_rect().centery < inner.centery)
+    return Action("wheel", middle, amount=1 if up else -1, what=f"scroll to {what}")
 
 
 def drop_down(gui, menu, option: str) -> Action | None:

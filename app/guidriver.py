@@ -252,7 +252,8 @@ class GuiDriver:
         if lst is not None:
             index = next((i for i, o in enumerate(lst.options) if same(o.value, want)), None)
             if index is not None:
-                action = list_row(gui, lst, index, what)
+                # the list whole in the form's view first: a wheel over a half-hidden list scrolls it
+                action = scroll_to(gui, lst, f"the list of {f.name}", self.scrolling) or list_row(gui, lst, index, what)
                 if action is not None:
                     return action
         raise Stuck(f"{fill.type}: no way on screen to choose {what}")
@@ -273,7 +274,8 @@ class GuiDriver:
                 return on_map(window, where, f"the stack of {unit}")
         lst = find_button(play.form, field_name=f.name)
         index = next((i for i, o in enumerate(lst.options) if same(o.value, unit)), None) if lst is not None else None
-        action = list_row(gui, lst, index, f"row of {unit}") if index is not None else None
+        action = (scroll_to(gui, lst, f"the list of {f.name}", self.scrolling)  # the list whole in view first
+                  or list_row(gui, lst, index, f"row of {unit}")) if index is not None else None
         if action is None:
             raise Stuck(f"{f.name}: no way on screen to choose {unit}")
         return action
@@ -300,11 +302,13 @@ class GuiDriver:
 
     # ------------------------------------------------------------------ clicks
     def _click(self, gui, element, what: str) -> Action:
-        pos = visible_point(gui, element) if element is not None else None
-        if pos is None and element is not None:
+        if element is not None:
+            # a widget partly below the scrolling area's edge is scrolled whole into view first
+            # (a click on its visible sliver lands on the form's edge and is lost)
             scroll = scroll_to(gui, element, what, self.scrolling)
             if scroll is not None:
                 return scroll
+        pos = visible_point(gui, element) if element is not None else None
         if pos is None:
             raise Stuck(f"{what} is not on screen" + ("" if element is not None else " (no such element)")
                         + f" while making {self.target}")
