@@ -10,9 +10,9 @@ authored: see its header).  What the base rules do not already give any land uni
 
 Stacking as the third unit in a hex ("Over-Stacked Hex") is the land rules' own, and so is AA
 fire: the air rules' anti-aircraft fire ("Anti-Air Fire") fires every organized, in-supply land
-unit with an ``aa`` factor, which the AA counters here carry.  Not modelled: doubling field
-artillery for ground support with an offensive chit ("Pick HQ"), as field artillery gives no
-ground support in these rules.
+unit with an ``aa`` factor, which the AA counters here carry.  Field artillery gives ground support
+to a combat in an adjacent hex ("Air Attacks": "ART units can also provide ground support into
+adjacent hexes"): ``ground_support.py``.
 """
 
 from __future__ import annotations
@@ -24,11 +24,20 @@ from pathlib import Path
 from kernel.hookspecs import hookimpl
 from plugins.optional.framework import is_on
 
+from .ground_support import (  # noqa: F401 - the field artillery's ground support
+    ART_TYPES,
+    ArtilleryGroundSupport,
+    ArtilleryGroundSupportGiven,
+    is_field_artillery,
+    rules,
+    support_problem,
+    supporters,
+)
+
 RULE_ID = "artillery"
 DATA = Path(__file__).resolve().parent / "data" / "artillery_counters.json"
 AT_TYPES = frozenset({"at", "anti-tank"})
 AA_TYPES = frozenset({"aa", "aart"})
-ART_TYPES = frozenset({"art", "artillery"})
 
 
 @cache
@@ -54,3 +63,6 @@ def table_choice_weight(state, unit, side, kind):
     if side != "defender" or kind != "arm" or not counts_as_anti_tank(unit) or not is_on(state, RULE_ID):
         return None
     return 1  # "counts as an ARM corps", although it is a division
+
+
+rules.export(globals())

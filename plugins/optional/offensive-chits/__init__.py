@@ -12,10 +12,9 @@ would be allowed if you had chosen a naval, an air and a land action" (core's ``
 read by turn's activity limits); "at the end of your impulse, the chosen HQ becomes disorganized".
 Land action (``land_action.py``): land units doubled in overruns and land combats, and half-cost
 reorganization (also in air and combined actions).
-Not in this edition: "You can also double field artillery (see RAC 22.4.2) combat factors for
-ground support": field artillery gives no ground support here, because the seeds give its rule
-only as "ART units can also provide ground support into adjacent hexes (see RAC 22.4.2)" (no
-factors, limits or effects on the unit; the Artillery plugin says so).  Not in Barbarossa, which
+"You can also double field artillery (see RAC 22.4.2) combat factors for ground support": the
+field artillery's ground support of the optional rule Artillery asks ``ground_support_factor``
+too (land action, within range).  Not in Barbarossa, which
 has neither: the naval action's re-rolls ("specify one of your organized HQs that is in a port
 hex.  Any naval or aircraft unit stacked in that hex that initiates a naval combat ... may
 require ... re-roll dice": the scenario has no naval units or naval combat; the seeds also list a
@@ -169,8 +168,12 @@ def ground_strike_extra_dice(state, bomber, target):
 @hookimpl(optionalhook=True)
 def ground_support_factor(state, unit, hex_, side, factor):
     """Air action: aircraft "double their bombing factors in any other air mission ... within
-    range of the HQ"."""
-    if not is_on(state, RULE_ID) or core.action_of(state, unit.power) != "air":
+    range of the HQ".  Land action: "You can also double field artillery ... combat factors for
+    ground support" (the only land units that give ground support: plugins/optional/artillery)."""
+    if not is_on(state, RULE_ID):
+        return None
+    action = core.action_of(state, unit.power)
+    if (action, unit.branch) not in (("air", "air"), ("land", "land")):
         return None
     return factor * 2 if in_range(state, unit.power, hex_) else None
 
