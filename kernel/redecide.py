@@ -46,9 +46,10 @@ def redecide(game, report, lenient: bool = False) -> None:
         else:
             report.bad(seq, message)
 
+    events = _EventStream(store)  # one cursor over the log (a query per command cost seconds)
     for first, last, player, command_json, _sig in store.commands():
         cut = fork_seq is not None and first <= fork_seq < last  # cut short by ``wif fork``: fold what is there
-        rows = list(store.rows(first, fork_seq if cut else last))
+        rows = events.take(first, fork_seq if cut else last)
         if cut or any(host.events.get(r[1]) is None or host.events[r[1]].version != r[2] for r in rows):
             # events stored by an older version of their plugin: fold them, as replay does
             for seq, type_, v, actor, turn, impulse, step, cmd, data, hash_ in rows:
@@ -85,6 +86,24 @@ def redecide(game, report, lenient: bool = False) -> None:
         for seq, text in made:
             if seq in snapshots and not _same_snapshot(game, report, seq, text, *snapshots[seq]):
                 return
+
+
+class _EventStream:
+    """The stored events in order, taken command by command."""
+
+    def __init__(self, store):
+        self._rows = iter(store.rows())
+        self._ahead = next(self._rows, None)
+
+    def take(self, first: int, last: int) -> list[tuple]:
+        """The rows of seqs ``first``..``last`` (any before ``first`` are passed over: the
+        signed-log check names an event no command made)."""
+        out = []
+        while self._ahead is not None and self._ahead[0] <= last:
+            if self._ahead[0] >= first:
+                out.append(self._ahead)
+            self._ahead = next(self._rows, None)
+        return out
 
 
 def _decide(game, host, ident, first, player, command, command_json, name, problem):
