@@ -12,9 +12,11 @@ the sender signs all of it.  Importing checks, in order: the game, the file's si
 the file extends this copy exactly (a file already imported or older is "replayed", one from
 another branch "does not extend"), every roll record against what this copy declared and
 granted (commitment opened, the nonce the one given here, no nonce used twice, no second
-declaration at one place), then appends it to a copy of the save and runs ``wif verify``
-there (every signature, the chain, every command re-decided, every die re-derived) before
-the copy replaces the save.  A nonce answering this player's own declaration rolls it then.
+declaration at one place), then on a copy of the save checks each new command as ``wif
+verify`` does (its player's signature, decided again by the rules on this copy's state with
+its dice drawn again, its events exactly the file's) and appends it; the copy then replaces
+the save.  The part of the log the copy had is its own, checked when it came, so an import
+costs the new commands only.  A nonce answering this player's own declaration rolls it then.
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ from kernel import keys as keyring
 from kernel import pbem_dice
 from kernel.dice import check_reveal
 from kernel.errors import WifError
-from kernel.events import canonical_json
+from kernel.events import canonical_json, signed_message
 from kernel.game import Game
 
 TURN_FORMAT = 2  # 2: with the joint dice (format 1 files, without them, are still read)
 SYNCED = "pbem_synced"  # meta: [seq, head] where this copy last met the other player's
+SENT = "pbem_sent"  # meta: [seq, head] where this player's last turn file ended
 
 
 class TurnRefused(WifError):
@@ -63,9 +66,12 @@ def export_turn(save: str | Path, player: str, since: int | None = None) -> dict
         pending = pbem_dice.pending(game) if joint else None
         declared = pending if pending is not None and pending["player"] == player else None
         commands = list(store.commands())
-        synced = store.meta(SYNCED)  # where this copy last met the other's (his last file imported)
-        if since is None and isinstance(synced, list) and synced and isinstance(synced[0], int):
-            since = synced[0]
+        # from where the other's copy is known to end: his last file imported here, or this
+        # player's last file sent (``--since`` sends again from further back)
+        known = [m[0] for m in (store.meta(SYNCED), store.meta(SENT))
+                 if isinstance(m, list) and m and isinstance(m[0], int) and m[0] <= store.last()[0]]
+        if since is None and known:
+            since = max(known)
         if since is None:
             tail = len(commands)
             while tail > 0 and commands[tail - 1][2] == player:
@@ -85,14 +91,14 @@ def export_turn(save: str | Path, player: str, since: int | None = None) -> dict
                               "events": [[*row[:8], row[8], row[9].hex()] for row in store.rows(f, last)]}
                              for f, last, p, cj, sig in mine],
                 "rolls": [recs[c[0]] for c in mine if c[0] in recs], "declared": declared, "nonce": nonce}
+        if mine:
+            store.set_meta(SENT, [mine[-1][1], store.last()[1].hex()])
     signer = keyring.signer(player)
     return {"turn": body, "signature": signer.sign(_body_message(body)).hex()}
 
 
 def import_turn(save: str | Path, turn: dict, as_player: str) -> Imported:
     """Append a checked turn file to ``save``; a nonce for ``as_player``'s declared roll rolls it."""
-    from kernel.verify import verify
-
     save = Path(save)
     body, signature = turn.get("turn"), turn.get("signature")
     if not isinstance(body, dict) or not isinstance(signature, str) or body.get("format") not in (1, TURN_FORMAT):
@@ -122,24 +128,61 @@ def import_turn(save: str | Path, turn: dict, as_player: str) -> Imported:
         trial = Path(tmp) / save.name
         shutil.copyfile(save, trial)
         with Game.open(trial, player=as_player) as game:
-            for c in commands:
-                rows = [(*e[:8], e[8], bytes.fromhex(e[9])) for e in c["events"]]
-                game.store.append(rows, expect_head=game.store.last(),
-                                  command=(c["first"], c["last"], c["player"], c["command"], bytes.fromhex(c["signature"])))
             if joint and merged != recs:
-                pbem_dice.save_records(game.store, merged)
+                pbem_dice.save_records(game.store, merged)  # the new commands' dice are drawn from these
+            for c in commands:
+                _append_checked(game, c, sender)
             met = game.store.last()
             game.store.set_meta(SYNCED, [met[0], met[1].hex()])  # both copies end here now
-        if commands:
-            report = verify(trial)
-            if not report.ok:
-                raise TurnRefused("the turn file does not verify: " + "; ".join(str(p) for p in report.problems[:3]))
-        if joint:
-            with Game.open(trial, player=as_player) as game:
+            if joint:
                 _roll_granted(game, as_player, out)
                 out.waiting = pbem_dice.waiting_note(game) or ""
         os.replace(trial, save)
     return out
+
+
+def _append_checked(game, c: dict, sender: str) -> None:
+    """One command of the file checked as ``wif verify`` checks it, then appended: its player's
+    signature over it and the heads around it, and decided again by the rules on this copy's
+    state (its dice drawn again), its events exactly the file's.  The part of the log before
+    it is this copy's own, checked when it came."""
+    from kernel.redecide import _decide
+
+    ident, first, last = game.identity, c["first"], c["last"]
+    try:
+        rows = [(*e[:8], e[8], bytes.fromhex(e[9])) for e in c["events"]]
+        command, signature = json.loads(c["command"]), bytes.fromhex(c["signature"])
+    except (TypeError, ValueError, IndexError) as exc:
+        raise TurnRefused(f"the turn file's command at seq {first} is malformed ({exc})") from None
+    if c["player"] != sender:
+        raise TurnRefused(f"seq {first}: the command is {c['player']}'s, the turn file is {sender}'s")
+    if not rows or rows[0][0] != first or rows[-1][0] != last:
+        raise TurnRefused(f"seq {first}: the command's events are not seq {first}-{last}")
+    before = game._last_hash
+    if not keyring.verify_signature(ident.keys[sender], signature, signed_message(
+            ident.game_id, first, last, sender, c["command"], before, rows[-1][9])):
+        raise TurnRefused(f"the turn file does not verify: table commands, seq {first}: the signature of player "
+                          f"{sender!r} does not match the command and its events")
+    name = command.get("type", "?") if isinstance(command, dict) else "?"
+    problems: list[str] = []
+    for attempt in range(2):
+        ctx = _decide(game, game.host, ident, first, sender, command, c["command"], name,
+                      lambda seq, message: problems.append(message))
+        if ctx is not None and [r.hash for r in ctx.records] == [r[9] for r in rows]:
+            break
+        # a rule that depends on dict order: decide again on the state a reopened game has (redecide.py)
+        game.state, game._last_hash = game.state_at(first - 1), before
+    else:
+        if not problems:
+            made = [r.hash for r in ctx.records]
+            seq = next(first + i for i in range(max(len(made), len(rows)))
+                       if i >= len(made) or i >= len(rows) or made[i] != rows[i][9])
+            stored = next((f"{r[1]} {r[8][:160]}" for r in rows if r[0] == seq), "nothing")
+            problems.append(f"table events, seq {seq}: the file has {stored}; deciding {name} by {sender!r} (command "
+                            f"at seq {first}) again gives other events")
+        raise TurnRefused("the turn file does not verify: " + problems[0])
+    game.store.append(rows, expect_head=(first - 1, before), command=(first, last, sender, c["command"], signature))
+    game._last_hash = rows[-1][9]
 
 
 def _new_commands(store, body: dict) -> tuple[list[dict], tuple[int, str]]:
