@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .forms import FormWindow
 
 AREA_STEP = 32  # pixels: the scrolling area's height is a multiple of this (fewer resizes)
+EDGE_MARGIN = 4  # pixels kept between a widget shown whole and the scrolling view's edge (FormBody.keep_whole)
 SHELF_LISTS = 2  # lists a build did not ask for, kept hidden for a later one (the units left to move)
 
 # What builders mark widgets with (read by app/guidriver.py and the tests: what a click
@@ -259,6 +260,30 @@ class FormBody:
             top = bar.start_percentage * area_h
             if top + view_h > height:
                 bar.set_scroll_from_start_percentage(max(0.0, height - view_h) / area_h)
+
+    def keep_whole(self, widgets) -> None:
+        """Scroll the least that shows whole the first of ``widgets`` the view's edge cuts:
+        a button of which only a sliver shows takes no click there (pygame_gui clips its
+        hover a few pixels inside the view), so a player clicking what he sees would lose
+        the click.  A widget wholly out of view is left for the player to scroll to.
+        Reckoned in the area's own coordinates: after a rebuild the widgets' screen
+        rectangles follow the scroll bar only at the next update."""
+        bar = self.area.vert_scroll_bar
+        if bar is None or self._area_size is None:
+            return
+        area_h = self._area_size[1]
+        view_h = getattr(self.area, "_view_container", self.area).rect.height
+        top = bar.start_percentage * area_h
+        for widget in widgets:
+            if widget is None or not widget.alive() or not widget.visible:
+                continue
+            rect = widget.relative_rect.inflate(0, 2 * EDGE_MARGIN)
+            if rect.bottom <= top or rect.top >= top + view_h or (rect.top >= top and rect.bottom <= top + view_h):
+                continue  # wholly out of view, or whole in it
+            new_top = rect.top if rect.top < top or rect.height > view_h else rect.bottom - view_h
+            new_top = min(max(0.0, new_top), max(0.0, area_h - view_h))
+            bar.set_scroll_from_start_percentage(new_top / area_h)
+            return
 
     def scroll(self) -> float:
         bar = self.area.vert_scroll_bar

@@ -267,6 +267,15 @@ class PlayForms:
         if self._top_again and form.area.vert_scroll_bar is not None:  # a new position: read from the top
             form.area.vert_scroll_bar.set_scroll_from_start_percentage(0.0)
         self._top_again = False
+        form.keep_whole(self.essential_buttons())  # issue 11 item 9: never a sliver of them at the edge
+
+    def essential_buttons(self) -> list:
+        """The buttons a player needs next: the filled-in command's own button once it is
+        complete, then End phase."""
+        owned = self.form.owned if self.form is not None else []
+        ready = self.fill.command() if self.fill is not None and self.fill.complete() else None
+        submit = [b for b in owned if ready is not None and getattr(b, "command", None) == ready]
+        return submit + [b for b in owned if getattr(b, "finishes", False)]
 
     def _build_play_form(self, form, k, width: int) -> int:
         y = 4

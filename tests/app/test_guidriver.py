@@ -80,3 +80,32 @@ def test_a_button_below_the_play_forms_bottom_is_scrolled_to_with_the_wheel(wind
     assert driver.play(window).kind == "wheel"
     before = window.game.state.kernel.seq
     drive(window, driver, command, lambda: window.game.state.kernel.seq > before)
+
+
+def test_a_button_cut_by_the_play_forms_bottom_is_scrolled_whole_and_takes_the_click(window):
+    """Issue 11 item 9 (the `wif play --autoplay` Stuck at 1024x768): with only a sliver of End
+    phase above the form's bottom edge a click on the sliver was lost; the form now scrolls
+    the least that shows the button whole, and a click on it ends the step."""
+    from app.guiclicks import Action, find_button, visible_point
+
+    play = window.play
+    button = find_button(play.form, finishes=True)
+    view = play.body.area.get_abs_rect()
+    full = play.form.visible_rect()
+    for sliver in (3, 6):  # pixels of the button above the edge
+        play.form.place(pygame.Rect(full.x, full.y, full.w, full.h - (view.bottom - button.get_abs_rect().top - sliver)))
+        window.gui.update(0.01)
+        play._built_for = None
+        window.draw()
+        window.gui.update(0.01)
+        button = find_button(play.form, finishes=True)
+        area = play.body.area.get_abs_rect()
+        assert area.bottom < button.get_abs_rect().bottom + 40, "the form was not made short enough"
+        assert area.contains(button.get_abs_rect()), (sliver, area, button.get_abs_rect())
+    before = window.game.state.kernel.seq
+    post(Action("click", visible_point(window.gui, button)))
+    for _pass in range(4):
+        for event in pygame.event.get():
+            window.handle(event)
+        window.draw()
+    assert window.game.state.kernel.seq > before
