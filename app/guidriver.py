@@ -48,6 +48,7 @@ class Figures:
     seconds: float = 0.0
     victory_seen: bool = False
     victory_rect: tuple | None = None
+    to_victory: tuple[int, float] | None = None  # (frames, seconds) when the Victory form first showed
 
 
 class GuiDriver:
@@ -155,6 +156,8 @@ class GuiDriver:
 
     def _victory(self, window, form) -> None:
         self.figures.victory_seen = form.visible and form.alive()
+        if self.figures.to_victory is None:
+            self.figures.to_victory = (self.figures.frames, self.figures.seconds)
         self.figures.victory_rect = tuple(form.get_abs_rect())
         if self.screenshot:
             window.draw()

@@ -414,6 +414,7 @@ def main(args) -> int:
     pygame.display.init()
     pygame.font.init()
     stack = SceneStack()
+    driver = None  # the bot at the mouse (--autoplay)
     try:
         if getattr(args, "server", None):  # a game on a server (issue #15): app/netplay.py
             from .netplay import server_scene
@@ -434,16 +435,30 @@ def main(args) -> int:
             stack.push(GameScene(game, args.dev))
         else:
             stack.push(NewGameScene("barbarossa", new_save_path, args.dev))
-        driver = None
         if getattr(args, "autoplay", False):  # a bot at the mouse, to watch a game play itself
             from .guidriver import GuiDriver
 
             driver = GuiDriver(policy=args.policy, seed=args.seed, delay=args.delay, quit_at_victory=False)
         stack.run(frames=args.frames, screenshot=args.screenshot, each_frame=driver)
+        if driver is not None:
+            print(autoplay_summary(driver.figures))
     except WifError as exc:
+        if driver is not None:
+            print(autoplay_summary(driver.figures))
         print(f"error: {exc}")
         return 1
     finally:
         stack.clear()
         pygame.quit()
     return 0
+
+
+def autoplay_summary(figures) -> str:
+    """What ``--autoplay`` did, for docs/BENCHMARKS.md: frames drawn per second up to the
+    Victory form (the window idles on it afterwards), else over the whole run."""
+    frames, seconds = figures.to_victory or (figures.frames, figures.seconds)
+    commands = sum(figures.commands.values())
+    rate = frames / seconds if seconds else 0.0
+    end = "to the Victory form" if figures.to_victory else "(no Victory form)"
+    return (f"autoplay: {frames} frames, {figures.actions} inputs, {commands} commands in {seconds:.0f} s {end}: "
+            f"{rate:.1f} frames/s")
