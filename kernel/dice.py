@@ -6,10 +6,11 @@
   from the host secret in the config dir, kernel/keys.py) over (game id, seq of the
   DiceRolled event, purpose, faces, index).  Nobody without the key can foresee a die; the
   same die at the same place of the log is always the same, so re-deciding is exact.
-- ``JointDice`` (PBEM, the kernel part of the turn file of issue #15): the key of one roll is
-  HMAC over two contributions: the roller's secret, committed (hashed) in his signed command
-  before the other player gives his, and the other player's fresh nonce, signed by him after
-  seeing that commitment.  Neither alone can predict or choose the result.
+- ``JointDice`` (PBEM, kernel/pbem_dice.py says when each half is made and app/pbem.py how
+  the turn files carry them): the key of one roll is HMAC over two contributions: the
+  roller's secret, committed (hashed) in his signed declaration before the other player gives
+  his, and the other player's nonce, signed by him after seeing that commitment.  Neither
+  alone can predict or choose the result.
 - ``RecordedDice``: what a verifier without the key uses: the results the log recorded,
   checked for purpose, faces and count (re-deciding checks everything else).
 """

@@ -303,7 +303,7 @@ class Game(Decisions):
             signing = fairplay.signing_player(self.state, cmd.actor, player)
             if self.identity.signed:
                 self.signers.get(signing)  # a player without his key here is refused before deciding
-            waits = pbem_dice.refusal(self, canonical_json(command), signing)  # a PBEM roll waits at the head
+            waits = pbem_dice.refusal(self, command, signing)  # a PBEM roll waits at the head
             if waits:
                 raise Rejected(waits)
         except Rejected as exc:

@@ -143,10 +143,10 @@ def waiting_note(game, rec: dict | None = None) -> str | None:
             f"wif pbem import on {roller}'s machine rolls it)")
 
 
-def refusal(game, command_json: str, player: str) -> str | None:
+def refusal(game, command: dict, player: str) -> str | None:
     """Why nothing but the declared command may be decided while a roll waits."""
     rec = pending(game)
-    if rec is None or (rec["command"] == command_json and rec["player"] == player):
+    if rec is None or (rec["command"] == canonical_json(command) and rec["player"] == player):
         return None
     return f"{waiting_note(game, rec)}; nothing else is decided before it"
 
