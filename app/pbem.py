@@ -165,23 +165,21 @@ def _append_checked(game, c: dict, sender: str) -> None:
                           f"{sender!r} does not match the command and its events")
     name = command.get("type", "?") if isinstance(command, dict) else "?"
     problems: list[str] = []
-    for attempt in range(2):
-        ctx = _decide(game, game.host, ident, first, sender, command, c["command"], name,
-                      lambda seq, message: problems.append(message))
-        if ctx is not None and [r.hash for r in ctx.records] == [r[9] for r in rows]:
-            break
-        # a rule that depends on dict order: decide again on the state a reopened game has (redecide.py)
-        game.state, game._last_hash = game.state_at(first - 1), before
-    else:
-        if not problems:
-            made = [r.hash for r in ctx.records]
-            seq = next(first + i for i in range(max(len(made), len(rows)))
-                       if i >= len(made) or i >= len(rows) or made[i] != rows[i][9])
-            stored = next((f"{r[1]} {r[8][:160]}" for r in rows if r[0] == seq), "nothing")
-            problems.append(f"table events, seq {seq}: the file has {stored}; deciding {name} by {sender!r} (command "
-                            f"at seq {first}) again gives other events")
+    ctx = _decide(game, game.host, ident, first, sender, command, c["command"], name,
+                  lambda seq, message: problems.append(message))
+    if ctx is not None and [r.hash for r in ctx.records] != [r[9] for r in rows]:
+        made = [r.hash for r in ctx.records]
+        seq = next(first + i for i in range(max(len(made), len(rows)))
+                   if i >= len(made) or i >= len(rows) or made[i] != rows[i][9])
+        stored = next((f"{r[1]} {r[8][:160]}" for r in rows if r[0] == seq), "nothing")
+        problems.append(f"table events, seq {seq}: the file has {stored}; deciding {name} by {sender!r} (command "
+                        f"at seq {first}) again gives other events")
+    if problems:
         raise TurnRefused("the turn file does not verify: " + problems[0])
-    game.store.append(rows, expect_head=(first - 1, before), command=(first, last, sender, c["command"], signature))
+    # stored as decided here (the same hashes): nothing of the file's rows is taken on trust
+    decided = [(r.seq, r.type, r.version, r.actor, r.turn, r.impulse, r.step, r.cmd, canonical_json(r.data), r.hash)
+               for r in ctx.records]
+    game.store.append(decided, expect_head=(first - 1, before), command=(first, last, sender, c["command"], signature))
     game._last_hash = rows[-1][9]
 
 

@@ -301,3 +301,29 @@ def test_verify_re_derives_every_die_and_names_the_seq_of_one_that_differs(table
     assert not report.ok
     assert report.first_bad_seq == rolled.seq, report.problems
     assert f"seq {rolled.seq}: the log has DiceRolled" in report.problems[0]
+
+
+# ---------------------------------------------------------------- the commands
+def test_wif_pbem_key_and_new_start_a_joint_game_and_bad_input_is_named(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "bob-config"))
+    assert main(["pbem", "key", "--as", "bob"]) == 0
+    bob_key = capsys.readouterr().out.strip()
+    assert len(bytes.fromhex(bob_key)) == 32
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "alice-config"))
+    save = tmp_path / "game.wif"
+    seats = ["--seat", "alice=germany", "--seat", "bob=ussr"]
+    assert main(["pbem", "new", "barbarossa", "--save", str(save), *seats, "--key", "bob=zz"]) == 1
+    assert "--key 'bob=zz': not a public key" in capsys.readouterr().err
+    assert main(["pbem", "new", "barbarossa", "--save", str(save), *seats, "--key", f"bob={bob_key}"]) == 0
+    assert "new PBEM game of barbarossa" in capsys.readouterr().out
+    with Game.open(save) as game:
+        assert game.identity.dice == pbem_dice.JOINT and game.identity.keys["bob"] == bob_key
+    assert main(["pbem", "status", str(save)]) == 0
+    assert "waiting for ussr to decide (fair (PBEM)" in capsys.readouterr().out
+    with pytest.raises(WifError, match="a PBEM game's dice come from both players .*: it cannot be seeded"):
+        Game.new("barbarossa", tmp_path / "seeded.wif", seed=3, pbem=True,
+                 players={"alice": ["germany"], "bob": ["ussr"]}, player_keys={"bob": bob_key})
+    with pytest.raises(WifError, match="a PBEM game is played by two players; 1 are given"):
+        Game.new("barbarossa", tmp_path / "solo.wif", pbem=True)
