@@ -86,6 +86,8 @@ def cmd_submit(args) -> int:
         outcome = game.submit(command, player=args.player)
         if outcome.accepted:
             _print_json([e.as_dict() for e in outcome.events])
+            if outcome.reason:  # accepted to wait: a PBEM roll declared (kernel/pbem_dice.py)
+                print(f"declared: the game is {outcome.reason}", file=sys.stderr)
             return 0
         print(f"rejected: {outcome.reason}", file=sys.stderr)
         # what the player may do instead, as `wif choices` would print it
