@@ -164,6 +164,8 @@ def test_the_roller_cannot_foresee_his_die_and_the_game_says_whom_it_waits_for(t
     assert f"The game is waiting for {granter}'s dice nonce for {roller}'s" in capsys.readouterr().out
     assert main(["pbem", "status", str(table.saves[roller])]) == 0
     assert f"send {granter} the turn file" in capsys.readouterr().out
+    assert main(["submit", str(table.saves[roller]), rec["command"], "--as", roller]) == 0
+    assert f"declared: the game is waiting for {granter}'s dice nonce" in capsys.readouterr().err
 
     table.receive(granter, turn)
     nonce_file = table.send(granter)
