@@ -21,9 +21,14 @@ mission uses): the bombers' owner applies them one by one (``ApplyAADamage``). W
 the ... tactical and strategic bombardment factors of aircraft ... attacking a hex, in rain or
 snow. If the aircraft is suffering anti-aircraft fire, apply this halving after the AA results
 are applied" (``aircraft.bombing_factor``). An AA unit that fired is disorganized when the
-mission is performed. Not applied: "Anti-aircraft fire from units of a major power that is
-surprised is halved ..." (no power is ever surprised here: no Declare War in play, the
-scenarios start at war); ship AA (no ships yet).
+mission is performed. Not applied over land: "Anti-aircraft fire from units of a major power that
+is surprised is halved if directed exclusively against bombers controlled by a major power that
+declared war on it (see RAC 15.1)": a power is surprised in the impulse another declares war on
+it, and the air missions here never meet one ("Surprise Points Used": "Surprise never happens
+during the other 7 air mission phases", only in Port Attack; Barbarossa and Guadalcanal start at
+war, with no Declare War phase).  Ships' AA and surprise in a port attack or naval air combat are
+the naval rules' (plugins/rules/naval: ``naval_combat_results.aa_loss``); Barbarossa has no ships
+(its order of battle holds land and air units only).
 """
 
 from __future__ import annotations
