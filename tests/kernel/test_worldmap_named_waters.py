@@ -25,7 +25,7 @@ def test_the_sea_of_azov_is_a_named_part_of_the_black_sea_area(world):
     assert any(f.kind == "strait" and f.name == "Kerch Strait" for _, f in world.hexsides_of(world.port("Kerch").hex))
 
 
-@pytest.mark.parametrize("port", ["Rostov"])
+@pytest.mark.parametrize("port", ["Rostov", "Taganrog", "Mariupol", "Berdyansk"])
 def test_azov_ports_open_on_the_sea_of_azov_only(world, port):
     assert world.port_waters(port) == {"BK": ("Sea of Azov",)}
 

@@ -107,7 +107,7 @@ def test_iced_in_ports_and_the_weather_zones_that_ice_them(world):
         assert port.iced_zone == world.weather_zone(port.hex), name
     for name in ICE_FREE:
         assert world.port(name).iced_zone is None, name
-    assert len(world.iced_ports) == 40
+    assert len(world.iced_ports) == 43
     # ice is a northern winter's: Arctic or north temperate zone, north of 43N (Hokkaido's drift ice)
     assert {p.iced_zone for p in world.iced_ports} == {1, 2}
     assert all(hex_to_lonlat(p.hex)[1] > 43 for p in world.iced_ports)

@@ -25,6 +25,9 @@ TERRAIN_COLOURS = {
 }
 PORT_COLOUR = (10, 40, 200)
 ICED_COLOUR = (235, 250, 255)
+SEA_BORDER_COLOUR = (225, 235, 255)  # ports views: the line between two sea areas
+SEA_LABEL_COLOUR = (255, 255, 255)
+WATER_LABEL_COLOUR = (255, 235, 140)  # a named water (Sea of Azov) within a sea area
 CONTROLLER_COLOURS = {
     "Germany": (90, 90, 90), "Italy": (150, 170, 110), "Japan": (230, 200, 60), "France": (70, 120, 220),
     "Commonwealth": (210, 170, 120), "USSR": (160, 90, 50), "USA": (50, 120, 60), "China": (170, 200, 230),
@@ -47,8 +50,10 @@ def _sea_colour(code: str) -> tuple[int, int, int]:
     return (int(r * 255), int(g * 255), int(b * 255))
 
 
-def render(world: WorldMap, size: float, mode: str, window=None, labels=False) -> Image.Image:
-    """window = (lon_min, lon_max, lat_min, lat_max) crops the image; None = whole world."""
+def render(world: WorldMap, size: float, mode: str, window=None, labels=False, seas=False) -> Image.Image:
+    """window = (lon_min, lon_max, lat_min, lat_max) crops the image; None = whole world.
+    seas: also draw the sea-area borders and name each sea area and named water in view (the ports
+    views: which water a port opens on)."""
     if window:
         x0, y1 = lonlat_to_pixel(window[0], window[2])
         _, y0 = lonlat_to_pixel(window[1], window[3])
@@ -112,6 +117,9 @@ def render(world: WorldMap, size: float, mode: str, window=None, labels=False) -
                     continue
                 p, q = WORLD.side_endpoints(h, d, size, at(h))
                 draw.line([p, q], fill=colour, width=1)
+    city_labels, port_labels, sea_labels = [], [], []  # ([(x, y) ...], dot radius, text, colour)
+    if seas:
+        sea_labels = _draw_seas(world, draw, image, size, at)
     if size >= 4:
         for rail in world.rails:
             pts = [WORLD.hex_to_pixel(h, size, at(h)) for h in rail.hexes]
@@ -126,7 +134,8 @@ def render(world: WorldMap, size: float, mode: str, window=None, labels=False) -
         fill = (200, 0, 0) if city.objective else ((255, 255, 255) if city.is_capital else (30, 30, 30))
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=(0, 0, 0))
         if labels and (size >= 10 or city.objective or city.is_capital):
-            draw.text((cx + r + 1, cy - r - 2), city.name, fill=(0, 0, 0) if mode == "terrain" else (20, 0, 60))
+            city_labels.append((not (city.objective or city.is_capital), ([(cx, cy)], r, city.name,
+                                                                          (0, 0, 0) if mode == "terrain" else (20, 0, 60))))
     for port in world.ports:  # ports: blue ring (major: filled), iced-in: white ring round it
         cx, cy = WORLD.hex_to_pixel(port.hex, size, at(port.hex))
         if not (0 <= cx <= image.width and 0 <= cy <= image.height):
@@ -141,7 +150,7 @@ def render(world: WorldMap, size: float, mode: str, window=None, labels=False) -
             q = r + max(1.0, size * 0.12)
             draw.ellipse([px - q, py - q, px + q, py + q], outline=ICED_COLOUR, width=max(1, int(size / 10)))
         if labels and size >= 10 and port.kind == "port":
-            draw.text((px + r + 1, py - r - 2), port.name, fill=(0, 20, 90))
+            port_labels.append(([(px, py)], r, port.name, (0, 20, 90)))
     if labels and mode == "political":
         for area in world.sea_areas.values():
             hs = world.hexes_of_sea_area(area.code)
@@ -152,7 +161,67 @@ def render(world: WorldMap, size: float, mode: str, window=None, labels=False) -
             my = sorted(p[1] for p in pts)[len(pts) // 2]
             if 0 <= mx <= image.width and 0 <= my <= image.height:
                 draw.text((mx - 20, my), area.name, fill=(255, 255, 255))
+    cities_first = [label for _, label in sorted(city_labels, key=lambda c: c[0])]  # objectives, capitals first
+    _place_labels(draw, image, cities_first + port_labels + sea_labels)
     return image
+
+
+def _place_labels(draw, image, labels) -> None:
+    """Each label beside its dot where it covers no dot and no label placed before it (east, then
+    west, below, above); a label with no free place is left out rather than drawn over another.
+    A sea's label (radius 0) is centred on one of its hexes, the middle one first. Labels are
+    (points, dot radius, text, colour); cities come first, then ports, sea names last."""
+    dots = [(x - r, y - r, x + r, y + r) for points, r, _, _ in labels if r for x, y in points]
+    taken: list[tuple[float, float, float, float]] = []
+    overlaps = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    for points, r, text, colour in labels:
+        w, h = draw.textlength(text), 10
+        if r == 0:
+            spots = [(x - w / 2, y - h / 2) for x, y in points]
+        else:
+            (x, y), = points
+            spots = [(x + r + 1, y - h / 2), (x - r - 1 - w, y - h / 2), (x - w / 2, y + r + 1),
+                     (x - w / 2, y - r - 1 - h)]
+        own = [(x - r, y - r, x + r, y + r) for x, y in points] if r else []
+        for sx, sy in spots:
+            box = (sx, sy, sx + w, sy + h)
+            if box[0] >= 0 and box[1] >= 0 and box[2] <= image.width and box[3] <= image.height \
+                    and not any(overlaps(box, t) for t in taken) \
+                    and not any(overlaps(box, d) for d in dots if d not in own):
+                taken.append(box)
+                draw.text((sx, sy - 1), text, fill=colour)
+                break
+
+
+def _draw_seas(world: WorldMap, draw, image, size: float, at) -> list:
+    """Sea-area borders (white, along hex edges); returns the labels naming each sea area and named
+    water in view, at the middle of its hexes in view (a named water's name in its own colour)."""
+    inside = lambda p: 0 <= p[0] <= image.width and 0 <= p[1] <= image.height
+    groups: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for h in WORLD.all_hexes():
+        code = world.sea_area_code(h)
+        if code is None:
+            continue
+        for d in range(3):
+            n = WORLD.neighbour(h, d)
+            if n is not None and world.is_sea(n) and world.sea_area_code(n) != code:
+                p, q = WORLD.side_endpoints(h, d, size, at(h))
+                if inside(p) or inside(q):
+                    draw.line([p, q], fill=SEA_BORDER_COLOUR, width=max(1, int(size / 6)))
+        centre = WORLD.hex_to_pixel(h, size, at(h))
+        if inside(centre):
+            water = world.named_water_of(h)
+            key = ("water", water.name) if water else ("area", f"{world.sea_areas[code].name} ({code})")
+            groups.setdefault(key, []).append(centre)
+    out = []
+    for (kind, name), points in sorted(groups.items()):
+        if len(points) < 3 and kind == "area":
+            continue
+        mx = sorted(p[0] for p in points)[len(points) // 2]
+        my = sorted(p[1] for p in points)[len(points) // 2]
+        spots = sorted(points, key=lambda p: ((p[0] - mx) ** 2 + (p[1] - my) ** 2, p))[:40]
+        out.append((spots, 0, name, SEA_LABEL_COLOUR if kind == "area" else WATER_LABEL_COLOUR))
+    return out
 
 
 def render_all(map_dir: Path, out_dir: Path, progress=print) -> None:
@@ -164,12 +233,13 @@ def render_all(map_dir: Path, out_dir: Path, progress=print) -> None:
         ("europe_terrain_12px.png", 12.0, "terrain", (-12, 45, 30, 72), True),
         ("europe_political_12px.png", 12.0, "political", (-12, 45, 30, 72), True),
         ("pacific_political_8px.png", 8.0, "political", (95, 200, -25, 45), True),
-        ("baltic_ports_16px.png", 16.0, "terrain", (8, 32, 53, 66.5), True),
+        ("baltic_ports_16px.png", 16.0, "terrain", (7, 34, 52.5, 66.5), True),
         ("mediterranean_ports_10px.png", 10.0, "terrain", (-7, 37, 30, 46.5), True),
+        ("blacksea_azov_ports_16px.png", 16.0, "terrain", (26, 43, 40, 48.5), True),
         ("solomons_ports_16px.png", 16.0, "terrain", (145, 166, -13, -1), True),
     ]
     for name, size, mode, window, labels in jobs:
-        image = render(world, size, mode, window, labels)
+        image = render(world, size, mode, window, labels, seas="_ports_" in name)
         image.save(out_dir / name, optimize=True)
         progress(f"rendered {name} ({image.width}x{image.height})")
 
