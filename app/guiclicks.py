@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import pygame
 
+ROW_SHOWN = 14  # pixels of a list row that must show for the driver to click it
 HEX_PROBES = ((0, 0), (0, -0.3), (0, 0.3), (-0.3, 0), (0.3, 0), (-0.25, -0.25), (0.25, 0.25), (0.25, -0.25),
               (-0.25, 0.25))  # points of a hex tried in turn, as fractions of its size
 
@@ -67,12 +68,10 @@ def _on_top(gui, element, pos) -> bool:
     return all(w.layer <= element.layer for w in _windows(gui) if w.get_abs_rect().collidepoint(pos))
 
 
-def visible_point(gui, element) -> tuple[int, int] | None:
-    """A point of ``element`` a click reaches: inside every container that clips it, enabled
-    and visible, and not under another window; None if there is none."""
+def clipped_rect(element) -> pygame.Rect | None:
+    """What shows of ``element``: its rectangle clipped by every container holding it; None
+    when it or one of them is hidden."""
     if element is None or not element.alive() or not element.visible:
-        return None
-    if hasattr(element, "is_enabled") and not element.is_enabled:
         return None
     rect = element.get_abs_rect() if hasattr(element, "get_abs_rect") else element.rect
     container, seen = element.ui_container, set()
@@ -83,7 +82,16 @@ def visible_point(gui, element) -> tuple[int, int] | None:
         if not getattr(container, "visible", True):
             return None
         container = getattr(container, "ui_container", None)
-    if rect.width < 3 or rect.height < 3:
+    return rect
+
+
+def visible_point(gui, element) -> tuple[int, int] | None:
+    """A point of ``element`` a click reaches: inside every container that clips it, enabled
+    and visible, and not under another window; None if there is none."""
+    if hasattr(element, "is_enabled") and not element.is_enabled:
+        return None
+    rect = clipped_rect(element)
+    if rect is None or rect.width < 3 or rect.height < 3:
         return None
     pos = rect.center
     return pos if _on_top(gui, element, pos) else None
@@ -130,7 +138,10 @@ def list_row(gui, lst, index: int, what: str) -> Action | None:
     button = item.get("button_element")
     if button is not None:
         pos = visible_point(gui, button)
-        if pos is not None and inner.collidepoint(pos) and button.get_abs_rect().height >= 10:
+        shown = clipped_rect(button)
+        # a row cut by the list's edge to a few pixels takes no click there (pygame_gui clips
+        # a little inside): a player scrolls it into view first, and so does the driver
+        if pos is not None and inner.collidepoint(pos) and shown.height >= min(ROW_SHOWN, button.get_abs_rect().height):
             return Action("click", pos, what=what)
     middle = visible_point(gui, lst)
     if middle is None:
