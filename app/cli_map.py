@@ -143,6 +143,16 @@ def cmd_hex(args) -> int:
         return _fail(str(error))
     except KeyError as error:
         return _fail(error.args[0])
+    water = world.named_water(label)
+    if water is not None:  # a named part of a sea area: the area the naval rules use, and its ports
+        ports = sorted(p.name for p in world.ports if water.name in world.port_waters(p).get(water.sea_area, ()))
+        area = world.sea_areas[water.sea_area]
+        payload = {"named_water": {"name": water.name, "sea_area": {"code": area.code, "name": area.name},
+                                   "hexes": len(water.hexes), "ports": ports}}
+        lines = [f"{water.name}: part of the {area.name} sea area ({area.code}), {len(water.hexes)} sea hexes "
+                 f"(the naval rules see the sea area)",
+                 "Ports: " + (", ".join(ports) or "none")]
+        return _emit(args, payload, lines)
     if len(hexes) > 1:  # a sea area: describe the area, not every hex
         area = world.sea_area(label)
         coast = world.coast_of(area.code)

@@ -74,7 +74,7 @@ class PlaceQueries:
         return (starts + inside)[:limit]
 
     def resolve(self, text: str) -> tuple[str, list[Hex]]:
-        """A place typed by a player: 'COL,ROW', a city/port name, or a sea-area name/code.
+        """A place typed by a player: 'COL,ROW', a city/port name, a sea-area name/code or a named water.
 
         Returns a label and the hexes it stands for (one for a hex or city, all of a sea area's
         hexes for a sea area). Raises KeyError with a readable reason otherwise.
@@ -93,4 +93,7 @@ class PlaceQueries:
         area = self.sea_area(text)
         if area:
             return area.name, self.hexes_of_sea_area(area.code)
-        raise KeyError(f"{text!r} is not a hex (COL,ROW), a city, a port or a sea area")
+        water = self.named_water(text)
+        if water:
+            return water.name, list(water.hexes)
+        raise KeyError(f"{text!r} is not a hex (COL,ROW), a city, a port, a sea area or a named water")

@@ -98,6 +98,11 @@ class SeaQueries:
 
 
     # -- named waters: parts of a sea area with a name of their own (maps/src/named_waters.csv) --
+    def named_water(self, name: str) -> NamedWater | None:
+        """A named water by name (case-insensitive), or None."""
+        key = name.casefold().strip()
+        return next((w for w in self.named_waters.values() if w.name.casefold() == key), None)
+
     def named_water_of(self, hex_: Hex) -> NamedWater | None:
         """The named water a sea hex lies in (the Sea of Azov ...), or None for the open area."""
         return self._water_at.get(self._norm(hex_))

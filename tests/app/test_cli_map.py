@@ -133,3 +133,14 @@ def test_hex_of_a_port_without_a_city_and_a_sea_area_with_iced_ports(capsys):
     code, out, _ = run(capsys, "hex", "Baltic Sea", "--json")
     area = json.loads(out)["sea_area"]
     assert "Leningrad" in area["iced_ports"] and "Kiel" not in area["iced_ports"] and area["coastal_hexes"] > 50
+
+
+def test_hex_of_a_named_water_names_its_sea_area_and_ports(capsys):
+    code, out, _ = run(capsys, "hex", "sea of azov", "--json")
+    water = json.loads(out)["named_water"]
+    assert code == 0 and water["sea_area"] == {"code": "BK", "name": "Black Sea"} and water["hexes"] == 6
+    assert water["ports"] == ["Berdyansk", "Kerch", "Mariupol", "Rostov", "Taganrog"]
+    code, out, _ = run(capsys, "hex", "Sea of Azov")
+    assert out.startswith("Sea of Azov: part of the Black Sea sea area (BK), 6 sea hexes")
+    code, _, err = run(capsys, "hex", "Atlantis")
+    assert code == 2 and "'Atlantis' is not a hex (COL,ROW), a city, a port, a sea area or a named water" in err
