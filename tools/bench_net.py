@@ -10,6 +10,8 @@ for SECONDS once the game has started; then stops everything.  It prints, per N:
   the other bot's ``wait`` (sent before the command) has been answered with a seq that includes
   them.  A command while the other bot was not waiting (deciding itself, a simultaneous step)
   gives no sample: its delay would be the bot's own thinking, not the server's.
+- ``--think S``: each bot waits S seconds before each command, as a player would; without it
+  the bots send commands as fast as the server answers, and the process is saturated.
 - the server's RSS: empty, at the end, and per game ((end - empty) / N).
 
     .venv/bin/python tools/bench_net.py --games 1,10,50 --seconds 60
@@ -48,14 +50,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="1,10,50", help="the numbers of concurrent games, e.g. 1,10,50")
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play of each game")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds each bot waits before each command (0: as fast as the server answers)")
     args = parser.parse_args()
-    result = run([int(n) for n in args.games.split(",")], args.seconds)
+    result = run([int(n) for n in args.games.split(",")], args.seconds, think=args.think)
     print_table(result)
     return 1 if any(r["errors"] for r in result["runs"]) else 0
 
 
 def print_table(result: dict) -> None:
     """`wif bench net` prints this too (app/cli.py cmd_bench)."""
+    print(f"each bot waits {result.get('think', 0.0):g} s before each command")
     print("| games | clients | commands | samples | p50 ms | p95 ms | server RSS empty / end MiB | RSS per game MiB |")
     print("|---|---|---|---|---|---|---|---|")
     for r in result["runs"]:
@@ -66,11 +71,13 @@ def print_table(result: dict) -> None:
             print(f"  {r['games']} games: client failed: {line}", file=sys.stderr)
 
 
-def run(games=(1, 10, 50), seconds: float = 60.0, **_) -> dict:
-    return {"runs": [run_one(max(1, min(int(n), MAX_GAMES)), max(5.0, min(seconds, MAX_SECONDS))) for n in games]}
+def run(games=(1, 10, 50), seconds: float = 60.0, think: float = 0.0, **_) -> dict:
+    think = max(0.0, min(think, 10.0))
+    return {"think": think, "runs": [run_one(max(1, min(int(n), MAX_GAMES)), max(5.0, min(seconds, MAX_SECONDS)), think)
+                                     for n in games]}
 
 
-def run_one(games: int, seconds: float) -> dict:
+def run_one(games: int, seconds: float, think: float = 0.0) -> dict:
     import psutil
 
     tmp = Path(tempfile.mkdtemp(prefix="wif-bench-net-"))
@@ -93,7 +100,7 @@ def run_one(games: int, seconds: float) -> dict:
         slices = [list(range(games))[i::CLIENT_PROCESSES] for i in range(min(CLIENT_PROCESSES, games))]
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(len(slices)) as pool:
-            outs = pool.starmap(_play_games, [(url, str(tmp / "clients"), s, seconds) for s in slices])
+            outs = pool.starmap(_play_games, [(url, str(tmp / "clients"), s, seconds, think) for s in slices])
         end = rss()
     finally:
         server.terminate()
@@ -128,7 +135,7 @@ def _wait_for_port(port: int, server) -> bool:
 
 
 # ---------------------------------------------------------------------- the client processes
-def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: float) -> dict:
+def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: float, think: float) -> dict:
     """Both bots of each game, one thread each; the timings of their submits and waits."""
     os.environ["WIF_CONFIG_DIR"] = config_dir
     from app.net.client import NetClient, play_seat
@@ -161,7 +168,7 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
                 while not status.get("started") and time.monotonic() - started < START_SECONDS:
                     time.sleep(0.5)
                     status = client.join(f"g{g}")
-                tally, _ = play_seat(client, f"g{g}", seed=g * 2 + (side == "b"), seconds=seconds)
+                tally, _ = play_seat(client, f"g{g}", seed=g * 2 + (side == "b"), seconds=seconds, think=think)
                 commands[0] += tally.commands
         except Exception as exc:  # a bench reports every client's failure and goes on
             errors.append(f"{side}{g}: {exc}")

@@ -180,9 +180,10 @@ def bot_game(status: dict) -> SimpleNamespace:
 
 
 def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 1, decisions: int = 100000,
-              seconds: float = 3600.0, out=None, until=None):
+              seconds: float = 3600.0, out=None, until=None, think: float = 0.0):
     """A bot plays ``client``'s seat until the game ends, ``decisions`` are made, ``seconds``
-    pass or ``until(status)`` says so.  Returns (tally, last status)."""
+    pass or ``until(status)`` says so; ``think``: seconds it waits before each command (a load
+    test's players, tools/bench_net.py).  Returns (tally, last status)."""
     from app.bots import Bot, Tally
 
     if policy not in ("random", "greedy"):
@@ -222,6 +223,8 @@ def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 
         if cmd is None:
             raise WifError(f"{decision.decider} has nothing it may do in {decision.title!r} and may not finish it")
         tally.decisions += 1
+        if think:
+            time.sleep(think)
         status = client.submit(game, cmd)
         if status["accepted"]:
             tally.count(cmd["type"])
