@@ -145,6 +145,9 @@ class GuiDriver:
             return self._click(gui, find_button(popup, text="OK"), f"OK of {popup.window_display_title!r}")
         if game.state.kernel.sequence.finished:
             return None  # the Victory form opens with the next frame
+        if play.hidden() and getattr(game, "remote", False):  # a server game: the other side moves at its machine
+            self._idle = -1  # waiting for it is not being stuck
+            return None
         if play.hidden():
             return self._click(gui, find_button(play.form, takes_screen=play.decisions.deciding_player()),
                                "the hot seat's 'I am ...' button")
