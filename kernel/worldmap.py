@@ -308,7 +308,6 @@ class WorldMap(PlaceQueries, SeaQueries):
     def hexside_features(self) -> dict[int, HexsideFeature]:
         return dict(self._hexsides)
 
-
     def hexes_of_country(self, code: str) -> list[Hex]:
         out = []
         for row, text in enumerate(self._country):
@@ -323,7 +322,6 @@ class WorldMap(PlaceQueries, SeaQueries):
             for ch in text:
                 counts[TERRAIN_CODES[ch]] = counts.get(TERRAIN_CODES[ch], 0) + 1
         return counts
-
 
     # -- distances ----------------------------------------------------------------------
     def distance(self, a: Iterable[Hex], b: Iterable[Hex]) -> int:

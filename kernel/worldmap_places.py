@@ -51,7 +51,6 @@ class PlaceQueries:
                 return c
         return None
 
-
     def find(self, text: str, limit: int = 20) -> list[tuple[str, str]]:
         """Type-ahead search: (kind, name) of cities, ports, countries and sea areas.
 

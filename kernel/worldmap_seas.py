@@ -23,14 +23,12 @@ class SeaQueries:
                 start = i + 1
         return out
 
-
     def sea_area(self, name_or_code: str) -> SeaArea | None:
         key = name_or_code.casefold()
         for s in self.sea_areas.values():
             if s.code.casefold() == key or s.name.casefold() == key:
                 return s
         return None
-
 
     # -- sea areas: coasts, ports and the approach to the sea-box sections ------------------
     def touching_sea_areas(self, hex_: Hex) -> tuple[str, ...]:
@@ -95,7 +93,6 @@ class SeaQueries:
                 cache.clear()
             cache[key] = found
         return cache[key]
-
 
     # -- named waters: parts of a sea area with a name of their own (maps/src/named_waters.csv) --
     def named_water(self, name: str) -> NamedWater | None:

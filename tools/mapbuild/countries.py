@@ -103,7 +103,6 @@ class CountrySteps:
                 self.terrain[h[1]][h[0]] = "."
                 self.note(f"unowned islet {h[0]},{h[1]} returned to sea")
 
-
     def zones(self):
         rules = read_csv("zones.csv")
         for h in WORLD.all_hexes():

@@ -94,7 +94,6 @@ class SeaSteps:
                 self.note(f"  enclosed water near {clon:.1f},{clat:.1f}: {len(body)} hexes became lake")
         progress(f"sea areas grown from seeds ({len(table)} areas)")
 
-
     def named_waters(self):
         """maps/src/named_waters.csv: the sea hexes of a water's sea area whose centres lie in its
         polygon (the first row holding a hex wins). A water without a hex stops the build."""
