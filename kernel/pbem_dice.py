@@ -90,6 +90,19 @@ def records(store) -> dict[int, dict]:
     return {int(seq): dict(rec) for seq, rec in raw.items() if str(seq).isdigit() and isinstance(rec, dict)}
 
 
+def record_at(store, seq: int) -> dict | None:
+    """The record of one seq, read by SQLite's JSON functions (``pending`` runs on every submit
+    and choices of a PBEM game: parsing every record each time cost milliseconds)."""
+    row = store.conn.execute("SELECT json_extract(value, ?) FROM meta WHERE key=?", (f'$."{int(seq)}"', META_KEY)).fetchone()
+    if row is None or row[0] is None:
+        return None
+    try:
+        rec = json.loads(row[0])
+    except (TypeError, ValueError):
+        return None
+    return rec if isinstance(rec, dict) else None
+
+
 def save_records(store, recs: dict[int, dict]) -> None:
     store.set_meta(META_KEY, {str(seq): recs[seq] for seq in sorted(recs)})
 
@@ -124,7 +137,7 @@ def pending(game) -> dict | None:
     if game.identity.dice != JOINT:
         return None
     last_seq, last_hash = game.store.last()
-    rec = records(game.store).get(last_seq + 1)
+    rec = record_at(game.store, last_seq + 1)
     return rec if rec is not None and rec.get("head") == last_hash.hex() else None
 
 
@@ -167,7 +180,7 @@ class JointSource:
     def _joint_dice(self, purpose: str) -> JointDice:
         game, ctx = self.game, self.ctx
         ident, seq = game.identity, ctx.first_seq
-        rec = records(game.store).get(seq)
+        rec = record_at(game.store, seq)
         if (rec is None or rec.get("head") != ctx.decided_after.hex()
                 or command_digest(ident.game_id, seq, rec.get("player", ""), rec.get("command", "")) != ctx.command_digest):
             raise AwaitingDice(f"seq {seq}: the roll for {purpose!r} needs the roller's committed secret and the other "
