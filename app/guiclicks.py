@@ -146,6 +146,9 @@ def list_row(gui, lst, index: int, what: str) -> Action | None:
     middle = visible_point(gui, lst)
     if middle is None:
         return None
+    bar = getattr(lst, "scroll_bar", None)
+    on_bar = visible_point(gui, getattr(bar, "sliding_button", None)) if bar is not None else None
+    middle = on_bar or middle  # over the list's own scroll bar: the form's may take a wheel over the rows
     first = next((i for i, it in enumerate(lst.item_list) if it.get("button_element") is not None), 0)
     # a row half cut off at the list's top has its button already: the wheel goes up for it
     up = index < first or (button is not None and button.get_abs_rect().centery < inner.centery)
