@@ -181,7 +181,7 @@ class JointSource:
         game, ctx = self.game, self.ctx
         ident, seq = game.identity, ctx.first_seq
         rec = record_at(game.store, seq)
-        if (rec is None or rec.get("head") != ctx.decided_after.hex()
+        if (rec is None or rec.get("seq") != seq or rec.get("head") != ctx.decided_after.hex()
                 or command_digest(ident.game_id, seq, rec.get("player", ""), rec.get("command", "")) != ctx.command_digest):
             raise AwaitingDice(f"seq {seq}: the roll for {purpose!r} needs the roller's committed secret and the other "
                                "player's dice nonce (PBEM), which this save does not have for this command", seq)
