@@ -16,9 +16,14 @@ from pydantic import BaseModel, ConfigDict
 GENESIS_HASH = b"\x00" * 32
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: Any) -> str:
-    """The one JSON spelling of a value: sorted keys, no spaces, UTF-8 kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one JSON spelling of a value: sorted keys, no spaces, UTF-8 kept as is.  (One
+    encoder for all: ``json.dumps`` with these options built a new one per call, a tenth of
+    ``wif verify``'s time.)"""
+    return _CANONICAL.encode(value)
 
 
 class EventData(BaseModel):

@@ -331,7 +331,10 @@ class EventStore:
             "SELECT first_seq, more, player, type, actor, command, signature FROM command_log "
             "WHERE first_seq >= ? ORDER BY first_seq", (from_seq,)
         ):
-            text = stored if type_ is None else command_text(name(type_), name(actor), stored)
+            try:
+                text = stored if type_ is None else command_text(name(type_), name(actor), stored)
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise SaveFileError(f"{self.path}: table commands, seq {first}: the command is not JSON ({exc})") from None
             yield first, first + more, name(player), text, signature
 
     def snapshots(self) -> Iterator[tuple[int, str, str]]:

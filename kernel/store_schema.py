@@ -21,6 +21,7 @@ when opened writable; opened read-only they are read in their own layout (EventS
 from __future__ import annotations
 
 import json
+import json.scanner
 import time
 from typing import Callable
 
@@ -203,9 +204,18 @@ def coded_command(codes: NameCodes, row: tuple, added: list[str]) -> tuple:
 
 
 def command_text(type_: str | None, actor: str | None, stored: str) -> str:
-    """A stored command's canonical JSON, its type and actor put back."""
+    """A stored command's canonical JSON, its type and actor put back (ValueError: the
+    stored rest is not a JSON object)."""
     if type_ is None:
         return stored
-    command = json.loads(stored)
+    try:
+        command, end = _scan_json(stored, 0)  # what this module wrote: canonical, no spaces
+    except StopIteration:
+        raise ValueError("not JSON") from None
+    if end != len(stored) or not isinstance(command, dict):
+        raise ValueError("not a JSON object")
     command["type"], command["actor"] = type_, actor
     return canonical_json(command)
+
+
+_scan_json = json.scanner.make_scanner(json.JSONDecoder())

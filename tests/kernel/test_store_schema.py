@@ -102,3 +102,17 @@ def test_a_rewrite_through_the_view_with_the_guard_dropped_is_caught_by_verify(s
     assert conn.execute("SELECT actor FROM events WHERE seq=3").fetchone()[0] == "mallory"
     conn.close()
     assert verify(save).first_bad_seq == 3
+
+
+def test_a_stored_command_that_is_not_json_is_named_by_verify(save):
+    from tests.kernel.test_bad_input import one_error_line, wif
+
+    played(save, 5).close()
+    conn = sqlite3.connect(save)
+    conn.execute("DROP TRIGGER commands_no_update")
+    first = conn.execute("SELECT MAX(first_seq) FROM command_log").fetchone()[0]
+    conn.execute("UPDATE command_log SET command='{oops' WHERE first_seq=?", (first,))
+    conn.commit()
+    conn.close()
+    code, _, err = wif("verify", save)
+    assert code == 1 and f"table commands, seq {first}: the command is not JSON" in one_error_line(err)
