@@ -61,10 +61,10 @@ def main() -> int:
 def print_table(result: dict) -> None:
     """`wif bench net` prints this too (app/cli.py cmd_bench)."""
     print(f"each bot waits {result.get('think', 0.0):g} s before each command")
-    print("| games | clients | commands | samples | p50 ms | p95 ms | server RSS empty / end MiB | RSS per game MiB |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| games | set-up s | clients | commands | samples | p50 ms | p95 ms | server RSS empty / end MiB | RSS per game MiB |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in result["runs"]:
-        print(f"| {r['games']} | {r['clients']} | {r['commands']} | {r['samples']} | {r['p50_ms']:.1f} | "
+        print(f"| {r['games']} | {r['set_up_seconds']:.0f} | {r['clients']} | {r['commands']} | {r['samples']} | {r['p50_ms']:.1f} | "
               f"{r['p95_ms']:.1f} | {r['rss_empty_mib']:.0f} / {r['rss_end_mib']:.0f} | {r['rss_per_game_mib']:.1f} |")
     for r in result["runs"]:
         for line in r["errors"][:5]:
@@ -97,6 +97,12 @@ def run_one(games: int, seconds: float, think: float = 0.0) -> dict:
         with NetClient(url, "bench") as lobby:
             for g in range(games):
                 lobby.create(f"g{g}", "barbarossa", {f"a{g}": ["germany"], f"b{g}": ["ussr"]})
+        set_up = time.monotonic()
+        for g in range(games):  # every game set up before any bot plays: no set-up in the figures
+            with NetClient(url, f"a{g}") as a, NetClient(url, f"b{g}") as b:
+                a.join(f"g{g}")
+                b.join(f"g{g}")
+        set_up = time.monotonic() - set_up
         slices = [list(range(games))[i::CLIENT_PROCESSES] for i in range(min(CLIENT_PROCESSES, games))]
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(len(slices)) as pool:
@@ -115,11 +121,11 @@ def run_one(games: int, seconds: float, think: float = 0.0) -> dict:
             "p50_ms": 1000 * statistics.median(latencies) if latencies else 0.0,
             "p95_ms": 1000 * latencies[int(0.95 * (len(latencies) - 1))] if latencies else 0.0,
             "rss_empty_mib": empty, "rss_end_mib": end, "rss_per_game_mib": (end - empty) / games,
-            "seconds": seconds, "errors": [e for out in outs for e in out["errors"]]}
+            "seconds": seconds, "set_up_seconds": set_up, "errors": [e for out in outs for e in out["errors"]]}
 
 
 def _failed(games: int, why: str) -> dict:
-    return {"games": games, "clients": 0, "commands": 0, "samples": 0, "p50_ms": 0.0, "p95_ms": 0.0,
+    return {"set_up_seconds": 0.0, "games": games, "clients": 0, "commands": 0, "samples": 0, "p50_ms": 0.0, "p95_ms": 0.0,
             "rss_empty_mib": 0.0, "rss_end_mib": 0.0, "rss_per_game_mib": 0.0, "seconds": 0.0, "errors": [why]}
 
 
