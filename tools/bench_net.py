@@ -13,6 +13,7 @@ for SECONDS once the game has started; then stops everything.  It prints, per N:
 - ``--think S``: each bot waits S seconds before each command, as a player would; without it
   the bots send commands as fast as the server answers, and the process is saturated.
 - the server's RSS: empty, at the end, and per game ((end - empty) / N).
+- every game is set up (both seats joined from this process) before any bot plays.
 
     .venv/bin/python tools/bench_net.py --games 1,10,50 --seconds 60
 
