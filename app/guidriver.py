@@ -102,10 +102,13 @@ class GuiDriver:
                             f"{top.game.state.kernel.sequence.pending if hasattr(top, 'game') else '?'})")
             return
         self._idle = 0
-        same_wheel = action.kind == "wheel" and self._last is not None and self._last == action
-        self._wheels = self._wheels + 1 if same_wheel else 0
+        # wheel turns or scrolling keys for one aim (a key towards a hex may alternate direction)
+        same_aim = action.kind in ("wheel", "key") and self._last is not None and self._last.kind == action.kind \
+            and self._last.what == action.what
+        self._wheels = self._wheels + 1 if same_aim else 0
         if self._wheels > WHEELS_AT_MOST:
-            raise Stuck(f"{WHEELS_AT_MOST} wheel turns did not bring {action.what} into view (making {self.target})")
+            raise Stuck(f"{WHEELS_AT_MOST} {'wheel turns' if action.kind == 'wheel' else 'keys'} did not bring "
+                        f"{action.what} into view (making {self.target})")
         self._last = action
         self.figures.actions += 1
         if self.trace:
