@@ -19,6 +19,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_rules_naval  # noqa: E402  (the naval figures)
 
 
 def _p(values: list[float], q: float) -> float:
@@ -183,6 +186,7 @@ MEASUREMENTS = {
     "reachable hexes for a land unit": measure_reachable,
     "supply for all units of a side": measure_supply,
     "Barbarossa: supply of every unit, automatic end of turn": measure_barbarossa,
+    **bench_rules_naval.MEASUREMENTS,  # issue #14: interception, Guadalcanal's end of turn
 }
 TARGETS = {
     "barbarossa_supply_axis_p95_ms": 100.0,
@@ -192,6 +196,7 @@ TARGETS = {
     "supply_allies_p95_ms": 100.0,
     "reachable_p95_ms": 5.0,
     "reachable_open_ground_p95_ms": 5.0,
+    **bench_rules_naval.TARGETS,
 }
 
 

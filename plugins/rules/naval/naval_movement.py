@@ -34,6 +34,8 @@ from plugins.rules.turn.activities import action_problem, activity_problem, use_
 from plugins.rules.units import UnitFlipped, UnitMoved, units
 
 from .events import NavalGroupMoved, UnitsUnloaded
+from .iced_in_ports import iced_in_move_problem
+from .straits_and_canals import passage_problem
 from .naval_units import aboard, friendly_port, is_carrier_air, is_convoy, is_sub, label, stacking_units
 from .sea_box_section import (
     area_distances,
@@ -147,9 +149,11 @@ def _foreign_port_penalty(state, unit, origin: str, port_powers: frozenset | Non
     return 1 if powers - {unit.power} else 0
 
 
-def unit_problem(state, unit, origin: str, to: str, section: int | None, port_powers: frozenset | None = None) -> str | None:
-    """Why ``unit`` may not make this move alone (range, movement allowance, section), or None;
-    ``port_powers``: the powers with naval units in the origin port, when the caller knows them."""
+def unit_problem(state, unit, origin: str, to: str, section: int | None, port_powers: frozenset | None = None,
+                 returning: bool = False) -> str | None:
+    """Why ``unit`` may not make this move alone (range, movement allowance, section, a closed
+    strait or canal), or None; ``port_powers``: the powers with naval units in the origin
+    port, when the caller knows them; ``returning``: a return to base (or an abort to port)."""
     r = route(origin, to)
     who = label(state, unit.id)
     if r is None:
@@ -162,6 +166,9 @@ def unit_problem(state, unit, origin: str, to: str, section: int | None, port_po
         speed -= search_number(int(origin.split(":")[1]))  # reduced for the section it occupies
     if r.range_cost > rng:
         return f"{RULE}: {who} has range {rng:g}; {destination_label(to)} is {r.range_cost} sea areas and ports away"
+    closed = passage_problem(state, unit, origin, to, r.path, returning)
+    if closed:
+        return closed
     if "," in to:
         if r.ma_cost > speed:
             return (f"{RULE}: {who} has {max(speed, 0):g} movement points for this move; reaching "
@@ -219,6 +226,9 @@ def why_not_move(state, power: str, origin: str, to: str, section: int | None, u
             return f"{RULE}: {destination_label(to)} is not a port of {power}'s side"
     elif to not in world_map().sea_areas:
         return f"{RULE}: {to!r} is neither a sea area nor a port hex"
+    problem = iced_in_move_problem(state, origin, to)
+    if problem:
+        return problem
     all_units = units(state).units
     now = this_impulse(state)
     for uid in unit_ids:
@@ -275,7 +285,7 @@ def _movable(state, power: str) -> dict[str, list]:
         if naval(state).moved.get(u.id) == now:
             continue
         origin = origin_of(state, u)
-        if origin is not None:
+        if origin is not None and not iced_in_move_problem(state, origin, origin):
             out.setdefault(origin, []).append(u)
     return out
 
@@ -291,7 +301,7 @@ def _destinations(state, power: str, origin: str, group: list, host=None) -> lis
     out = []
     powers = naval_powers_in_port(state, origin)
     for to in targets:
-        if "," in to and not friendly_port(state, power, key_hex(to)):
+        if "," in to and (not friendly_port(state, power, key_hex(to)) or iced_in_move_problem(state, to, to)):
             continue
         if closed_area_problem(state, host, origin, to):
             continue

@@ -21,6 +21,7 @@ from plugins.rules.core import hex_key, key_hex
 from plugins.rules.units import UnitMoved, units
 
 from .events import NavalGroupMoved, NavalUnitLost
+from .iced_in_ports import iced_in_move_problem
 from .naval_movement import destination_label, origin_label, origin_of, perform_move, route, unit_problem
 from .naval_units import aboard, friendly_port, is_carrier_air, is_convoy, label
 from .sea_box_section import area_distances, ports_of_area
@@ -41,7 +42,9 @@ def reachable_ports(state, unit) -> list[str]:
             to = hex_key(port.hex)
             if to in (f for _, f in found) or not friendly_port(state, unit.power, port.hex):
                 continue
-            if unit_problem(state, unit, origin, to, None) is None:
+            if iced_in_move_problem(state, to, to):
+                continue  # Weather Report: at the end of the turn, the last impulse's weather
+            if unit_problem(state, unit, origin, to, None, returning=True) is None:
                 found.append((route(origin, to).range_cost, to))
     return [to for _, to in sorted(found)]
 

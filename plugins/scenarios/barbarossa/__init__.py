@@ -64,6 +64,7 @@ from pathlib import Path
 from kernel.hookspecs import hookimpl
 from kernel.plugins import ScenarioSpec
 from plugins.rules.core import CountryControlSet, HexControlChanged, LastTurnSet, WarDeclared
+from plugins.rules.core.scenario import describe_victory
 from plugins.rules.units import Unit, UnitCreated
 
 from . import oob
@@ -260,9 +261,7 @@ def _say_objectives(event, state):
     return f"Turn {d['turn']} objectives: " + ", ".join(f"{p} {v:g}" for p, v in d["objectives"].items())
 
 
-@rules.describe("VictoryDetermined")
-def _say_victory(event, state):
-    return f"Victory: {event.data['result']}"
+rules.describe("VictoryDetermined")(describe_victory)
 
 
 rules.export(globals())

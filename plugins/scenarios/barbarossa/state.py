@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from kernel.events import EventData
 from kernel.registry import Registry
+from plugins.rules.core.scenario import is_scenario, scenario_rules_apply
 
 # the scenario's registry (kernel.registry): the other modules add to it, __init__ exports it
 rules = Registry()
@@ -38,13 +39,11 @@ def scenario_state(state) -> ScenarioState:
 
 
 def ours(state) -> bool:
-    return state.kernel.scenario == SCENARIO
+    return is_scenario(state, SCENARIO)
 
 
 def victory_rules(state) -> bool:
-    """Barbarossa's victory conditions apply: in Barbarossa, or in a test situation (lab
-    scenario) whose options say ``"scenario_rules": "barbarossa"``."""
-    return ours(state) or state.kernel.options.get("scenario_rules") == SCENARIO
+    return scenario_rules_apply(state, SCENARIO)
 
 
 # ---------------------------------------------------------------- events

@@ -6,9 +6,10 @@ the set-up areas of the Setup Tray (seeds, "Setup Tray")."""
 from __future__ import annotations
 
 from kernel.hookspecs import hookimpl
+from plugins.rules.core.scenario import victory_form
 
 from . import oob
-from .state import ours, scenario_state, victory_rules
+from .state import SCENARIO, ours, victory_rules
 from .victory import count_objectives
 
 __all__ = ["setup_areas", "victory_standing"]
@@ -19,8 +20,7 @@ def victory_standing(state):
     if not victory_rules(state):
         return None
     totals, rows = count_objectives(state)
-    result = scenario_state(state).result  # the VictoryDetermined of the last turn, once decided
-    return {"totals": totals, "rows": rows, "result": result.get("result") if result else None}
+    return victory_form(state, SCENARIO, totals, rows)
 
 
 @hookimpl(optionalhook=True)

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from kernel.hookspecs import hookimpl
 from plugins.rules.core import hex_controller
+from plugins.rules.core.scenario import final_result
 
-from .state import SCENARIO, scenario_state, victory_rules
+from .state import SCENARIO, victory_rules
 from .oob import objective_values
 
 
 @hookimpl
 def game_result(state):
-    if state.kernel.scenario != SCENARIO:
-        return None
-    result = scenario_state(state).result
+    result = final_result(state, SCENARIO)
     if not result:
         return None
     scores: dict[str, float] = {}

@@ -49,6 +49,7 @@ from plugins.rules.core import (
     hex_controller,
     world_map,
 )
+from plugins.rules.core.scenario import describe_victory
 from plugins.rules.land.movement import stacking_problems
 from plugins.rules.naval.rig_naval import load, place_at_sea
 from plugins.rules.turn import CalendarSet
@@ -97,7 +98,8 @@ def setup(ctx) -> None:
 
 def _arrive(ctx, arriving: list[oob.UnitData], at_start: bool) -> None:
     """Put counters on the map: land, air and naval units in their city or port (reinforcements
-    where ``arrival_hex`` says), carrier air units aboard their carrier, ships at sea in their
+    where ``arrival_hex`` says), carrier air units aboard their carrier and cargo aboard its
+    transport, ships at sea in their
     sea-box section (naval plugin: ``rig_naval.load`` / ``place_at_sea``, which check the rules)."""
     where: dict[str, tuple[int, int] | None] = {}
     for u in arriving:
@@ -211,9 +213,7 @@ def _say_points(event, state):
     return f"Turn {d['turn']} victory points: " + ", ".join(f"{s} {p}" for s, p in d["points"].items())
 
 
-@rules.describe("VictoryMarginDetermined")
-def _say_victory(event, state):
-    return f"Victory: {event.data['result']}"
+rules.describe("VictoryMarginDetermined")(describe_victory)
 
 
 rules.export(globals())

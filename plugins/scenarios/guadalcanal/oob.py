@@ -91,7 +91,7 @@ class UnitData(BaseModel):
     turn: int  # 1: sets up at the start; N > 1: arrives on turn N (Reinforcements)
     at: str = ""  # the city or port where it sets up or arrives
     sea: SeaBox | None = None  # a naval unit at sea: where it starts (created in port ``at`` first)
-    aboard: str = ""  # a carrier air unit: the carrier it starts aboard
+    aboard: str = ""  # a carrier air unit: the carrier it starts aboard; a land unit: its transport
 
     def problem(self) -> str | None:
         """Why this is not a valid Guadalcanal counter, or None (naval counters in the naval
@@ -157,11 +157,14 @@ def scenario_data() -> ScenarioData:
             if problem:
                 raise ValueError(f"{path}: {problem}")
             by_id[u.id] = u
-    for u in naval_units:
-        if u.aboard:
-            carrier = by_id.get(u.aboard)
-            if carrier is None or carrier.type != "cv" or carrier.turn != u.turn or carrier.power != u.power:
-                raise ValueError(f"{NAVAL_DATA}: unit {u.id}: {u.aboard!r} is not a carrier of {u.power} "
+    for path, listed in ((DATA, data.units), (NAVAL_DATA, naval_units)):
+        for u in listed:
+            if not u.aboard:
+                continue
+            ship = by_id.get(u.aboard)
+            kinds = ("cv",) if u.branch == "air" else ("trs", "amph")
+            if ship is None or ship.type not in kinds or ship.turn != u.turn or ship.power != u.power:
+                raise ValueError(f"{path}: unit {u.id}: {u.aboard!r} is not a {' or '.join(kinds)} of {u.power} "
                                  f"arriving on turn {u.turn}")
     data.units = data.units + naval_units
     return data

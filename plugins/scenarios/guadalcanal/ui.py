@@ -5,8 +5,9 @@ points as they stand (seeds, "Victory" form; Guadalcanal Special Victory Conditi
 from __future__ import annotations
 
 from kernel.hookspecs import hookimpl
+from plugins.rules.core.scenario import victory_form
 
-from .state import scenario_state, victory_rules
+from .state import SCENARIO, victory_rules
 from .victory import count_victory_points
 
 __all__ = ["victory_standing"]
@@ -19,5 +20,4 @@ def victory_standing(state):
     totals, rows = count_victory_points(state)
     rows = [{"name": r["what"], "hex": r.get("hex") or [], "value": r["points"], "controller": r["side"],
              "credited": {r["side"]: r["points"]}} for r in rows]
-    result = scenario_state(state).result
-    return {"totals": totals, "rows": rows, "result": result.get("result") if result else None}
+    return victory_form(state, SCENARIO, totals, rows)

@@ -9,7 +9,7 @@ import collections
 import pytest
 
 from app.victory import victory_report
-from helpers import control, go_to, lab_game, rig
+from helpers import control, go_to, lab_game, place, rig, unit
 from kernel.game import Game
 from plugins.rules.core import hex_controller, world, world_map
 from plugins.rules.naval.naval_movement import closed_area_problem
@@ -159,8 +159,11 @@ def test_reinforcements_arrive_at_their_city_or_the_nearest_friendly_one(tmp_pat
     by_id = {x.id: x for x in oob.scenario_data().units}
     assert arrival_hex(g.state, by_id["us-washington"]) == city("Noumea")
     assert arrival_hex(g.state, by_id["us-2mar"]) == city("Wellington")
-    # Rabaul already holds 2 land units (17th Army, South Seas Detachment): the 38th Division
-    # lands at the nearest Japanese city that can take it
+    # Rabaul holds the 17th Army (the South Seas Detachment is at sea aboard its transports);
+    # with a second land unit there, the 38th Division lands at the nearest Japanese city that
+    # can take it
+    assert arrival_hex(g.state, by_id["jp-38d"]) == city("Rabaul")
+    place(g, unit("jp-extra", power="japan", hex_=city("Rabaul")))
     elsewhere = arrival_hex(g.state, by_id["jp-38d"])
     assert elsewhere == city("Kavieng") and hex_controller(g.state, elsewhere) == "japan"
     control(g, city("Wellington"), "japan")  # taken by the enemy: the nearest Allied city instead

@@ -1,0 +1,97 @@
+"""The war at sea in bot games: plays ``wif autoplay``'s games and counts, over them, the
+naval combats, the carrier strikes and the invasions, checks every save with ``wif verify``
+and counts the "no rule yet" skips (issue #14's done-when).
+
+    .venv/bin/python tools/naval_tally.py guadalcanal --seeds 1-20 --policy random --jobs 2
+
+Counted from each save's events: a naval combat is a ``NavalCombatBegan``; a carrier strike
+a round of naval air combat (``NavalCombatTypeSet`` kind ``naval-air``: carrier air units or
+aircraft at sea attacked ships); a port attack an ``AirMissionPerformed`` of kind
+``port-attack``; an invasion an ``AttackDeclared`` forced by ``invasion``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+COUNTS = ("naval combats", "carrier strikes", "port attacks", "invasions")
+
+
+def count_events(save: Path) -> dict[str, int]:
+    from kernel.game import Game
+
+    out = dict.fromkeys(COUNTS, 0)
+    with Game.open(save) as game:
+        for rec in game.history(1):
+            if rec.type == "NavalCombatBegan":
+                out["naval combats"] += 1
+            elif rec.type == "NavalCombatTypeSet" and rec.data.get("kind") == "naval-air":
+                out["carrier strikes"] += 1
+            elif rec.type == "AirMissionPerformed" and rec.data.get("kind") == "port-attack":
+                out["port attacks"] += 1
+            elif rec.type == "AttackDeclared" and rec.data.get("forced") == "invasion":
+                out["invasions"] += 1
+    return out
+
+
+def one_game(scenario: str, seed: int, policy: str, folder: str) -> dict:
+    from app.cli_bots import play_one
+    from kernel.engine import NO_RULE_YET
+    from kernel.verify import verify
+
+    save = Path(folder) / f"{scenario}-{policy}-{seed}.wif"
+    skips: dict = {}
+    started = time.perf_counter()
+    policies, result, tally, events = play_one(scenario, seed, policy, [], save, 200000, skips=skips)
+    report = verify(save)
+    return {"seed": seed, "policy": policy, "result": (result or {}).get("text", "no result"),
+            "winner": (result or {}).get("winner"), "events": events, "commands": tally.commands,
+            "refused": len(tally.refused), "verify": report.ok, "problems": [str(p) for p in report.problems][:3],
+            "no_rule_yet": sum(n for (_, reason), n in skips.items() if reason == NO_RULE_YET),
+            "seconds": time.perf_counter() - started, **count_events(save)}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("scenario")
+    p.add_argument("--seeds", default="1-20")
+    p.add_argument("--policy", action="append", choices=("random", "greedy"),
+                   help="a bot policy for every side (repeat for several; default: random and greedy)")
+    p.add_argument("--jobs", type=int, default=1)
+    args = p.parse_args(argv)
+    lo, _, hi = args.seeds.partition("-")
+    seeds = range(int(lo), int(hi or lo) + 1)
+    failed = 0
+    with tempfile.TemporaryDirectory() as folder, ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for policy in args.policy or ["random", "greedy"]:
+            totals = dict.fromkeys(COUNTS, 0)
+            wins: dict[str, int] = {}
+            jobs = [pool.submit(one_game, args.scenario, s, policy, folder) for s in seeds]
+            for job in jobs:
+                r = job.result()
+                for k in COUNTS:
+                    totals[k] += r[k]
+                wins[r["winner"] or "none"] = wins.get(r["winner"] or "none", 0) + 1
+                bad = not r["verify"] or r["refused"] or r["no_rule_yet"]
+                failed += bool(bad)
+                print(f"{policy} seed {r['seed']}: {r['result']}; {r['commands']} commands, {r['events']} events, "
+                      + ", ".join(f"{r[k]} {k}" for k in COUNTS)
+                      + f", verify {'OK' if r['verify'] else 'FAILED'}, refused {r['refused']}, "
+                      f"'no rule yet' {r['no_rule_yet']}, {r['seconds']:.0f} s", flush=True)
+                for problem in r["problems"]:
+                    print(f"  {problem}", flush=True)
+            print(f"{policy}: {len(seeds)} games: " + ", ".join(f"{totals[k]} {k}" for k in COUNTS)
+                  + "; winners " + ", ".join(f"{w} {n}" for w, n in sorted(wins.items())), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
