@@ -54,7 +54,7 @@ def one_game(scenario: str, seed: int, policy: str, folder: str) -> dict:
     report = verify(save)
     return {"seed": seed, "policy": policy, "result": (result or {}).get("text", "no result"),
             "winner": (result or {}).get("winner"), "events": events, "commands": tally.commands,
-            "refused": len(tally.refused), "verify": report.ok, "problems": [str(p) for p in report.problems][:3],
+            "refused": len(tally.refused), "refused_lines": tally.refused[:3], "verify": report.ok, "problems": [str(p) for p in report.problems][:3],
             "no_rule_yet": sum(n for (_, reason), n in skips.items() if reason == NO_RULE_YET),
             "seconds": time.perf_counter() - started, **count_events(save)}
 
@@ -86,7 +86,7 @@ def main(argv=None) -> int:
                       + ", ".join(f"{r[k]} {k}" for k in COUNTS)
                       + f", verify {'OK' if r['verify'] else 'FAILED'}, refused {r['refused']}, "
                       f"'no rule yet' {r['no_rule_yet']}, {r['seconds']:.0f} s", flush=True)
-                for problem in r["problems"]:
+                for problem in r["problems"] + r["refused_lines"]:
                     print(f"  {problem}", flush=True)
             print(f"{policy}: {len(seeds)} games: " + ", ".join(f"{totals[k]} {k}" for k in COUNTS)
                   + "; winners " + ", ".join(f"{w} {n}" for w, n in sorted(wins.items())), flush=True)
