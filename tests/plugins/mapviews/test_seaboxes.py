@@ -82,13 +82,16 @@ def baltic_game(tmp_path):
 def test_sea_box_section_guadalcanal_units_at_sea_by_area_and_section(tmp_path):
     g = Game.new("guadalcanal", tmp_path / "g.wif", seed=1)
     try:
-        boxes = {b["area"]: b for b in ask_game(g, "sea_boxes", state=g.state)}
-        coral = boxes["CO"]
+        boxes = ask_game(g, "sea_boxes", state=g.state)
+        at_sea = g.state["naval"].at_sea
+        # every unit at sea, once, in its own area's box and section
+        assert sorted((b["area"], u["id"], u["section"]) for b in boxes for u in b["units"]) == \
+            sorted((box.area, uid, box.section) for uid, box in at_sea.items())
+        coral = next(b for b in boxes if b["area"] == "CO")
         assert coral["sections"] == [0, 1, 2, 3, 4] and coral["name"] == "Coral Sea"
-        assert {u["section"] for u in coral["units"]} == {1} and len(coral["units"]) == 11
-        assert coral["units"][0]["type"] == "cv" and coral["units"][0]["aboard"]  # carriers first, planes aboard
-        assert {u["section"] for u in boxes["CS"]["units"]} == {0}  # convoys only in section 0
-        assert all(u["side"] == "axis" for u in boxes["CS"]["units"])
+        lexington = next(u for u in coral["units"] if u["id"] == "us-lexington")
+        assert lexington["section"] == 1 and lexington["side"] == "allies" and lexington["aboard"]  # planes aboard
+        assert all(u["section"] == 0 for b in boxes for u in b["units"] if u["type"] == "convoy")  # convoys in 0
     finally:
         g.close()
 
@@ -101,8 +104,8 @@ def test_sea_box_section_drawn_with_its_counters_at_zooms_4_to_6(tmp_path, windo
     win.draw()
     box = next(b for b in sea_layer(win).layout(win, win.primary) if b.area == "CO")
     assert sorted(box.section_rects) == [0, 1, 2, 3, 4]
-    (cell,) = box.cells  # one side, one section
-    assert cell.section == 1 and cell.side == "allies" and len(cell.units) == 11
+    cell = next(c for c in box.cells if "us-lexington" in c.units)  # the US task force's pile
+    assert cell.section == 1 and cell.side == "allies" and {"us-yorktown", "us-astoria"} <= set(cell.units)
     x, y, w, h = cell.rect
     seen = {tuple(win.screen.get_at(on_screen(win, (x + i, y + j))))[:3] for i in range(3, w - 3, 2)
             for j in range(3, h - 3, 2)}
