@@ -69,6 +69,7 @@ class GuiDriver:
         self._before = None  # what the screen said before the last click
         self._last: Action | None = None
         self._swallowed = 0
+        self._judged = False  # the last click's effect was looked at
         self._stack_clicks = 0
         self.done = False
         self._idle = 0
@@ -109,7 +110,7 @@ class GuiDriver:
         if self._wheels > WHEELS_AT_MOST:
             raise Stuck(f"{WHEELS_AT_MOST} {'wheel turns' if action.kind == 'wheel' else 'keys'} did not bring "
                         f"{action.what} into view (making {self.target})")
-        self._last = action
+        self._last, self._judged = action, False
         self.figures.actions += 1
         if self.trace:
             print(f"frame {self.figures.frames}: {action.kind} {action.what} {action.pos}", flush=True)
@@ -335,8 +336,9 @@ class GuiDriver:
                repr(fill.values) if fill else None, tuple(play.tray.in_stack), play.tray.area, play.status,
                (round(dmap.fx, 2), round(dmap.fy, 2)) if dmap else None, play.decisions.position())
         last, before, self._before = self._last, self._before, now
-        if last is None or last.kind != "click" or before is None:
+        if last is None or last.kind != "click" or before is None or self._judged:
             return
+        self._judged = True  # once: the frames after it, while the driver waits, are no clicks
         if now != before:
             self._swallowed = 0
             return

@@ -109,3 +109,23 @@ def test_a_button_cut_by_the_play_forms_bottom_is_scrolled_whole_and_takes_the_c
             window.handle(event)
         window.draw()
     assert window.game.state.kernel.seq > before
+
+
+def test_frames_without_a_click_are_not_counted_as_swallowed_clicks(window):
+    """The driver judges each click once, on the frame after it: frames it waits through
+    afterwards (the Victory form of `wif play --autoplay`, which stays open) are no clicks;
+    three clicks in a row that change nothing still stop it."""
+    from app.guiclicks import Action
+
+    driver = GuiDriver()
+    click = Action("click", (5, 5), what="nothing")
+    driver._check_swallowed(window)  # the screen before the click
+    driver._last, driver._judged = click, False
+    for _frame in range(10):  # the click changed nothing, then the driver idles
+        driver._check_swallowed(window)
+    assert driver._swallowed == 1  # the click, not the ten frames after it
+    driver._last, driver._judged = click, False
+    driver._check_swallowed(window)
+    driver._last, driver._judged = click, False
+    with pytest.raises(Stuck, match="changed nothing"):
+        driver._check_swallowed(window)
