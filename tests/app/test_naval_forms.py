@@ -51,3 +51,66 @@ def test_naval_movement_into_a_port_by_the_forms_buttons(tmp_path, monkeypatch):
     finally:
         pygame.quit()
         g.close()
+
+
+# ---------------------------------------------------------------- the naval combat forms
+NAVAL_COMBAT_COMMANDS = ("SelectNavalCombatArea", "IncludeSeaBoxSections", "SpendSurprise", "ChooseNavalCombatType",
+                         "ChooseNavalTarget", "NavalSideAbort", "CommitSubs")
+
+
+def test_naval_combat_decisions_through_the_play_form(tmp_path, monkeypatch):
+    """Naval Combat, Naval Combat Included Units and Naval Combat Type, Surprise Points: a
+    German cruiser sails into the Baltic where a Soviet cruiser is at sea in section 1; the
+    searches (dice 3 and 1) find only the Soviet section, so the USSR must choose the sections
+    it includes, then the rounds are fought.  Each decision is made by the clicks the GUI driver
+    (app/guidriver.py) finds on the Play form for a command chosen from ``Game.choices``."""
+    import random
+
+    from app.guidriver import GuiDriver
+    from helpers import dice, ok
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    konigsberg = world_map().port("Konigsberg").hex
+    leningrad = world_map().port("Leningrad").hex
+    g = lab_game(tmp_path / "g.wif", options={"units": [ship("g1", attack=6, defense=4),
+                                                        ship("r1", power="ussr", hex_=leningrad, attack=2)],
+                                              "actions": {"germany": "naval"},
+                                              "start_at": "turn.impulse.naval.naval-movement"},
+                 extra_plugins=["naval"])
+    try:
+        rig(g, "RigShipsAtSea", units=["r1"], area="BA", section=1)
+        ok(g, type="MoveNavalGroup", actor="germany", origin=f"{konigsberg[0]},{konigsberg[1]}", to="BA", section=2,
+           units=["g1"])
+        if g.state.kernel.sequence.current == "wif.digressions.naval-interception.offer-interception":
+            ok(g, type="DeclineIntercept", actor="ussr")
+        dice(g, 3, 1, then_ordinary=True)
+        ok(g, type="FinishStep", actor="germany")
+        win = GameWindow(g, forms=True)
+        win.draw()
+        driver = GuiDriver(seed=1)
+        rng = random.Random(3)
+        made: list[str] = []
+        for _ in range(30):
+            if "naval" not in (g.state.kernel.sequence.current or ""):
+                break
+            offered = [c for c in g.choices().commands() if not c.type.startswith("Rig")]
+            wanted = [c for c in offered if c.type in NAVAL_COMBAT_COMMANDS] or offered
+            command = wanted[0].sample(rng)
+            before = g.state.kernel.seq
+            for _ in range(60):  # the clicks that make it
+                win.play.refresh()
+                driver.scrolling = [win.play.body.area] if win.play.body is not None else []
+                post(driver.make(win, command))
+                pump(win)
+                if g.state.kernel.seq != before:
+                    break
+            assert g.state.kernel.seq != before, f"{command} was not made through the Play form"
+            made.append(command["type"])
+        print(f"\nnaval combat through the Play form: {made}")
+        assert {"SelectNavalCombatArea", "IncludeSeaBoxSections", "ChooseNavalCombatType"} <= set(made), made
+        assert [e for e in g.store.records() if e.type == "NavalCombatEnded"]
+    finally:
+        pygame.quit()
+        g.close()
