@@ -31,7 +31,7 @@ from .results import Popups
 from .selectable import SelectableUnits
 from .setuptray import TRAY_COMMANDS, SetupTray
 from .uihooks import ask_game
-from .wording import in_words, power_name
+from .wording import game_time, in_words, power_name
 
 RED = (230, 90, 70)
 GREEN = (120, 200, 120)
@@ -282,7 +282,7 @@ class PlayForms:
         actor = self.actor()
         if actor:
             form.picture((4, y, 36, 24), flag_surface(actor), ("flag", actor))
-        form.label((44, y, width - 44, 24), f"turn {k.turn} impulse {k.impulse}  {power_name(actor) or '-'}")
+        form.label((44, y, width - 44, 24), f"{game_time(k)}  {power_name(actor) or '-'}")
         y += 26
         header = form.text_box(self.sequence_text(), (4, y, width, -1))
         y += header.rect.height + 2

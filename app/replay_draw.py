@@ -11,7 +11,7 @@ from .render import draw_highlights
 from .replay_history import ROW_H
 from .replay_input import SPEEDS
 from .replay_text import fit, printable
-from .wording import step_title
+from .wording import game_time, step_title
 from .windowstyle import ACCENT, DIM, FORM, GOOD, TEXT, TITLE_BAR, TITLE_H
 
 TIMELINE_H = 130
@@ -39,7 +39,7 @@ class ReplayDrawing:
         described = self.described(self.position) if self.position else None
         title = step_title(self.game, k.sequence.current)
         play = f"playing {SPEEDS[self.speed_index]}/s" if self.playing else f"paused ({SPEEDS[self.speed_index]}/s)"
-        head = f"event {self.position} of {r.last}   turn {k.turn} impulse {k.impulse}   {title}   {play}"
+        head = f"event {self.position} of {r.last}   {game_time(k)}   {title}   {play}"
         s.blit(font(18).render(head, True, TEXT), (t.x + 8, t.y + 5))
         width = t.w - 16
         if described is not None:

@@ -70,3 +70,9 @@ def in_words(game, text: str) -> str:
     text = STEP_ID.sub(lambda m: step_title(game, m.group(0)), text)
     commands = getattr(getattr(game, "host", None), "commands", None) or {}
     return COMMAND_TYPE.sub(lambda m: title_of(m.group(0)) if m.group(0) in commands else m.group(0), text)
+
+
+def game_time(kernel) -> str:
+    """Where the game is in time, as a player says it: "set-up" before turn 1 (the kernel
+    counts it as turn 0 impulse 0), else the turn and impulse."""
+    return "set-up" if not kernel.turn else f"turn {kernel.turn} impulse {kernel.impulse}"

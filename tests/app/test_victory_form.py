@@ -4,6 +4,8 @@ Conditions, in a lab game that starts at the victory check of its last turn)."""
 
 from __future__ import annotations
 
+import re
+
 import pygame
 import pytest
 
@@ -36,6 +38,10 @@ def test_victory_report_counts_objectives_per_power_and_side(ended_game):
     assert rows["Kiev"]["controller"] == "germany" and rows["Kiev"]["value"] == 2
     assert rows["Helsinki"]["credited"] == {"germany": 0.5, "ussr": 0.5}
     assert report["sides"] == {"axis": 9.5, "allies": 45.5}
+    # issue 11 item 5: powers and sides by their names, never their ids
+    shown = " ".join(report["lines"]) + report["totals_text"]
+    assert "Germany" in shown and "USSR" in shown and "Allies" in shown
+    assert not re.search(r"\b(germany|ussr|allies|axis)\b", shown), shown
 
 
 def test_the_victory_form_opens_with_the_table_when_the_game_is_over(ended_game, tmp_path):
