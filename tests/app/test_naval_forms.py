@@ -114,3 +114,64 @@ def test_naval_combat_decisions_through_the_play_form(tmp_path, monkeypatch):
     finally:
         pygame.quit()
         g.close()
+
+
+def make_by_clicks(win, command: dict) -> None:
+    """``command`` made by the clicks the GUI driver finds on the Play form and the map."""
+    from app.guidriver import GuiDriver
+
+    driver, game = GuiDriver(seed=1), win.game
+    before = game.state.kernel.seq
+    for _ in range(80):
+        win.play.refresh()
+        driver.scrolling = [win.play.body.area] if win.play.body is not None else []
+        post(driver.make(win, command))
+        pump(win)
+        if game.state.kernel.seq != before:
+            return
+    raise AssertionError(f"{command} was not made through the window")
+
+
+def test_embark_debark_units_and_invasion_through_the_window(tmp_path, monkeypatch):
+    """Embark/Debark Units, Unload Land Units and Invasion (seeds): a German infantry corps
+    embarks on a transport in Konigsberg, sails into the Baltic (section 0), and lands: once on
+    a friendly coast (Unload Land Units), once, in a second game, on the Soviet coast
+    (Invasion, a forced land attack)."""
+    from helpers import ok, unit
+    from plugins.rules.naval.naval_transport import coastal_hexes
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    m = world_map()
+    konigsberg = m.port("Konigsberg").hex
+    german_coast = min(h for h in coastal_hexes("BA") if m.country_code(h) == "GE" and h != konigsberg
+                       and m.terrain(h) == "clear")
+    soviet_coast = min(h for h in coastal_hexes("BA") if m.country_code(h) == "SU" and m.city_at(h) is None)
+    games = []
+    try:
+        for landing, step, hex_ in (("DebarkUnit", "unload-land-units", german_coast),
+                                    ("Invade", "invasion", soviet_coast)):
+            g = lab_game(tmp_path / f"{landing}.wif", options={
+                "units": [ship("trs", type_="trs", attack=0, defense=1, aa=0, speed=4, range_=4),
+                          unit("inf", hex_=konigsberg)],
+                "actions": {"germany": "combined"}, "start_at": "turn.impulse.naval.naval-movement"},
+                extra_plugins=["naval"])
+            games.append(g)
+            win = GameWindow(g, forms=True)
+            win.draw()
+            make_by_clicks(win, {"type": "EmbarkUnits", "actor": "germany", "ship": "trs", "units": ["inf"]})
+            assert g.state["naval"].aboard == {"trs": ["inf"]}
+            ok(g, type="MoveNavalGroup", actor="germany", origin=f"{konigsberg[0]},{konigsberg[1]}", to="BA",
+               section=0, units=["trs"])
+            rig(g, "RigStep", step=f"turn.impulse.land.movement.{step}")
+            make_by_clicks(win, {"type": landing, "actor": "germany", "ship": "trs", "unit": "inf", "hex": list(hex_)})
+            if landing == "DebarkUnit":
+                assert g.state["units"].units["inf"].hex == german_coast
+            else:
+                combat = g.state["combat"].combats[f"{soviet_coast[0]},{soviet_coast[1]}"]
+                assert combat.forced == "invasion" and combat.attackers == ["inf"]
+    finally:
+        pygame.quit()
+        for g in games:
+            g.close()
