@@ -61,7 +61,15 @@ def played(tmp_path_factory):
             # another scenario and solitaire first: the driver must choose Barbarossa and hot seat
             stack.push(NewGameScene("skirmish", lambda scenario: folder / f"{scenario}.wif"))
             driver = GuiDriver(policy="random", seed=BOT_SEED, screenshot=str(folder / "mid-game.png"))
-            stack.run(each_frame=driver, fps=None)
+            driver.window_sizes = set()  # the game window's sizes seen while playing
+
+            def each_frame(stack):
+                window = getattr(stack.top, "window", None)
+                if window is not None:
+                    driver.window_sizes.add((window.screen.get_size(), window.layout.name))
+                driver(stack)
+
+            stack.run(each_frame=each_frame, fps=None)
         finally:
             pygame.quit()
     f = driver.figures  # for docs/BENCHMARKS.md (pytest -s shows it)
@@ -83,6 +91,13 @@ def test_barbarossa_from_start_new_game_to_the_victory_form_by_clicks(played):
     finally:
         game.close()
     assert cli.main(["verify", str(path)]) == 0
+
+
+def test_the_game_was_played_in_a_1024x768_window(played):
+    """Issue 11 item 9: at 1024x768 nothing essential is cut off; the headless desktop is
+    1024x768, so the whole game above was played in the smallest layout."""
+    driver, _path = played
+    assert {size for size, _layout in driver.window_sizes} == {(1024, 768)}, driver.window_sizes
 
 
 def test_every_kind_of_decision_was_made_by_clicks(played):
