@@ -3,6 +3,8 @@ standing at the last victory check and the result."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from pydantic import BaseModel, Field
 
 from kernel.events import EventData
@@ -31,12 +33,8 @@ def scenario_state(state) -> ScenarioState:
     return state[SCENARIO]
 
 
-def ours(state) -> bool:
-    return is_scenario(state, SCENARIO)
-
-
-def victory_rules(state) -> bool:
-    return scenario_rules_apply(state, SCENARIO)
+ours = partial(is_scenario, name=SCENARIO)  # a game of this scenario
+victory_rules = partial(scenario_rules_apply, name=SCENARIO)  # its victory conditions apply (lab games too)
 
 
 # ---------------------------------------------------------------- events
