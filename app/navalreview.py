@@ -64,7 +64,8 @@ def location_line(loc: dict, side: str) -> str:
         if side != ALL_SIDES and s != side:
             continue
         bits = [f"CV {t['carriers']}:{t['carrier_air']}" if t["carriers"] else "",
-                f"BB {t['battleships']}" if t["battleships"] else "", f"CA/CL/DD {t['cruisers']}" if t["cruisers"] else "",
+                f"BB {t['battleships']}" if t["battleships"] else "",
+                f"CA/CL/DD {t['cruisers']}" if t["cruisers"] else "",
                 f"TRS {t['transports']}" if t["transports"] else "", f"SUB {t['subs']}" if t["subs"] else "",
                 f"convoy {t['convoy_points']}" if t["convoy_points"] else ""]
         parts.append(f"{s}: " + " ".join(b for b in bits if b))
