@@ -27,7 +27,7 @@ from kernel.errors import WifError
 from .bots import Bot, controller_of, side_of_decider
 from .commandfill import SINGLE, CommandFill, one_click, same
 from .fieldforms import fillable
-from .guiclicks import Action, drop_down, find_button, hex_point, list_row, on_map, post, scroll_to, visible_point
+from .guiclicks import Action, drop_down, find_button, list_row, on_map, post, scroll_to, visible_point
 from .setuptray import PLACE, TRAY_COMMANDS
 
 SWALLOWED_AT_MOST = 3  # clicks in a row that change nothing before the driver gives up
@@ -249,18 +249,6 @@ class GuiDriver:
         play, gui = window.play, window.gui
         what = f"{f.name} {want}"
         if f.kind == "hex":
-            if hex_point(window, tuple(want)) is None:
-                # a hex under a form (the Selectable Units list): its button or row on the Play form
-                button = find_button(play.form, sets=(f.name, want))
-                if button is not None:
-                    return self._click(gui, button, what)
-                lst = find_button(play.form, field_name=f.name)
-                index = next((i for i, o in enumerate(lst.options) if same(o.value, want)), None) if lst else None
-                if index is not None:
-                    action = scroll_to(gui, lst, f"the list of {f.name}", self.scrolling) \
-                        or list_row(gui, lst, index, what)
-                    if action is not None:
-                        return action
             return on_map(window, tuple(want), what)
         if f.kind == "unit":
             where = play.map.unit_hex(want)
