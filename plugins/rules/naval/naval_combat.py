@@ -54,6 +54,13 @@ def other(state, side: str) -> str:
     return next(s for s in state.kernel.sides if s != side)
 
 
+def sides_in_order(state) -> list[str]:
+    """The combat's sides, the initiating side first: dice and queue numbers follow this
+    order, never the order a dict of sides happens to have."""
+    c = naval(state).combat
+    return [c.initiator, other(state, c.initiator)]
+
+
 # ---------------------------------------------------------------- who is where
 def units_in_area(state, area: str, side: str) -> list:
     """``side``'s units in the sea area that take part in its combat: units waiting in the
@@ -258,7 +265,7 @@ def search_die_rolls(ctx, step_id: str) -> None:
     c = naval(state).combat
     weather = core.weather_in(state, box_hex(c.area))
     rolls, included, found, best = {}, {}, {}, {}
-    for side in state.kernel.sides:
+    for side in sides_in_order(state):
         if c.round == 1 and side in c.first_rolls:
             rolls[side] = c.first_rolls[side]  # "your opponent's interception roll counts as his/her search roll"
         else:

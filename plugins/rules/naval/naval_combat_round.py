@@ -11,7 +11,7 @@ from plugins.rules.turn.track import current_date
 from plugins.rules.units import units
 
 from .events import NavalCombatEnded, NavalCombatTypeSet, NavalRoundEnded, NavalSideAborted, SurpriseSpent
-from .naval_combat import ROUND, RULE, other, sides_at_war_in, units_in_area
+from .naval_combat import ROUND, RULE, other, sides_at_war_in, sides_in_order, units_in_area
 from .naval_combat_abort_queue import merge_into_voluntary, push_if_waiting, queue_aborts
 from .naval_combat_results import due_for, flying_planes, results_due
 from .naval_units import convoy_points, damaged, is_sub
@@ -101,7 +101,7 @@ def end_round(ctx, step_id: str) -> None:
     if c is None or not c.aborting:
         return
     all_units = units(state).units
-    for side in state.kernel.sides:
+    for side in sides_in_order(state):
         mine = [u for u in c.aborting if state.kernel.side_of(all_units[u].power) == side
                 and not convoy_points(all_units[u])]
         if mine:
@@ -114,7 +114,7 @@ def start_attacks(ctx, kind: str) -> None:
     c = naval(state).combat
     ctx.emit(NavalCombatTypeSet(kind=kind))
     year = current_date(state)[0] if "turn.track" in state.sections else 0
-    for side in state.kernel.sides:
+    for side in sides_in_order(state):
         enemy = other(state, side)
         mine, theirs = c.included.get(side, []), c.included.get(enemy, [])
         if not mine or not theirs:
@@ -236,7 +236,7 @@ def end_combat(ctx, reason: str) -> None:
     state = ctx.state
     c = naval(state).combat
     area = c.area
-    for side in state.kernel.sides:
+    for side in sides_in_order(state):
         hurt = [u.id for u in units_in_area(state, area, side) if damaged(state, u.id)]
         if hurt:
             queue_aborts(ctx, hurt, side, "damaged")

@@ -117,7 +117,8 @@ def test_naval_combat_convoy_points_lose_two_to_an_x(tmp_path):
     ok(g, type="FinishStep", actor="germany")
     ok(g, type="ChooseNavalCombatType", actor="germany", kind="surface")
     # 5 convoy points are 3 ships: the 2-3 row; X first
-    assert of_type(g, "NavalResultsDue")[0]["results"][0] == "x"
+    due = {d["target_side"]: d for d in of_type(g, "NavalResultsDue")}
+    assert due["allies"]["results"][0] == "x"
     dice(g, 1, then_ordinary=True)
     ok(g, type="ChooseNavalTarget", actor="ussr", unit="cp")
     assert g.state["units"].units["cp"].factors["points"] == 3
