@@ -28,6 +28,7 @@ from plugins.rules.combat.events import GroundSupportAdded
 from plugins.rules.combat.state import current_combat
 from plugins.rules.supply import in_supply
 from plugins.rules.units import UnitFlipped, units
+from plugins.rules.core.names import power_name
 
 rules = Registry()
 
@@ -157,4 +158,4 @@ def _say_support(event, state):
     d = event.data
     us = units(state).units
     names = ", ".join(us[u].name or u if u in us else u for u in d["units"])
-    return f"{d['power']}'s field artillery ({names}) supports the {d['side']} at {d['combat']}: {d['factors']:g} factors"
+    return f"{power_name(d['power'])}'s field artillery ({names}) supports the {d['side']} at {d['combat']}: {d['factors']:g} factors"

@@ -28,6 +28,8 @@ Handler, choices and preview ask ``play_problem``.
 
 from __future__ import annotations
 
+from plugins.rules.core.names import power_name
+
 from kernel.choices import Field as ChoiceField, Option, one_of
 from kernel.errors import Rejected
 from kernel.events import Command
@@ -193,9 +195,9 @@ def step_ended(ctx, step_id, spec):
 def _say_played(event, state):
     d = event.data
     if d["reorganize_hqs"]:
-        return f"{d['power']} plays an offensive chit: every HQ is reorganized"
+        return f"{power_name(d['power'])} plays an offensive chit: every HQ is reorganized"
     hq = units(state).units.get(d["hq"])
-    return f"{d['power']} plays an offensive chit on HQ {hq.name if hq and hq.name else d['hq']}"
+    return f"{power_name(d['power'])} plays an offensive chit on HQ {hq.name if hq and hq.name else d['hq']}"
 
 
 rules.export(globals())

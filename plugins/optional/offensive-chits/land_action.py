@@ -38,6 +38,7 @@ from plugins.rules.supply.trace import REORG_COST
 from plugins.rules.units import units
 
 from .state import OVERRUN, RULE, RULE_ID, LandFactorsDoubled, chit_state, doubled_here, in_range, playing_hq, rules
+from plugins.rules.core.names import power_name
 
 OPEN_BEFORE_ROLL = ("selected", "typed")
 LAND_MOVEMENT = "land-movement"  # the phase step's last part
@@ -171,7 +172,7 @@ def _say_doubled(event, state):
     us = units(state).units
     names = ", ".join(us[u].name or u if u in us else u for u in d["units"])
     where = "for their overrun" if d["combat"] == OVERRUN else f"in the combat at {d['combat']}"
-    return f"{d['power']} doubles with its offensive chit, {where}: {names}"
+    return f"{power_name(d['power'])} doubles with its offensive chit, {where}: {names}"
 
 
 # ---------------------------------------------------------------- half-cost reorganization

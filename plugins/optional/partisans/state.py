@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from kernel.events import Command, EventData
 from kernel.registry import Registry
 from plugins.rules import core
+from plugins.rules.core.names import power_name
 
 rules = Registry()
 
@@ -130,7 +131,7 @@ def _say_rolled(event, state):
 def _say_arrived(event, state):
     d = event.data
     kinds = ", ".join(f"{p['combat']}-{p['move']}" for p in d["partisans"])
-    return f"Partisans: {len(d['partisans'])} arrive in {d['country']} for {d['power']} ({kinds})"
+    return f"Partisans: {len(d['partisans'])} arrive in {d['country']} for {power_name(d['power'])} ({kinds})"
 
 
 @rules.describe("PartisanPlaced")

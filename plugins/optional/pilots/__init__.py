@@ -41,6 +41,7 @@ from plugins.rules.air.air_to_air import AIR_TO_AIR
 from plugins.rules.core import hex_controller, world_map
 from plugins.rules.supply.trace import home_countries
 from plugins.rules.units import UnitMoved, units
+from plugins.rules.core.names import power_name
 
 rules = Registry()
 
@@ -302,7 +303,7 @@ def aircraft_destroyed(ctx, unit, reason, hex_):
 def _say_fate(event, state):
     d = event.data
     fate = "returns to the available pilots" if d["survived"] else "is lost"
-    return f"{RULE}: the pilot of {d['unit']} ({d['power']}) {fate}: {d['why']}"
+    return f"{RULE}: the pilot of {d['unit']} ({power_name(d['power'])}) {fate}: {d['why']}"
 
 
 @rules.describe("PilotAssigned")

@@ -9,6 +9,7 @@ from . import odds as O
 from .events import EVENTS
 from .labels import names
 from .state import rules
+from plugins.rules.core.names import power_name
 
 
 def _hx(h) -> str:
@@ -39,7 +40,7 @@ def _touched(event, state):
 def _declared(event, state):
     d = event.data
     what = f" ({d['forced']})" if d.get("forced") else ""
-    return f"{d['power']} declares an attack{what} on {_hx(d['hex'])} with {', '.join(names(state, d['units']))}"
+    return f"{power_name(d['power'])} declares an attack{what} on {_hx(d['hex'])} with {', '.join(names(state, d['units']))}"
 
 
 @rules.describe("AttackCancelled")
@@ -50,7 +51,7 @@ def _cancelled(event, state):
 @rules.describe("NotionalDecided")
 def _notional(event, state):
     d = event.data
-    return f"{d['power']} {'includes' if d['include'] else 'ignores'} the notional unit at {_at(d)}"
+    return f"{power_name(d['power'])} {'includes' if d['include'] else 'ignores'} the notional unit at {_at(d)}"
 
 
 @rules.describe("HQSupportDeclared")

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from kernel.events import EventData
 from kernel.registry import Registry
+from .names import power_name
 
 rules = Registry()
 
@@ -332,7 +333,7 @@ def _control_hex(event, state):
 @rules.describe("ActionChosen")
 def _say_action(event, state):
     d = event.data
-    return f"{d['power']} chooses a {d['action'].capitalize()} action"
+    return f"{power_name(d['power'])} chooses a {d['action'].capitalize()} action"
 
 
 @rules.describe("ActionWidened")

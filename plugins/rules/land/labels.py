@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from plugins.rules import core
 
-POWER_NAMES = {"ussr": "USSR", "usa": "USA", "cw": "Commonwealth", "china": "China"}
-
-
-def power_name(power: str) -> str:
-    return POWER_NAMES.get(power, power.capitalize())
+from plugins.rules.core.names import POWER_NAMES, power_name  # noqa: F401 (one home; re-exported)
 
 
 def place_name(hex_) -> str:

@@ -26,6 +26,8 @@ limits: ``activities.py``, the one home other plugins import.
 
 from __future__ import annotations
 
+from plugins.rules.core.names import power_name
+
 from kernel.hookspecs import hookimpl
 from plugins.rules import core
 
@@ -200,7 +202,7 @@ def _say_calendar(event, state):
 @rules.describe("ActivityUsed")
 def _say_activity_used(event, state):
     d = event.data
-    return f"{d['power']} uses {d['count']} of its {activities.KIND_NAMES.get(d['kind'], d['kind'])}"
+    return f"{power_name(d['power'])} uses {d['count']} of its {activities.KIND_NAMES.get(d['kind'], d['kind'])}"
 
 
 @rules.describe("ActiveSideSet")

@@ -57,6 +57,8 @@ Modules: ``state.py`` (state and events), ``setup_tray.py`` (PlaceUnit, RestoreS
 
 from __future__ import annotations
 
+from plugins.rules.core.names import power_name
+
 import json
 from functools import cache
 from pathlib import Path
@@ -252,7 +254,7 @@ def _say_setup_power(event, state):
 @rules.describe("SetupTrayFilled")
 def _say_tray(event, state):
     d = event.data
-    return f"{d['power']}'s setup tray ({d['occasion']}): {len(d['units'])} units"
+    return f"{power_name(d['power'])}'s setup tray ({d['occasion']}): {len(d['units'])} units"
 
 
 @rules.describe("ObjectivesCounted")
