@@ -211,8 +211,9 @@ def test_rig_commands_are_offered_once_per_player_whichever_power_submits_them(s
     game = lab(save, units=[unit("g1"), unit("s1", "ussr", (207, 52))])
     offers = [c for c in offered(game) if c.type.startswith("Rig")]
     assert offers and len({c.type for c in offers}) == len(offers)  # one player: once each
-    assert {c.actor for c in offers} == {"germany"}
-    rig(game, "RigWeather", actor="ussr", zone="2", weather="snow")  # still accepted from any power
+    # to the first power in the game's order (its sides as stored: the Allies' USSR here)
+    assert {c.actor for c in offers} == {game.state.kernel.powers()[0]}
+    rig(game, "RigWeather", actor="germany", zone="2", weather="snow")  # still accepted from any power
     game.close()
     two = lab_game(save.with_name("two.wif"), options={"start_at": LAND, "actions": {"germany": "land"}},
                    extra_plugins=["land"], players={"berlin": ["germany"], "moscow": ["ussr"]})
