@@ -28,6 +28,7 @@ from .bots import Bot, controller_of, side_of_decider
 from .commandfill import SINGLE, CommandFill, one_click, same
 from .fieldforms import fillable
 from .guiclicks import Action, drop_down, find_button, list_row, on_map, post, scroll_to, visible_point
+from .net.client import OutOfDate
 from .setuptray import PLACE, TRAY_COMMANDS
 
 SWALLOWED_AT_MOST = 3  # clicks in a row that change nothing before the driver gives up
@@ -191,7 +192,10 @@ class GuiDriver:
         game = play.game
         side = side_of_decider(game, decision.decider)
         bot = self.bots.setdefault(side, Bot(self.policy, self.seed * 31 + len(self.bots)))
-        command = bot.choose(game, decision, controller_of(game, decision.decider))
+        try:
+            command = bot.choose(game, decision, controller_of(game, decision.decider))
+        except OutOfDate:  # a server game moved on while the bot looked: look again next frame
+            return None
         if command is None:
             raise Stuck(f"{decision.decider} has nothing it may do in {decision.title!r}")
         self.target, self._target_at = command, position
