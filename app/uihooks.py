@@ -96,6 +96,24 @@ def naval_review_details(state, location):
     "name", "type", "section", "damaged", "factors"}}}``; a WifError naming an unknown location."""
 
 
+@hookspec(firstresult=True)
+def naval_combat_report(state, records):
+    """Seeds, "Naval Combat Results" (its form: the attacked units, the Damage Risks, the running
+    table Possible / Effect / Cumulative) for a batch of events just stored (``records``: the
+    kernel's event records), or None when the batch holds no naval combat or port attack:
+    ``{"title", "lines": [words, the dice among them], "rows": [{"unit", "name", "possible",
+    "defence", "roll", "effect", "cumulative"}], "chart": a chart as ``land_combat_chart`` gives
+    one plus "hits": [[row, column], ...] read this batch (or None), "seqs": [the seqs of the
+    records the report tells]}``."""
+
+
+@hookspec(firstresult=True)
+def sea_area_counts(state):
+    """Seeds, "Global Map" (its convoys view: up to four numbers per sea area): what is at sea,
+    per sea area and major power, or None: ``{area code: {"name", "hex": [col, row], "powers":
+    {power: {"convoy_points", "surface", "subs", "air"}}}}``."""
+
+
 # ---------------------------------------------------------------- the optional-rule framework
 @hookspec(firstresult=True)
 def optional_rules_catalogue():
