@@ -23,6 +23,7 @@ from .events import (
     AirCombatSelected,
     AirCombatsFound,
 )
+from .mission_kinds import KINDS
 from .state import MISSION_NAME, Combat, Flight, air
 
 EFFECT = {"X": "destroyed", "A": "aborted", "C": "cleared"}  # the result code's second letter
@@ -151,7 +152,8 @@ def next_combat(ctx) -> None:
 
 def select(ctx, hex_) -> None:
     state = ctx.state
-    attacker = state.kernel.active_side
+    kind = KINDS.get(air(state).mission.kind)
+    attacker = kind.attacker(state) if kind is not None and kind.attacker else state.kernel.active_side
     ctx.emit(AirCombatSelected(hex=tuple(hex_), attacker=attacker, defender=other_side(state, attacker),
                                lines=default_lines(state, hex_)))
     if not needs_arranging(air(state).mission.combat):

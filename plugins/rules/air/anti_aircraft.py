@@ -8,8 +8,9 @@ Who fires: "Naval units have an intrinsic anti-air strength ... Additionally, an
 divisions can fire on aircraft attacking the hex they occupy and any adjacent hexes.  No
 other units have the ability to use anti-aircraft fire."  So a city, or any other land unit,
 has no AA; a land unit with an ``aa`` factor (the AA divisions an optional rule brings) fires
-if organized and in supply; ships fire only in Port Attack and naval air combat, which these
-rules do not run.
+if organized and in supply; ships fire only in Port Attack and naval air combat: their AA is
+the naval plugin's, fed in here through ``MissionKind.intrinsic_aa`` (port attack) and
+``DAMAGE_STEPS`` (naval air combat's Anti-aircraft Combat steps).
 
 How: each AA unit has 4 shots a mission; n shots at one hex add n times its AA factor there,
 halved for a light AA unit at a hex of only 4-turn LND (``fired_factors``; ``PlotAAFire``).
@@ -59,6 +60,9 @@ NON_PHASING, PHASING = f"{AM}.aa-by-non-phasing-side", f"{AM}.aa-by-phasing-side
 PLOT_STEPS = {f"{NON_PHASING}.plot-aa-fire": "nps", f"{PHASING}.plot-aa-fire": "ps"}
 RESULT_STEPS = {f"{NON_PHASING}.aa-fire-results": "nps", f"{PHASING}.aa-fire-results": "ps"}
 RULE = "Anti-aircraft Fire"
+# Extension point: further steps where the bombers' owners apply anti-aircraft damage with
+# ApplyAADamage (the naval plugin's Anti-aircraft Combat steps of naval air combat)
+DAMAGE_STEPS: set[str] = set(RESULT_STEPS)
 ADVANCE_AFTER_COMBAT = f"{COMBAT_PROC}.advance-after-combat"
 AFTER_LAND_COMBAT = ("wif.turn.impulse.air-rebase", "wif.turn.impulse.end-of-impulse")
 
@@ -177,11 +181,21 @@ def why_no_aa(state, step_id: str) -> str | None:
     who = "non-phasing" if firing == state.kernel.active_side else "phasing"
     if not bombers_at(state, other_side(state, firing)):
         return f"no bomber or air transport of the {who} side survived air-to-air combat"
-    if not aa_units(state, firing):
+    if not aa_units(state, firing) and not intrinsic_aa(state, firing):
         return ("no anti-aircraft unit can fire: only anti-aircraft divisions (an optional rule's units) fire on "
                 "aircraft over land, organized, in supply, at their own or an adjacent hex (no other unit, and no "
                 "city, has anti-aircraft fire; ships fire only in Port Attack)")
     return None
+
+
+def intrinsic_aa(state, firing: str) -> dict[tuple, int]:
+    """AA factors that fire without plotting at hexes with enemy bombers (``MissionKind.intrinsic_aa``:
+    ships in a port attacked)."""
+    kind = KINDS.get(air(state).mission.kind)
+    if kind is None or kind.intrinsic_aa is None:
+        return {}
+    targets = bombers_at(state, other_side(state, firing))
+    return {tuple(h): n for h, n in kind.intrinsic_aa(state, firing).items() if n > 0 and tuple(h) in targets}
 
 
 # ---------------------------------------------------------------- Plot Anti-aircraft Fire
@@ -262,7 +276,10 @@ def roll_aa_fire(ctx, step_id: str) -> None:
     state = ctx.state
     firing = firing_side(state, step_id)
     targets = bombers_at(state, other_side(state, firing))
-    for key, factors in sorted(air(state).mission.aa_plot.items()):
+    totals = dict(air(state).mission.aa_plot)
+    for hex_, factors in intrinsic_aa(state, firing).items():
+        totals[hex_key(hex_)] = totals.get(hex_key(hex_), 0) + factors
+    for key, factors in sorted(totals.items()):
         hex_ = key_hex(key)
         flights = targets.get(hex_, [])
         if factors <= 0 or not flights:
@@ -342,7 +359,7 @@ def apply_aa_damage(ctx, cmd) -> None:
 
 
 def damage_choices(state, actor, step_id):
-    if step_id not in RESULT_STEPS:
+    if step_id not in DAMAGE_STEPS:
         return None
     hexes = pending_hexes(state, actor)
     if not hexes:
@@ -362,7 +379,7 @@ def damage_preview(state, cmd) -> dict:
 
 
 def damage_refusal(state, step_id: str, power: str) -> str | None:
-    if step_id in RESULT_STEPS and pending_hexes(state, power):
+    if step_id in DAMAGE_STEPS and pending_hexes(state, power):
         h = pending_hexes(state, power)[0]
         return f"{RULE}: apply the anti-aircraft damage at hex {h} first ({next_effect(state, h)[0]})"
     return None

@@ -51,6 +51,15 @@ class MissionKind:
     # flight may also organize besides ``cargo`` (Large ATRs' second reorganization point);
     # ``target_problem`` then also takes them as a fifth argument
     further_cargo: Callable | None = None
+    # ``attacker(state) -> side``: the side that attacks in its air-to-air combat (rolls
+    # second); None: the phasing side.  Naval air combat: the initiating side.
+    attacker: Callable | None = None
+    # ``return_aborted(ctx, unit_ids)``: where units aborted in its air-to-air combat go; None:
+    # the Return to Base Digression.  Naval air combat: carrier planes to their carriers.
+    return_aborted: Callable | None = None
+    # ``intrinsic_aa(state, firing_side) -> {hex: factors}``: AA that fires at a target hex
+    # without being plotted (ships' AA in a port attack, "Anti-Air Fire")
+    intrinsic_aa: Callable | None = None
 
 
 KINDS: dict[str, MissionKind] = {}

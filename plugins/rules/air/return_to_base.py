@@ -28,6 +28,7 @@ from .aircraft import (
     units_of,
 )
 from .events import AirUnitReturned
+from .mission_kinds import KINDS
 from .state import EOT_RTB, MISSION_RTB, RETURN_TO_BASE_DIGRESSION, air
 
 RULE = "Return to Base"
@@ -129,6 +130,9 @@ def send_aborted_home(ctx) -> None:
     """Return to Base Digression: aborted units return to base at once; one with no
     friendly hex in range is destroyed ("resulting in the unit being destroyed")."""
     state = ctx.state
+    kind = KINDS.get(air(state).mission.kind)
+    if kind is not None and kind.return_aborted:
+        return kind.return_aborted(ctx, list(air(state).mission.returning))
     units = units_of(state)
     for unit_id in list(air(state).mission.returning):
         if not has_base_in_reach(state, units[unit_id]):
