@@ -76,23 +76,28 @@ def chart_surface(chart: dict, width: int) -> pygame.Surface:
     columns, rows = chart["columns"], chart["rows"]
     cell_w = max(40, min(CELL_W, (width - ROW_HEAD_W - 8) // max(1, len(columns))))
     f, bold = font(16), font(16, bold=True)
+    widest = max((bold.size(code)[0] for cells in chart["cells"].values() for code in cells.values()), default=0)
+    cell_w = max(cell_w, widest + 8)  # a naval cell holds several results ("X D A A")
     legend = chart.get("legend") or []
     table_h = CELL_H * (len(rows) + 2)
-    s = pygame.Surface((width, table_h + 8 + 17 * (len(legend) + 1)))
+    s = pygame.Surface((max(width, ROW_HEAD_W + cell_w * len(columns) + 4), table_h + 8 + 17 * (len(legend) + 1)))
     s.fill(PAPER)
     s.blit(bold.render(chart.get("title", ""), True, INK), (4, 2))
     top = CELL_H + 2
     x0 = ROW_HEAD_W
     used_col, used_row = chart.get("column"), chart.get("row")
-    if used_col in columns:
-        s.fill(COLUMN, (x0 + columns.index(used_col) * cell_w, top, cell_w, table_h - top))
-    s.blit(bold.render("roll", True, INK), (4, top + 2))
+    # cells read: the one of (row, column), or a naval chart's "hits" (one per attacking side)
+    hits = {tuple(h) for h in chart.get("hits") or ()} or {(used_row, used_col)}
+    for col in {c for _, c in hits}:
+        if col in columns:
+            s.fill(COLUMN, (x0 + columns.index(col) * cell_w, top, cell_w, table_h - top))
+    s.blit(bold.render(chart.get("row_head", "roll"), True, INK), (4, top + 2))
     for i, col in enumerate(columns):
         text = bold.render(col, True, INK)
         s.blit(text, (x0 + i * cell_w + (cell_w - text.get_width()) // 2, top + 2))
     for r, row in enumerate(rows):
         y = top + CELL_H * (r + 1)
-        if row == used_row:
+        if any(row == r for r, _ in hits):
             s.fill(ROW, (0, y, x0, CELL_H))
         elif r % 2:
             s.fill(STRIPE, (0, y, x0, CELL_H))
@@ -100,12 +105,12 @@ def chart_surface(chart: dict, width: int) -> pygame.Surface:
         for i, col in enumerate(columns):
             code = chart["cells"].get(row, {}).get(col, "")
             cell = pygame.Rect(x0 + i * cell_w, y, cell_w, CELL_H)
-            hit = row == used_row and col == used_col
+            hit = (row, col) in hits
             if hit:
                 s.fill(DIE, cell)
             text = (bold if hit else f).render(code, True, (255, 255, 255) if hit else INK)
             s.blit(text, (cell.x + (cell_w - text.get_width()) // 2, y + 2))
-        pygame.draw.line(s, STRIPE, (0, y), (width, y))
+        pygame.draw.line(s, STRIPE, (0, y), (s.get_width(), y))
     for i in range(len(columns) + 1):
         pygame.draw.line(s, STRIPE, (x0 + i * cell_w, top), (x0 + i * cell_w, table_h))
     y = table_h + 6
@@ -113,4 +118,42 @@ def chart_surface(chart: dict, width: int) -> pygame.Surface:
         s.blit(bold.render(code, True, INK), (4, y))
         s.blit(f.render(meaning, True, INK), (90, y))
         y += 17
+    return s
+
+
+# ---------------------------------------------------------------- the naval combat results
+RESULT_COLUMNS = (("Possible", 64), ("Unit", 0), ("Defence", 62), ("Die", 34), ("Effect", 50), ("Cumulative", 190))
+
+
+def naval_results_surface(rows: list[dict], width: int) -> pygame.Surface:
+    """Seeds, "Naval Combat Results" (Form Layout): the running table of the round's results,
+    Possible, Effect and Cumulative, with the unit, its defence and the die rolled against it
+    (the die on red, as the land chart shows it)."""
+    from .detailed import font
+
+    f, bold = font(16), font(16, bold=True)
+    fixed = sum(w for _, w in RESULT_COLUMNS)
+    widths = [w or max(120, width - fixed) for _, w in RESULT_COLUMNS]
+    s = pygame.Surface((sum(widths), CELL_H * (len(rows) + 1) + 4))
+    s.fill(PAPER)
+    x = 0
+    for (head, _), w in zip(RESULT_COLUMNS, widths):
+        s.blit(bold.render(head, True, INK), (x + 4, 2))
+        x += w
+    for i, row in enumerate(rows):
+        y = CELL_H * (i + 1) + 2
+        if i % 2:
+            s.fill(STRIPE, (0, y, s.get_width(), CELL_H))
+        values = (row.get("possible"), row.get("name"), row.get("defence"), row.get("roll"), row.get("effect"),
+                  row.get("cumulative"))
+        x = 0
+        for (head, _), w, value in zip(RESULT_COLUMNS, widths, values):
+            text = "" if value is None else (f"{value:g}" if isinstance(value, float) else str(value))
+            if head == "Die":
+                s.fill(DIE, (x + 2, y + 1, w - 4, CELL_H - 2))
+            while text and f.size(text)[0] > w - 6:
+                text = text[:-1]
+            s.blit((bold if head in ("Die", "Effect") else f).render(text, True, (255, 255, 255) if head == "Die" else INK),
+                   (x + 4, y + 2))
+            x += w
     return s

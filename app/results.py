@@ -8,11 +8,14 @@ no result hides another."""
 
 from __future__ import annotations
 
+import re
+
 import pygame
 from pygame_gui.elements import UIImage, UIScrollingContainer, UITextBox
 
-from .combatchart import chart_for, chart_surface, result_lines
+from .combatchart import chart_for, chart_surface, naval_results_surface, result_lines
 from .forms import FormWindow, Gui, gui_text
+from .uihooks import ask_game
 from .victory import victory_report, victory_table_surface
 from .wording import in_words, step_title
 
@@ -49,6 +52,7 @@ class Popups:
         self.waiting: list = []  # results still to show, as functions that build their form
         self.victory_shown = False
         self.avoid = None  # returns the Play form's rect (set by the game window)
+        self.naval_round: tuple = (None, [])  # a naval combat round's key and its results so far
 
     # ------------------------------------------------------------ what events tell
     def on_events(self, records) -> None:
@@ -61,7 +65,13 @@ class Popups:
         weather: dict[str, list[str]] = {}
         rolled = False
         sink = None  # after a land combat's result, what follows (losses, retreats) is told with it
+        # seeds, "Naval Combat Results": a naval combat's or port attack's events, told by the
+        # naval rules in their own form (the hook naval_combat_report), not again here
+        naval = ask_game(self.game, "naval_combat_report", state=self.game.state, records=records)
+        told = set(naval["seqs"]) if naval else set()
         for record in records:
+            if record.seq in told:
+                continue
             if record.type == "DiceRolled":
                 rolled, sink = True, None
                 by_step.setdefault(record.step, []).append(dice_line(record))
@@ -83,6 +93,8 @@ class Popups:
                 lines = lines[:MOST_LINES] + [f"... and {len(lines) - MOST_LINES} more lines (the Play form's log)"]
             titles = [step_title(self.game, step) for step in plain]
             self.show(titles[0] if len(titles) == 1 else "Results", lines)
+        if naval:
+            self.naval_combat(naval)
         for step, data in combats.items():
             self.land_combat(data, by_step.get(step, []))
         if weather:
@@ -188,6 +200,54 @@ class Popups:
         win.lines = words + step_lines
         win.chart = chart
         win.combat = data
+        return win
+
+    def naval_combat(self, report: dict) -> None:
+        """Seeds, "Naval Combat Results": what the batch did in words (the search dice, the
+        combat type, each side's column and row with its Damage Risks, every defence roll and
+        its effect, the abort queue), the running table (Possible / Effect / Cumulative) and
+        the chart with the cells read (the report from the hook ``naval_combat_report``)."""
+        key = report.get("round")
+        if key != self.naval_round[0]:
+            self.naval_round = (key, [])
+        self.naval_round[1].extend(report.get("rows") or [])
+        rows = list(self.naval_round[1])  # the round so far, as this result leaves it
+        self.enqueue(lambda: self._naval_combat_form(dict(report, rows=rows)))
+
+    def _naval_combat_form(self, report: dict) -> FormWindow:
+        lines = report["lines"]
+        shown = lines[:MOST_LINES] + ([f"... and {len(lines) - MOST_LINES} more (the Play form's log)"]
+                                      if len(lines) > MOST_LINES else [])
+        pictures = []
+        if report.get("rows"):
+            pictures.append(naval_results_surface(report["rows"], 560))
+        if report.get("chart"):
+            pictures.append(chart_surface(report["chart"], 560))
+        text_guess = 16 + 22 * sum(1 + len(re.sub("<[^>]+>", "", line)) // 64 for line in shown)
+        rect = self.results_rect(640, min(640, 110 + text_guess + sum(p.get_height() + 8 for p in pictures)))
+        win = FormWindow(self.gui, rect, report.get("title", "Naval Combat Results"), object_id="#result_form")
+        text = UITextBox(gui_text("<br>".join(shown)) or "-", pygame.Rect(6, 6, rect.w - 44, -1 if pictures else
+                                                                        rect.h - 90), self.gui.manager, container=win)
+        if pictures:
+            text_h = min(text.rect.height, (rect.h - 100) // 2)
+            if text.rect.height > text_h:
+                text.set_dimensions((rect.w - 44, text_h))
+            picture = pygame.Surface((max(p.get_width() for p in pictures),
+                                      sum(p.get_height() for p in pictures) + 8 * (len(pictures) - 1)))
+            picture.fill((255, 255, 255))
+            y = 0
+            for p in pictures:
+                picture.blit(p, (0, y))
+                y += p.get_height() + 8
+            box = UIScrollingContainer(pygame.Rect(6, text_h + 10, rect.w - 44, rect.h - text_h - 100),
+                                       self.gui.manager, container=win)
+            box.set_scrollable_area_dimensions(picture.get_size())
+            UIImage(pygame.Rect((0, 0), picture.get_size()), picture, self.gui.manager, container=box)
+            win.chart_surface = picture
+        win.button((6, rect.h - 78, 90, 30), "OK", lambda: self.close(win))
+        win.lines = lines
+        win.naval = report
+        win.chart = report.get("chart")
         return win
 
     def weather_report(self, dice: list[str] = ()) -> None:

@@ -104,7 +104,8 @@ def naval_combat_report(state, records):
     ``{"title", "lines": [words, the dice among them], "rows": [{"unit", "name", "possible",
     "defence", "roll", "effect", "cumulative"}], "chart": a chart as ``land_combat_chart`` gives
     one plus "hits": [[row, column], ...] read this batch (or None), "seqs": [the seqs of the
-    records the report tells]}``."""
+    records the report tells], "round": a key naming the combat round (the form's running
+    table gathers the rows of one round)}``."""
 
 
 @hookspec(firstresult=True)

@@ -4,7 +4,11 @@ in app/uihooks.py; optional here, so a game without a window does not need them)
 - ``sea_boxes``: the sea areas with units at sea, each unit's section (seeds, "Sea Box
   Section"), for the sea-box layer of the detailed map (plugins/mapviews/seaboxes);
 - ``naval_review`` and ``naval_review_details``: the Naval Review Summary and Details forms
-  (seeds, "Naval Review Summary", "Naval Review Details").
+  (seeds, "Naval Review Summary", "Naval Review Details");
+- ``naval_combat_report``: a batch of events as the Naval Combat Results form tells it
+  (naval_combat_results_form.py);
+- ``sea_area_counts``: what is at sea per sea area and power, for the global map's convoys
+  view (seeds, "Global Map": up to four numbers per sea area).
 
 Where a unit is, what it carries and whether it is damaged are read through the same
 functions the rules use (naval_units, sea_box_section): no second rule."""
@@ -17,10 +21,11 @@ from plugins.rules import core
 from plugins.rules.units import units
 
 from . import naval_units as nu
+from .naval_combat_results_form import report
 from .sea_box_section import area_name, box_hex, port_at, sections_of
 from .state import data, naval
 
-__all__ = ["naval_review", "naval_review_details", "sea_boxes"]
+__all__ = ["naval_combat_report", "naval_review", "naval_review_details", "sea_area_counts", "sea_boxes"]
 
 # Naval Review Details: "the units are split into four main columns: carriers, battleships,
 # cruisers, and transports + submarines" (destroyer flotillas are surface combat ships: cruisers)
@@ -166,3 +171,31 @@ def naval_review_details(state, location):
         hex_ = [int(v) for v in key.split(",")]
         name = port_at(hex_).name
     return {"kind": kind, "id": key, "name": name, "hex": hex_, "columns": columns, "units": rows}
+
+
+@hookimpl(optionalhook=True)
+def naval_combat_report(state, records):
+    return report(state, records)
+
+
+@hookimpl(optionalhook=True)
+def sea_area_counts(state):
+    """Seeds, "Global Map": "up to 4 numbers" per sea area: convoy points, surface ships
+    (carriers with them), submarines, aircraft at sea; each major power's own."""
+    everyone = units(state).units
+    out: dict[str, dict] = {}
+    for uid, box in naval(state).at_sea.items():
+        u = everyone.get(uid)
+        if u is None or u.where != "map":
+            continue
+        area = out.setdefault(box.area, {"name": area_name(box.area), "hex": list(box_hex(box.area)), "powers": {}})
+        n = area["powers"].setdefault(u.power, {"convoy_points": 0, "surface": 0, "subs": 0, "air": 0})
+        if u.branch == "air":
+            n["air"] += 1
+        elif nu.is_convoy(u):
+            n["convoy_points"] += nu.convoy_points(u)
+        elif nu.is_sub(u):
+            n["subs"] += 1
+        else:
+            n["surface"] += 1
+    return dict(sorted(out.items()))
