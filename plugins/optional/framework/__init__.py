@@ -91,6 +91,8 @@ def rules_view(game) -> list[dict]:
     out = []
     for rule in catalogue.rules.values():
         on = is_on(game.state, rule.id)
+        if not rule.listed and not on:
+            continue  # a rule our sources do not name is shown only if this game plays it
         reason = toggle_refusal(rule, game.state, game.host, want=not on, catalogue=catalogue)
         out.append({"id": rule.id, "name": rule.name, "group": rule.group, "on": on,
                     "label": f"{rule.name} (ON)" if on else rule.name, "implemented": rule.implemented,
@@ -125,6 +127,9 @@ def toggle_window_refusal(rule: RuleInfo, state) -> str | None:
 
 def toggle_refusal(rule: RuleInfo, state, host, want: bool, catalogue: Catalogue) -> str | None:
     """Why switching ``rule`` to ``want`` is refused now, or None if it is allowed."""
+    if not rule.listed:
+        return (f"{rule.name} cannot be switched during play: it is no rule our sources name ({rule.unlisted}); "
+                "it is chosen by its id when a game starts, or not at all")
     if want and not is_on(state, rule.id):
         # named first: a game whose prerequisite is OFF did not load the rule's plugin either
         for pre in rule.prerequisites:

@@ -6,9 +6,12 @@ to files) and toggling during play for some rules only.
 
 Where a rule's metadata comes from:
 
-- ``data/catalogue.toml`` lists the 74 of the 81 rules our sources name (name, group, description, prerequisites,
+- ``data/catalogue.toml`` holds 74 of the 81 rules (name, group, description, prerequisites,
   exclusions, when it may be toggled).  A rule listed only there is "not implemented yet":
-  it is shown and described but cannot be switched on.
+  it is shown and described but cannot be switched on.  An entry whose name our sources do
+  not give is kept with ``listed = false`` and the reason (``unlisted``): it is no rule a player
+  is shown (Start New Game, Ctrl+O, ``wif rules``, the preset All), though a game or test may
+  still switch an implemented one on by its id.
 - A plugin of kind ``optional-rule`` implements one rule.  Its folder holds ``rule.toml``
   (the same fields) beside ``plugin.toml``; its plugin id is the rule id.  A plugin's
   rule may be one of the 81 (it then implements that entry) or a new rule (a mod).
@@ -29,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from kernel.errors import WifError
 
@@ -87,6 +90,16 @@ class RuleMeta(BaseModel):
     source: str = ""
     # Why the seeds do not give enough of the rule to implement it (catalogue entries only)
     cannot_implement: str = ""
+    # False: our sources do not name this rule, so no player-facing list shows it; `unlisted`
+    # says why (catalogue entries only: the catalogue decides what players are shown)
+    listed: bool = True
+    unlisted: str = ""
+
+    @model_validator(mode="after")
+    def _unlisted_says_why(self):
+        if not self.listed and not self.unlisted.strip():
+            raise ValueError(f"rule {self.id!r}: listed = false needs the reason in `unlisted`")
+        return self
 
     def effective_toggle(self) -> str:
         if self.toggle is not None:
@@ -111,8 +124,13 @@ class RuleInfo(BaseModel):
     origin: str = "catalogue"  # "catalogue", or the implementing plugin's origin
     requires: list[str] = Field(default_factory=list)  # the plugins its plugin requires
     cannot_implement: str = ""  # why the seeds do not give enough of it to implement
+    listed: bool = True  # shown to players (False: our sources do not name it)
+    unlisted: str = ""  # why it is not shown
 
     def status(self) -> str:
+        if not self.listed:
+            state = "implemented" if self.implemented else "not implemented"
+            return f"not shown to players ({state}): {self.unlisted}"
         if self.implemented:
             return "implemented" if self.origin == "builtin" else f"implemented by {self.plugin} ({self.origin})"
         if self.cannot_implement:
@@ -152,9 +170,14 @@ class Catalogue:
             raise RulesError(f"no optional rule {rule_id!r}{hint}")
         return rule
 
+    def listed(self) -> list[RuleInfo]:
+        """The rules players are shown: those our sources name."""
+        return [r for r in self.rules.values() if r.listed]
+
     def by_group(self) -> dict[str, list[RuleInfo]]:
+        """The listed rules by group (the Start New Game form's tabs)."""
         out: dict[str, list[RuleInfo]] = {g: [] for g in GROUPS}
-        for rule in self.rules.values():
+        for rule in self.listed():
             out[rule.group].append(rule)
         return out
 
@@ -175,7 +198,10 @@ class Catalogue:
             except RulesError as exc:
                 problems.append(str(exc))
                 continue
-            if not rule.implemented and rule.cannot_implement:
+            if not rule.implemented and not rule.listed:
+                problems.append(f"{rule.name} ({rule.id}) cannot be switched on: it is no rule our sources name "
+                                f"({rule.unlisted})")
+            elif not rule.implemented and rule.cannot_implement:
                 problems.append(f"{rule.name} ({rule.id}) is not implemented and cannot be switched on: "
                                 f"{rule.cannot_implement}")
             elif not rule.implemented:
@@ -253,6 +279,8 @@ def _assemble(infos, errors: list[str]) -> Catalogue:
             merged["exclusions"] = sorted(set(known.exclusions) | set(meta.exclusions))
             merged["source"] = meta.source or known.source
             merged["name"] = known.name  # the catalogue's (the seeds') name is what players know
+            # whether players are shown it is the catalogue's say (does a source name it?)
+            merged["listed"], merged["unlisted"] = known.listed, known.unlisted
             rules[meta.id] = RuleInfo(**merged, implemented=True, plugin=info.id, origin=info.origin,
                                       requires=list(info.manifest.requires))
         else:
@@ -283,7 +311,7 @@ def _fields(meta: RuleMeta) -> dict:
     return {"id": meta.id, "name": meta.name, "group": meta.group, "description": meta.description,
             "prerequisites": list(meta.prerequisites), "exclusions": list(meta.exclusions),
             "toggle": meta.effective_toggle(), "not_during": list(meta.not_during), "source": meta.source,
-            "cannot_implement": meta.cannot_implement}
+            "cannot_implement": meta.cannot_implement, "listed": meta.listed, "unlisted": meta.unlisted}
 
 
 # ---------------------------------------------------------------- presets and rule sets
@@ -363,10 +391,12 @@ def preset_rules(preset: str, catalogue: Catalogue) -> tuple[list[str], list[str
     if name == "none":
         return [], notes
     if name == "all":
-        # "All" is every rule that can be ON: implemented ones, and of the exclusive pair the
-        # one listed first (2D10 Land CRT before Blitz bonus).
+        # "All" is every rule that can be ON: implemented ones players are shown, and of the
+        # exclusive pair the one listed first (2D10 Land CRT before Blitz bonus).
         chosen: list[str] = []
         for rule in catalogue.implemented():
+            if not rule.listed:
+                continue
             if any(x in chosen for x in rule.exclusions):
                 notes.append(f"{rule.name} left OFF: it excludes {', '.join(x for x in rule.exclusions if x in chosen)}")
                 continue

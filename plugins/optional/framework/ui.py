@@ -27,14 +27,16 @@ def rule_row(rule: RuleInfo) -> dict:
     return {"id": rule.id, "name": rule.name, "group": rule.group, "description": rule.description,
             "implemented": rule.implemented, "prerequisites": list(rule.prerequisites),
             "exclusions": list(rule.exclusions), "toggle": rule.toggle, "not_during": list(rule.not_during),
-            "plugin": rule.plugin, "origin": rule.origin, "source": rule.source, "status": rule.status()}
+            "plugin": rule.plugin, "origin": rule.origin, "source": rule.source, "status": rule.status(),
+            "listed": rule.listed}
 
 
 @hookimpl(optionalhook=True)
 def optional_rules_catalogue():
     catalogue = build_catalogue()
     saved = [n for n in list_rule_sets() if n not in BUILTIN_PRESETS]
-    return {"groups": dict(GROUP_TITLES), "rules": [rule_row(r) for r in catalogue.rules.values()],
+    # only the rules our sources name: an unnamed catalogue entry is no rule to offer a player
+    return {"groups": dict(GROUP_TITLES), "rules": [rule_row(r) for r in catalogue.listed()],
             "presets": list(BUILTIN_PRESETS) + saved, "errors": list(catalogue.errors)}
 
 

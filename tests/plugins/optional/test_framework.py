@@ -30,10 +30,15 @@ def test_optional_rules_catalogue_lists_the_named_rules_in_the_seeds_7_groups():
     # 81 in the seeds, less the 6 "other" rules no source names and the one air rule named only
     # "Air supply" by mistake: air supply is a base mission (BASE_RULES_NOT_OPTIONAL)
     assert len(catalogue.rules) == 74
-    counts = {g: len(rules) for g, rules in catalogue.by_group().items()}
     assert SEED_GROUP_COUNTS == {"additional-units": 27, "land": 8, "air": 16, "naval": 7,
                                  "supply": 5, "production": 5, "other": 13}
-    assert counts == {g: n - UNNAMED_IN_SOURCES.get(g, 0) for g, n in SEED_GROUP_COUNTS.items()}
+    entries = {g: sum(1 for r in catalogue.rules.values() if r.group == g) for g in SEED_GROUP_COUNTS}
+    assert entries == {g: n - UNNAMED_IN_SOURCES.get(g, 0) for g, n in SEED_GROUP_COUNTS.items()}
+    # shown to players: the 64 whose name a source gives (10 entries carry a name we chose)
+    shown = {g: len(rules) for g, rules in catalogue.by_group().items()}
+    assert shown == {"additional-units": 24, "land": 8, "air": 12, "naval": 6, "supply": 5, "production": 5,
+                     "other": 4}
+    assert len(catalogue.listed()) == 64
     assert catalogue.errors == []
 
 
@@ -52,6 +57,56 @@ def test_optional_rules_air_supply_is_a_base_mission_not_a_switch():
 def test_optional_rules_a_rule_our_sources_do_not_name_is_not_listed():
     names = [r.name for r in build_catalogue().rules.values()]
     assert not [n for n in names if n.lower().startswith("other optional rule")]
+
+
+UNNAMED_ENTRIES = {"guards-banner-armies", "warlords", "volunteers", "extended-range-fighters", "dive-bombers",
+                   "strategic-bomber-escorts", "convoy-escorts", "japanese-command-conflict", "chinese-cooperation",
+                   "limited-lend-lease"}
+
+
+def test_optional_rules_entries_no_source_names_are_kept_out_of_every_players_list(tmp_path):
+    """Issue 12: "A catalogue entry whose name our sources do not give is not shown to players as a
+    rule".  The catalogue keeps it, with the reason; the Start New Game list (the catalogue hook,
+    also `wif rules`), the preset All and Ctrl+O leave it out."""
+    from plugins.optional.framework.ui import optional_rules_catalogue
+
+    catalogue = build_catalogue()
+    unlisted = {r.id for r in catalogue.rules.values() if not r.listed}
+    assert unlisted == UNNAMED_ENTRIES
+    for rule_id in unlisted:
+        rule = catalogue.get(rule_id)
+        assert rule.unlisted and "not shown to players" in rule.status()
+        assert "Provisional" not in rule.description
+    # no listed entry keeps a name we made up
+    assert not [r.id for r in catalogue.listed() if r.source == "authored" or "Provisional" in r.description]
+    assert not unlisted & {row["id"] for row in optional_rules_catalogue()["rules"]}
+    assert not unlisted & set(choose_rules(catalogue, "all").rules)
+    game = new_game("barbarossa", tmp_path / "g.wif", preset="all", seed=1)
+    assert not unlisted & {row["id"] for row in rules_view(game)}
+
+
+def test_optional_rules_an_unlisted_rule_is_chosen_by_id_only_and_never_toggled(tmp_path):
+    catalogue = build_catalogue()
+    with pytest.raises(RulesError, match="no rule our sources name"):
+        choose_rules(catalogue, "none", on=["dive-bombers"])
+    # an implemented one may still be switched on by its id when a game starts (tests, mods)
+    game = new_game("barbarossa", tmp_path / "g.wif", on=["guards-banner-armies"], seed=1)
+    assert is_on(game.state, "guards-banner-armies")
+    rows = {row["id"]: row for row in rules_view(game)}
+    assert rows["guards-banner-armies"]["on"] and not rows["guards-banner-armies"]["may_toggle_now"]
+    assert "no rule our sources name" in rows["guards-banner-armies"]["why_not"]
+
+
+def test_optional_rules_names_found_in_the_seeds_replace_the_provisional_ones():
+    """Seeds: "End of Turn Reorganization" (L11112-11115: "the optional rule for reorganizing isolated
+    units"), "Swap Siberians" (L9001-9026), militia (L5059-5062, L6641) and motorized infantry
+    (L6027-6030) units."""
+    catalogue = build_catalogue()
+    assert catalogue.get("isolated-units").name == "Reorganizing isolated units"
+    assert "isolated units are not reorganized" in catalogue.get("isolated-units").description.lower()
+    for rule_id in ("isolated-units", "siberians", "militia", "motorized-infantry"):
+        rule = catalogue.get(rule_id)
+        assert rule.listed and rule.source.startswith("seeds") and "Provisional" not in rule.description
 
 
 def test_rule_ids_are_rule_names_in_kebab_case():
@@ -131,11 +186,11 @@ def test_preset_none_and_all(stand_ins):
     catalogue = build_catalogue(plugin_dirs=[stand_ins])
     assert choose_rules(catalogue, "none").rules == []
     everything = choose_rules(catalogue, "all")
-    # every implemented rule (built in or stand-in), but of the exclusive pair only the first
-    # listed (2D10 Land CRT)
+    # every implemented rule (built in or stand-in) players are shown (not Guards banner armies,
+    # which no source names), but of the exclusive pair only the first listed (2D10 Land CRT)
     implemented = {r.id for r in catalogue.implemented()}
     assert {"divisions", "artillery", "unlimited-breakdown", "2d10-land-crt", "kamikaze"} <= implemented
-    assert set(everything.rules) == implemented - {"blitz-bonus"}
+    assert set(everything.rules) == implemented - {"blitz-bonus", "guards-banner-armies"}
     assert any("Blitz bonus left OFF" in n for n in everything.notes)
 
 
