@@ -205,6 +205,9 @@ class Tracer:
         (when given) gets each hex's next hex on its path towards the seeds (ui.py's paths)."""
         dist = {h: 0 for h in seeds}
         buckets: dict[int, list] = {0: list(dist)}
+        # locals: this loop runs for every hex of a power's rail net (~2,500 for the USSR) on
+        # each new position, e.g. a unit's destinations after every move (issue 11's click)
+        enterable, crossable, facts, adjacent, get = self.enterable, self.crossable, _hex_facts, _adjacent, dist.get
         d = 0
         while d <= limit:
             bucket = buckets.pop(d, None)
@@ -217,20 +220,21 @@ class Tracer:
             while i < len(bucket):
                 n = bucket[i]
                 i += 1
-                if dist[n] != d or not self.enterable(n):
+                if dist[n] != d or not enterable(n):
                     continue
-                step = 2 if _hex_facts(n)[0] in DESERTS else 1
-                n_rail = _hex_facts(n)[3]
-                for h, lake_side, straits, rail_edge in _adjacent(n):
-                    if lake_side and not self.crossable(h, n, True):
+                n_facts = facts(n)
+                step = 2 if n_facts[0] in DESERTS else 1
+                n_rail = n_facts[3]
+                for h, lake_side, straits, rail_edge in adjacent(n):
+                    if lake_side and not crossable(h, n, True):
                         continue
-                    if railway and (rail_edge or (straits and n_rail and _hex_facts(h)[3])):
+                    if railway and (rail_edge or (straits and n_rail and facts(h)[3])):
                         nd = d
                     else:
                         nd = d + step
-                    if nd > limit:
-                        continue
-                    old = dist.get(h)
+                        if nd > limit:
+                            continue
+                    old = get(h)
                     if old is None or nd < old:
                         dist[h] = nd
                         if parents is not None:
