@@ -53,8 +53,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play of each game")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds each bot waits before each command (0: as fast as the server answers)")
+    parser.add_argument("--profile", metavar="PY_SPY", help="sample the server with this py-spy while the bots play")
     args = parser.parse_args()
-    result = run([int(n) for n in args.games.split(",")], args.seconds, think=args.think)
+    result = run([int(n) for n in args.games.split(",")], args.seconds, think=args.think, profile=args.profile)
     print_table(result)
     return 1 if any(r["errors"] for r in result["runs"]) else 0
 
@@ -62,23 +63,34 @@ def main() -> int:
 def print_table(result: dict) -> None:
     """`wif bench net` prints this too (app/cli.py cmd_bench)."""
     print(f"each bot waits {result.get('think', 0.0):g} s before each command")
-    print("| games | set-up s | clients | commands | samples | p50 ms | p95 ms | server RSS empty / end MiB | RSS per game MiB |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| games | set-up s | clients | commands | samples | p50 ms | p95 ms | play wall s | server CPU s "
+          "(ms/command) | bots' CPU s | load before / after | server RSS empty / end MiB | RSS per game MiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in result["runs"]:
         print(f"| {r['games']} | {r['set_up_seconds']:.0f} | {r['clients']} | {r['commands']} | {r['samples']} | {r['p50_ms']:.1f} | "
-              f"{r['p95_ms']:.1f} | {r['rss_empty_mib']:.0f} / {r['rss_end_mib']:.0f} | {r['rss_per_game_mib']:.1f} |")
+              f"{r['p95_ms']:.1f} | {r['play_wall_s']:.0f} | {r['server_cpu_s']:.1f} ({r['server_cpu_ms_per_command']:.1f}) | "
+              f"{r['clients_cpu_s']:.1f} | {r['load_before']:.1f} / {r['load_after']:.1f} | "
+              f"{r['rss_empty_mib']:.0f} / {r['rss_end_mib']:.0f} | {r['rss_per_game_mib']:.1f} |")
     for r in result["runs"]:
         for line in r["errors"][:5]:
             print(f"  {r['games']} games: client failed: {line}", file=sys.stderr)
 
 
-def run(games=(1, 10, 50), seconds: float = 60.0, think: float = 0.0, **_) -> dict:
+def run(games=(1, 10, 50), seconds: float = 60.0, think: float = 0.0, profile: str | None = None, **_) -> dict:
     think = max(0.0, min(think, 10.0))
-    return {"think": think, "runs": [run_one(max(1, min(int(n), MAX_GAMES)), max(5.0, min(seconds, MAX_SECONDS)), think)
-                                     for n in games]}
+    return {"think": think, "runs": [run_one(max(1, min(int(n), MAX_GAMES)), max(5.0, min(seconds, MAX_SECONDS)), think,
+                                             profile) for n in games]}
 
 
-def run_one(games: int, seconds: float, think: float = 0.0) -> dict:
+def _profile(pid: int, seconds: float, py_spy: str, games: int):
+    """py-spy (not a dependency: give its path) samples the server while the bots play; its
+    collapsed stacks go to wif-bench-net-N.txt in the working directory."""
+    return subprocess.Popen([py_spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "100",
+                             "--format", "raw", "--output", f"wif-bench-net-{games}.txt"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None = None) -> dict:
     import psutil
 
     tmp = Path(tempfile.mkdtemp(prefix="wif-bench-net-"))
@@ -106,8 +118,14 @@ def run_one(games: int, seconds: float, think: float = 0.0) -> dict:
         set_up = time.monotonic() - set_up
         slices = [list(range(games))[i::CLIENT_PROCESSES] for i in range(min(CLIENT_PROCESSES, games))]
         ctx = multiprocessing.get_context("spawn")
+        server_cpu = lambda: sum(psutil.Process(server.pid).cpu_times()[:2])  # noqa: E731
+        cpu_before, load_before, wall = server_cpu(), os.getloadavg()[0], time.monotonic()
+        profiler = _profile(server.pid, seconds, profile, games) if profile else None
         with ctx.Pool(len(slices)) as pool:
             outs = pool.starmap(_play_games, [(url, str(tmp / "clients"), s, seconds, think) for s in slices])
+        cpu, wall, load_after = server_cpu() - cpu_before, time.monotonic() - wall, os.getloadavg()[0]
+        if profiler is not None:
+            profiler.wait(timeout=seconds + 60)
         end = rss()
     finally:
         server.terminate()
@@ -122,11 +140,15 @@ def run_one(games: int, seconds: float, think: float = 0.0) -> dict:
             "p50_ms": 1000 * statistics.median(latencies) if latencies else 0.0,
             "p95_ms": 1000 * latencies[int(0.95 * (len(latencies) - 1))] if latencies else 0.0,
             "rss_empty_mib": empty, "rss_end_mib": end, "rss_per_game_mib": (end - empty) / games,
-            "seconds": seconds, "set_up_seconds": set_up, "errors": [e for out in outs for e in out["errors"]]}
+            "seconds": seconds, "set_up_seconds": set_up, "errors": [e for out in outs for e in out["errors"]],
+            "play_wall_s": wall, "server_cpu_s": cpu, "clients_cpu_s": sum(out["cpu_s"] for out in outs),
+            "server_cpu_ms_per_command": 1000 * cpu / commands if commands else 0.0,
+            "load_before": load_before, "load_after": load_after}
 
 
 def _failed(games: int, why: str) -> dict:
-    return {"set_up_seconds": 0.0, "games": games, "clients": 0, "commands": 0, "samples": 0, "p50_ms": 0.0, "p95_ms": 0.0,
+    return {"set_up_seconds": 0.0, "play_wall_s": 0.0, "server_cpu_s": 0.0, "clients_cpu_s": 0.0,
+            "server_cpu_ms_per_command": 0.0, "load_before": 0.0, "load_after": 0.0, "games": games, "clients": 0, "commands": 0, "samples": 0, "p50_ms": 0.0, "p95_ms": 0.0,
             "rss_empty_mib": 0.0, "rss_end_mib": 0.0, "rss_per_game_mib": 0.0, "seconds": 0.0, "errors": [why]}
 
 
@@ -162,6 +184,7 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
                 self.timings.append((op, sent, time.monotonic(), int(out.get("seq", 0))))
             return out
 
+    cpu_start = time.process_time()
     errors: list[str] = []
     clients: dict[tuple[int, str], TimedClient] = {}
     commands = [0]
@@ -199,7 +222,7 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
                          if w_sent <= sent <= w_answered and w_seq >= seq]
                 if heard:
                     latencies.append(max(answered, min(heard)) - sent)
-    return {"latencies": latencies, "commands": commands[0], "errors": errors}
+    return {"latencies": latencies, "commands": commands[0], "errors": errors, "cpu_s": time.process_time() - cpu_start}
 
 
 if __name__ == "__main__":
