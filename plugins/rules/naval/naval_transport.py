@@ -102,7 +102,10 @@ def embark_preview(state, cmd: EmbarkUnits):
     problem = why_not_embark(state, cmd.actor, cmd.ship, cmd.units)
     if problem:
         raise Rejected(problem)
-    return {"ship": cmd.ship, "aboard": aboard(state, cmd.ship) + cmd.units, "activities": {}}
+    everyone = units(state).units
+    # "land_units": what of the cargo could later unload or invade (bots and players weigh it)
+    return {"ship": cmd.ship, "aboard": aboard(state, cmd.ship) + cmd.units, "activities": {},
+            "land_units": [c for c in cmd.units if everyone[c].branch == "land"]}
 
 
 @rules.command(EmbarkUnits, choices=embark_choices, preview=embark_preview)
@@ -194,6 +197,7 @@ def _preview(state, cmd, invading: bool):
         raise Rejected(problem)
     out = {"hex": list(cmd.hex), "land_moves": 1, "transport_disorganized": True}
     if invading:
+        out["invasion"] = True
         out["land_attack"] = 1 if is_new_attack(state, cmd.actor, tuple(cmd.hex)) else 0
     return out
 
