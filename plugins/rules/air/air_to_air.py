@@ -261,7 +261,11 @@ def both_staying(ctx, step: str) -> None:
 def round_skip(state, step_id: str) -> str | None:
     c = air(state).mission.combat
     last = step_id.rsplit(".", 1)[-1]
-    if c is None or last in ("both-staying", "attacking-unit-result", "defending-unit-result"):
+    if c is None:
+        # No combat yet (as `wif steps` asks at the start of a game): the defender's fire is no
+        # step of its own in any combat ("1. The inactive side rolls" as the round begins: begin_round)
+        return "the defender fires as each round begins (above)" if last == "defender-fires" else None
+    if last in ("both-staying", "attacking-unit-result", "defending-unit-result"):
         return None
     if c.ended or not (alive(c, c.attacker) and alive(c, c.defender)):
         return "the air combat is over"

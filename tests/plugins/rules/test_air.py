@@ -564,3 +564,15 @@ def test_weather_report_no_mission_flies_to_a_weather_zone_in_storm_or_blizzard(
         "Combat Air Patrol: hex (203, 54) is in a weather zone in storm; the only mission you may fly there is a rebase")
     ok(game, type="FinishStep", actor="ussr")
     assert "in a weather zone in storm" in refused(game, type="FlyMission", actor="germany", unit="stuka", hex=list(TARGET))
+
+
+def test_air_to_air_combat_defender_fires_is_skipped_with_its_reason_even_before_any_combat(save):
+    """Seeds, "Air-to-air Combat" ("1. The inactive side rolls" as the round begins): the step
+    Defender Fires on Attacker is never played on its own, so `wif steps` (asked at the start of a
+    game, with no combat) shows it skipped with the reason, not as a step with nothing to do."""
+    from plugins.rules.air.air_to_air import round_skip
+
+    game = lab(save, [STUKA, RIFLE])
+    step = "wif.procedures.air-to-air-combat.round.defender-fires"
+    assert round_skip(game.state, step) == "the defender fires as each round begins (above)"
+    assert round_skip(game.state, "wif.procedures.air-to-air-combat.round.arrange-units") is None
