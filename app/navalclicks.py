@@ -84,6 +84,7 @@ def offer(play, values: list, units: list, then: dict) -> bool:
         if play.fill is not None and choice is play.fill.choice:
             continue
         fill = CommandFill(choice)
+        _forced(fill)
         if _take(fill, fill.pending(), values, units, then) is not None:
             play.fill_in(choice)
             return _offer_to(play, play.fill, values, units, then)
@@ -91,6 +92,7 @@ def offer(play, values: list, units: list, then: dict) -> bool:
 
 
 def _offer_to(play, fill: CommandFill, values: list, units: list, then: dict, kinds=None) -> bool:
+    _forced(fill)  # a sole choice before the clicked one (the only group of the abort queue)
     path, pending = fill.walk()
     fields = ([pending] if pending is not None else []) + [f for f in path if f is not pending]
     for f in fields:
@@ -112,13 +114,19 @@ def _offer_to(play, fill: CommandFill, values: list, units: list, then: dict, ki
 
 
 def _forced(fill: CommandFill) -> None:
-    """Fields offering a single value (a move into a port has one "section": the port) are
-    taken with the click that opened them."""
+    """Fields offering a single value (a move into a port has one "section": the port; a
+    group of the abort queue of one unit has one unit to move) are taken with the click that
+    opened them."""
     for _ in range(8):
         f = fill.pending()
-        if f is None or f.kind not in ("option", "hex") or len(f.all_options()) != 1:
+        if f is None or len(f.all_options()) != 1:
             return
-        if not fill.set(f.name, f.all_options()[0].value):
+        value = f.all_options()[0].value
+        if f.kind == "units" and (f.min or 0) >= 1:
+            value = [value]
+        elif f.kind not in ("option", "hex"):
+            return
+        if not fill.set(f.name, value):
             return
 
 
