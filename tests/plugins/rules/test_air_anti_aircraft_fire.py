@@ -211,3 +211,18 @@ def test_light_aa_fire_is_whole_when_another_bomber_is_there_or_the_aa_is_heavy(
     ok(heavy_flak, type="FinishStep", actor="germany")
     assert heavy_flak.preview({"type": "PlotAAFire", "actor": "ussr", "unit": "flak", "hex": list(TARGET),
                                "shots": 3})["factors"] == 9
+
+
+def test_surprise_points_used_is_skipped_outside_port_attack_and_aa_fire_is_never_halved_for_surprise(save):
+    """Seeds, "Surprise Points Used": "This subphase is skipped except during the port attack
+    phase. Surprise never happens during the other 7 air mission phases"; so "Anti-Air Fire"'s
+    halving for a surprised power never applies to a land air mission (Barbarossa starts at war)."""
+    game = strike(save, [STUKA, RIFLE, flak(3)])
+    events = ok(game, type="FinishStep", actor="germany")
+    skipped = {e.data["step"]: e.data["reason"] for e in events if e.type == "StepSkipped"}
+    reason = skipped[f"{AM}.surprise-points-used"]
+    assert "skipped except in the Port Attack phase" in reason and reason.endswith("Ground Strike")
+    assert current(game) == PLOT  # the AA fire is plotted whole: the USSR fires its 4 shots of 3
+    ok(game, type="PlotAAFire", actor="ussr", unit="flak", hex=list(TARGET), shots=4)
+    events = ok(game, type="FinishStep", actor="ussr")
+    assert next(e for e in events if e.type == "AAFireRolled").data["factors"] == 12
