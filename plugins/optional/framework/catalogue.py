@@ -102,6 +102,8 @@ class RuleMeta(BaseModel):
         return self
 
     def effective_toggle(self) -> str:
+        if not self.listed:
+            return "never"  # chosen by its id when a game starts, never from a list during play
         if self.toggle is not None:
             return self.toggle
         return "never" if self.group == "additional-units" else "in-play"
