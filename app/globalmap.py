@@ -18,6 +18,7 @@ import pygame
 from . import mapstyle
 from .counters import NAVAL_TYPES
 from .mapmodel import MapModel
+from .uihooks import ask_game
 
 VIEWS = ("terrain", "weather", "control", "units", "markers", "convoys", "production")
 HEX_PX = 2  # pixels per hex, each way, at single size
@@ -26,7 +27,11 @@ HEX_PX = 2  # pixels per hex, each way, at single size
 # "any" (hexes a rule plugin reports, e.g. a combat) counts for units: a combat may remove some.
 VIEW_INPUTS: dict[str, tuple | None] = {
     "terrain": (), "markers": (), "weather": ("weather",), "control": ("control",),
-    "units": ("units", "any"), "convoys": ("units", "any"), "production": None}
+    "units": ("units", "any"), "convoys": None, "production": None}  # ships move at sea without a hex
+CONVOY_SEA = (70, 130, 190)  # a sea area holding convoy points (for the filter): the pipelines stand out
+# the four numbers' cells: convoy points, surface ships, submarines, aircraft at sea
+NUMBER_COLOURS = ((250, 226, 120), (235, 235, 235), (150, 150, 150), (170, 215, 250))
+NUMBER_NAMES = ("convoy points", "surface ships (carriers too)", "submarines", "aircraft at sea")
 
 
 def _rgb(colour) -> bytes:
@@ -184,7 +189,38 @@ class GlobalMap:
         return self._base()  # no markers exist in the game state yet
 
     def _colours_convoys(self):
-        return self._base()
+        """The sea areas holding convoy points (for the filter) lighter than the rest of the sea:
+        "where convoy pipelines exist" (seeds, "Global Map")."""
+        out = self._base()
+        piped = {code for code, numbers in self.sea_counts().items() if numbers[0]}
+        if piped:
+            for r, row in enumerate(self.model.sea_grid):
+                for c, code in enumerate(row):
+                    if code in piped and self.model.terrain_grid[r][c] == "sea":
+                        out[r][c] = CONVOY_SEA
+        return out
+
+    def filters(self) -> list[str]:
+        """What the convoys and production views may show: all, each side, each major power."""
+        state = self.model.state
+        if state is None:
+            return ["all"]
+        sides = list(state.kernel.sides)
+        return ["all", *sides, *[p for side in sides for p in state.kernel.sides[side]]]
+
+    def next_filter(self) -> str:
+        """Seeds, "Global Map": "the ships at sea for individual major powers, all major powers
+        on a side, or all major powers on both sides" (a click on the view's button again)."""
+        options = self.filters()
+        self.filter = options[(options.index(self.filter) + 1) % len(options)] if self.filter in options else "all"
+        return self.filter
+
+    def caption(self) -> str:
+        shown = f" ({self.filter})" if self.view in ("convoys", "production") and self.filter != "all" else ""
+        return f"{self.view}{shown}{'  x2' if self.double else ''}"
+
+    def _shown(self, power: str) -> bool:
+        return self.filter == "all" or power == self.filter or self.model.side_of(power) == self.filter
 
     def _friendly(self, power: str) -> bool:
         """Is a hex controller friendly to the filter (a power, a side, or all)?"""
@@ -213,9 +249,20 @@ class GlobalMap:
 
     # ------------------------------------------------------------------ numbers and names
     def sea_counts(self) -> dict[str, tuple[int, int, int, int]]:
-        """Per sea area: convoys, surface ships (with carriers), submarines, land-based air
-        (seeds, Global Map: up to 4 numbers per sea area, for the current filter)."""
+        """Per sea area: convoy points, surface ships (with carriers), submarines, land-based air
+        (seeds, Global Map: up to 4 numbers per sea area, for the current filter).  Ships at sea
+        stand in sea-area boxes, not hexes: the rules answer through the hook
+        ``sea_area_counts``; a game whose rules do not answer is counted from units on sea hexes."""
         m = self.model
+        if m.game is not None:
+            answer = ask_game(m.game, "sea_area_counts", state=m.state)
+            if answer is not None:
+                counts = {}
+                for code, area in answer.items():
+                    shown = [n for power, n in area["powers"].items() if self._shown(power)]
+                    if shown:
+                        counts[code] = tuple(sum(n[k] for n in shown) for k in ("convoy_points", "surface", "subs", "air"))
+                return counts
         units = m.units()
         counts: dict[str, list[int]] = {}
         if units is None:
@@ -223,7 +270,7 @@ class GlobalMap:
         for unit in units.units.values():
             if not unit.on_map:
                 continue
-            if self.filter != "all" and unit.power != self.filter and m.side_of(unit.power) != self.filter:
+            if not self._shown(unit.power):
                 continue
             col, row = unit.hex
             code = m.sea_grid[row][col % m.grid.cols]
@@ -253,9 +300,18 @@ class GlobalMap:
             hex_ = self.model.sea_label_hex.get(code)
             if hex_ is None:
                 continue
-            text = f.render(" ".join(str(n) for n in numbers), True, (255, 255, 255), (0, 0, 0))
+            # one cell per number, each in its own colour (the legend names them)
+            texts = [f.render(str(n), True, (0, 0, 0)) for n in numbers]
+            widths = [t.get_width() + 6 for t in texts]
+            h = texts[0].get_height() + 2
             x, y = self._label_pos(hex_[0], hex_[1], factor)
-            image.blit(text, (x - text.get_width() // 2, y - text.get_height() // 2))
+            x -= sum(widths) // 2
+            y -= h // 2
+            for text, w, colour in zip(texts, widths, NUMBER_COLOURS):
+                image.fill((0, 0, 0), (x - 1, y - 1, w + 2, h + 2))
+                image.fill(colour, (x, y, w, h))
+                image.blit(text, (x + 3, y + 1))
+                x += w + 1
 
     def _draw_sea_names(self, image) -> None:
         from .detailed import font
@@ -305,8 +361,9 @@ def legend(view: str, model: MapModel | None = None) -> list[tuple[str, list]]:
     if view == "markers":
         return [("land", [mapstyle.GLOBAL_LAND]), ("sea", [mapstyle.GLOBAL_SEA]), ("(no markers in play yet)", [])]
     if view == "convoys":
-        return [("numbers: convoys surface subs air", []), ("land", [mapstyle.GLOBAL_LAND]),
-                ("sea", [mapstyle.GLOBAL_SEA])]
+        return [*[(name, [c]) for name, c in zip(NUMBER_NAMES, NUMBER_COLOURS)],
+                ("sea area with convoy points", [CONVOY_SEA]), ("land", [mapstyle.GLOBAL_LAND]),
+                ("sea", [mapstyle.GLOBAL_SEA]), ("'convoys' again: next filter", [])]
     if view == "production":
         return [("factory working", [mapstyle.FACTORY_WORKING]), ("factory idle", [mapstyle.FACTORY_IDLE]),
                 ("oil", [mapstyle.OIL]), ("other resource", [mapstyle.RESOURCE]),

@@ -76,7 +76,7 @@ class PanelDrawing:
             col, row = d.centre_hex
             title += f"  zoom {d.zoom}  centre {col},{row}"
         elif panel.kind == "global":
-            title += f"  {self.global_map.view}{'  x2' if self.global_map.double else ''}"
+            title += f"  {self.global_map.caption()}"
         s.blit(line(17, title, TEXT), (rect.x + 20, rect.y + 2))
         if panel.geometry.rolled:
             return
@@ -91,9 +91,39 @@ class PanelDrawing:
             for layer in self.ui.layers:  # the supply layer and plugins' layers (app/uiplugins.py)
                 layer.draw(self, self.detailed[panel.key], s, body.topleft)
         elif drawer is not None:
-            drawer(panel)
+            self._draw_kept(panel, drawer)
         s.set_clip(old)
         pygame.draw.rect(s, (0, 0, 0), (rect.x, rect.y, rect.w, panel.geometry.h), 1)
+
+    def _draw_kept(self, panel: Panel, drawer) -> None:
+        """A side panel whose content did not change since the last frame is blitted as drawn
+        then (the global map, its legend, the sequence of play: a click on the map changes
+        none of them); the others are drawn every frame."""
+        key_of = KEPT_PANELS.get(panel.kind)
+        if key_of is None:
+            drawer(panel)
+            return
+        body = panel.body.clip(self.screen.get_rect())
+        key = (tuple(body), key_of(self))
+        kept = self._kept_panels.get(panel.key) if hasattr(self, "_kept_panels") else None
+        if kept is not None and kept[0] == key:
+            self.screen.blit(kept[1], body.topleft)
+            return
+        drawer(panel)
+        if body.w > 0 and body.h > 0:
+            self.__dict__.setdefault("_kept_panels", {})[panel.key] = (key, self.screen.subsurface(body).copy())
+
+    def _global_key(self) -> tuple:
+        g = self.global_map
+        link = tuple(g.link_rect(self.primary)) if self.primary is not None else None
+        # the image itself (not its id): kept in the key, a rebuilt image never takes its address
+        return (g.image(), g.view, g.filter, g.double, g.scroll_x, link, self.legend_visible)
+
+    def _sequence_key(self) -> tuple:
+        if self.game is None:
+            return (None,)
+        k = self.game.state.kernel
+        return (k.sequence.current, tuple(k.sequence.pending), self.power() if k.sequence.pending else None)
 
     def _draw_main(self, panel: Panel) -> None:
         s, b = self.screen, panel.body
@@ -279,6 +309,14 @@ class PanelDrawing:
             s.blit(art.surface(unit, size), (x + 4 + (i % 3) * (size + 4), y + 20 + (i // 3) * (size + 4)))
 
 
+
+
+# panel kind -> what its picture depends on besides its rectangle (PanelDrawing._draw_kept)
+KEPT_PANELS = {
+    "global": PanelDrawing._global_key,
+    "legend": lambda window: (window.legend_visible, window.global_map.view),
+    "sequence": PanelDrawing._sequence_key,
+}
 
 
 def fit_text(text: str, f, width: int) -> str:

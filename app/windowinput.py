@@ -310,6 +310,8 @@ class WindowInput:
                         self.global_map.double = not self.global_map.double
                     elif name == "legend":
                         self.legend_visible = not self.legend_visible
+                    elif name == self.global_map.view and name in ("convoys", "production"):
+                        self.global_map.next_filter()  # seeds: a power, a side, or all
                     else:
                         self.global_map.set_view(name)
                     return
