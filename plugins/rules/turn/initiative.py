@@ -55,6 +55,16 @@ def first_mover_problem(state, actor: str, side: str | None = None) -> str | Non
     return None
 
 
+def first_mover_offered_to(state, actor: str) -> bool:
+    """Move First Decision: the decision is the side's, so ``Game.choices`` offers it once,
+    through the side's first power (a side of several powers, e.g. Guadalcanal's USA and
+    Commonwealth, would otherwise show the same buttons twice).  Any power of the side may
+    still submit it (as ``kernel.lab.rig_offered_to`` does for a player's rig commands)."""
+    side = side_of_actor(state, actor)
+    powers = state.kernel.sides.get(side) or [actor]
+    return actor in (side, powers[0])
+
+
 def choose_first_mover(ctx, cmd: ChooseFirstMover) -> None:
     problem = first_mover_problem(ctx.state, cmd.actor, cmd.side)
     if problem:
@@ -67,7 +77,7 @@ def choose_first_mover(ctx, cmd: ChooseFirstMover) -> None:
 
 
 def first_mover_choices(state, actor: str, step_id: str):
-    if first_mover_problem(state, actor) is not None:
+    if first_mover_problem(state, actor) is not None or not first_mover_offered_to(state, actor):
         return None
     holder = side_of_actor(state, actor)
 
