@@ -4,9 +4,10 @@ players' clients to sign their own commands (app/net/server.py says why)."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import secrets
-import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,13 +57,46 @@ class RoomSigners(Signers):
         return RemoteSigner(player, recorded, self.room)
 
 
+@dataclass(frozen=True)
+class Position:
+    """Where a game stands between two commands, as the lobby, ``status`` and ``wait`` tell it.
+    The game's worker takes it after each command; the event loop reads it without touching the
+    game, so a client waiting for the other side hears of a move as soon as it is stored, not
+    after whatever that game's worker does next."""
+
+    seq: int
+    stored: tuple[int, bytes]  # the store's last (seq, hash): what a receipt names
+    turn: int
+    impulse: int
+    step: str | None
+    pending: tuple[str, ...]
+    finished: bool
+    waiting_for: frozenset[str]  # the players of the powers or sides the step waits for
+
+    @classmethod
+    def of(cls, game: Game) -> "Position":
+        k = game.state.kernel
+        waiting = set()
+        for decider in k.sequence.pending:
+            for power in (k.sides[decider] if decider in k.sides else [decider]):
+                if power in k.controllers:
+                    waiting.add(k.controllers[power])
+        return cls(k.seq, game.store.last(), k.turn, k.impulse, k.sequence.current, tuple(k.sequence.pending),
+                   bool(k.sequence.finished), frozenset(waiting))
+
+
 class Room:
-    """One game of the lobby: its seats, and once every seat is taken, its save."""
+    """One game of the lobby: its seats, and once every seat is taken, its save.
+
+    Every look at the game and every command runs on the room's own worker thread, one at a
+    time and in the order asked (``run``): games are independent, so one game's long command,
+    or a client slow to sign, holds up that game only, never the server's other games."""
 
     def __init__(self, server: "NetServer", name: str, spec: dict):
         self.server, self.name, self.spec = server, name, spec
-        self.lock = threading.Lock()  # one command or look at a time
+        self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"wif-game-{name}")
         self.game: Game | None = None
+        self.position: Position | None = None
         self.signing_link: dict = {}
         self.changed = asyncio.Condition()
         self.choices_cache: dict[str, tuple[int, object]] = {}
@@ -93,9 +127,23 @@ class Room:
     def attach(self, game: Game) -> None:
         game.signers = RoomSigners(game.identity, self)
         self.game = game
+        self.position = Position.of(game)
+
+    async def run(self, work):
+        """``work()`` on this game's worker thread, after what was asked of it before."""
+        return await asyncio.get_running_loop().run_in_executor(self.worker, work)
+
+    def moved(self) -> None:
+        """On the worker, after a command: the game's new position for the event loop."""
+        self.position = Position.of(self.game)
+
+    def close(self) -> None:
+        self.worker.shutdown(wait=True)
+        if self.game is not None:
+            self.game.close()
 
     def receipt(self, player: str) -> dict:
-        seq, head = self.game.store.last()
+        seq, head = self.position.stored
         return {"seq": seq, "tag": protocol.receipt_tag(self.server.receipt_key, self.game.identity.game_id,
                                                         player, seq, head)}
 

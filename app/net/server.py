@@ -62,8 +62,7 @@ class NetServer:
 
     def close(self) -> None:
         for room in self.rooms.values():
-            if room.game is not None:
-                room.game.close()
+            room.close()
 
     def room(self, name: str) -> Room:
         room = self.rooms.get(name)
@@ -185,7 +184,7 @@ class Connection(ViewOps):
             seat["key"] = self.public_hex
             room.save_spec()
         if room.game is None and not room.open_seats():  # a failed start is tried (and named) again
-            await asyncio.to_thread(self._start, room)
+            await room.run(room.start_if_full)
         self.joined.add(room.name)
         if msg.get("sign", True):  # a window's second connection only watches: its first one signs
             room.signing_link[self.player] = self.sign_remotely
@@ -194,38 +193,24 @@ class Connection(ViewOps):
         receipt = msg.get("receipt")
 
         def check():
-            with room.lock:
-                why = room.receipt_problem(self.player, receipt) if receipt else None
-                if why:
-                    raise WifError(why)
-                return {"started": True, **self._status(room)}
-        return await asyncio.to_thread(check)
-
-    def _start(self, room: Room) -> None:
-        with room.lock:
-            room.start_if_full()
+            why = room.receipt_problem(self.player, receipt) if receipt else None
+            if why:
+                raise WifError(why)
+            return {"started": True, **self._status(room)}
+        return await room.run(check)
 
     # ------------------------------------------------------------ play
     def _status(self, room: Room) -> dict:
-        k = room.game.state.kernel
-        mine = {p for p, who in k.controllers.items() if who == self.player}
-        sides = {k.side_of(p) for p in mine}
-        waits = [d for d in k.sequence.pending if d in mine or d in sides]
-        return {"game_id": room.game.identity.game_id, "seq": k.seq, "turn": k.turn, "impulse": k.impulse, "step": k.sequence.current,
-                "pending": list(k.sequence.pending), "my_turn": bool(waits), "finished": bool(k.sequence.finished),
-                "receipt": room.receipt(self.player)}
-
-    async def _status_now(self, room: Room) -> dict:
-        """The status between commands (a command being decided holds the lock: its events are
-        not the game's until they are stored)."""
-        def look():
-            with room.lock:
-                return self._status(room)
-        return await asyncio.to_thread(look)
+        """Where the game stands for this player: its position after the last stored command
+        (a command being decided is not the game's until its events are stored)."""
+        at = room.position
+        return {"game_id": room.game.identity.game_id, "seq": at.seq, "turn": at.turn, "impulse": at.impulse,
+                "step": at.step, "pending": list(at.pending), "my_turn": self.player in at.waiting_for,
+                "finished": at.finished, "receipt": room.receipt(self.player)}
 
     async def op_status(self, msg: dict) -> dict:
         room = self._seat_room(msg)
-        return await self._status_now(room)
+        return self._status(room)
 
     async def op_wait(self, msg: dict) -> dict:
         """Answers when the log passes ``seq`` (or after a while): a client waiting for the other side."""
@@ -234,10 +219,10 @@ class Connection(ViewOps):
         timeout = min(float(msg.get("timeout", WAIT_LIMIT)), WAIT_LIMIT)
         async with room.changed:
             try:
-                await asyncio.wait_for(room.changed.wait_for(lambda: room.game.state.kernel.seq > seq), timeout)
+                await asyncio.wait_for(room.changed.wait_for(lambda: room.position.seq > seq), timeout)
             except asyncio.TimeoutError:
                 pass
-        return await self._status_now(room)
+        return self._status(room)
 
     def _choices(self, room: Room):
         seq = room.game.state.kernel.seq
@@ -251,15 +236,14 @@ class Connection(ViewOps):
         room = self._seat_room(msg)
 
         def look():
-            with room.lock:
-                found = self._choices(room)
-                return {"seq": room.game.state.kernel.seq,
-                        "decisions": [{"decider": d.decider, "step": d.step, "title": d.title, "pending": d.pending,
-                                       "commands": [{"type": c.type, "actor": c.actor, "source": c.source,
-                                                     "fields": [f.as_dict(0) for f in c.fields]}
-                                                    for c in d.commands]}
-                                      for d in found.decisions]}
-        return await asyncio.to_thread(look)
+            found = self._choices(room)
+            return {"seq": room.game.state.kernel.seq,
+                    "decisions": [{"decider": d.decider, "step": d.step, "title": d.title, "pending": d.pending,
+                                   "commands": [{"type": c.type, "actor": c.actor, "source": c.source,
+                                                 "fields": [f.as_dict(0) for f in c.fields]}
+                                                for c in d.commands]}
+                                  for d in found.decisions]}
+        return await room.run(look)
 
     async def op_expand(self, msg: dict) -> dict:
         """The fields that follow one option: path = decision, command, then field and option
@@ -267,16 +251,15 @@ class Connection(ViewOps):
         room = self._seat_room(msg)
 
         def look():
-            with room.lock:
-                if int(msg.get("seq", -1)) != room.game.state.kernel.seq:
-                    raise WifError(f"{protocol.OUT_OF_DATE}: the game has moved on")
-                found = self._choices(room)
-                d, c, *rest = [int(i) for i in msg["path"]]
-                fields = found.decisions[d].commands[c].fields
-                for f_index, o_index in zip(rest[::2], rest[1::2]):
-                    fields = fields[f_index].all_options()[o_index].next_fields()
-                return {"fields": [f.as_dict(0) for f in fields]}
-        return await asyncio.to_thread(look)
+            if int(msg.get("seq", -1)) != room.game.state.kernel.seq:
+                raise WifError(f"{protocol.OUT_OF_DATE}: the game has moved on")
+            found = self._choices(room)
+            d, c, *rest = [int(i) for i in msg["path"]]
+            fields = found.decisions[d].commands[c].fields
+            for f_index, o_index in zip(rest[::2], rest[1::2]):
+                fields = fields[f_index].all_options()[o_index].next_fields()
+            return {"fields": [f.as_dict(0) for f in fields]}
+        return await room.run(look)
 
     async def op_submit(self, msg: dict) -> dict:
         room = self._seat_room(msg)
@@ -285,10 +268,11 @@ class Connection(ViewOps):
             raise WifError("command: a JSON object")
 
         def decide():
-            with room.lock:
-                outcome = room.game.submit(command, player=self.player)
-                return {"accepted": outcome.accepted, "reason": outcome.reason or "", **self._status(room)}
-        result = await asyncio.to_thread(decide)
+            outcome = room.game.submit(command, player=self.player)
+            if outcome.accepted:
+                room.moved()
+            return {"accepted": outcome.accepted, "reason": outcome.reason or "", **self._status(room)}
+        result = await room.run(decide)
         if result["accepted"]:
             async with room.changed:
                 room.changed.notify_all()
@@ -311,10 +295,7 @@ class Connection(ViewOps):
     async def op_view(self, msg: dict) -> dict:
         room = self._seat_room(msg)
 
-        def look():
-            with room.lock:
-                return {"state": state_seen_by(room.game, self.player)}
-        return await asyncio.to_thread(look)
+        return await room.run(lambda: {"state": state_seen_by(room.game, self.player)})
 
 
 async def handshake(server: NetServer, ws: WebSocket) -> tuple[str, str] | None:

@@ -76,10 +76,8 @@ class ViewOps:
         if not isinstance(command, dict):
             raise WifError("command: a JSON object")
 
-        def look():
-            with room.lock:
-                return {"seq": room.game.state.kernel.seq, "preview": room.game.preview(command, player=self.player)}
-        return await asyncio.to_thread(look)
+        return await room.run(lambda: {"seq": room.game.state.kernel.seq,
+                                       "preview": room.game.preview(command, player=self.player)})
 
     async def op_update(self, msg: dict) -> dict:
         """The player's view now and the events it shows after ``since`` (a window folds them
@@ -88,13 +86,12 @@ class ViewOps:
         since = int(msg.get("since", 0))
 
         def look():
-            with room.lock:
-                game = room.game
-                behind = game.state.kernel.seq - since
-                records = [r.as_dict() for r in records_seen_by(game, since + 1, None, self.player)] \
-                    if 0 < behind <= UPDATE_RECORDS else []
-                return {**self._status(room), "state": state_seen_by(game, self.player), "records": records}
-        return await asyncio.to_thread(look)
+            game = room.game
+            behind = game.state.kernel.seq - since
+            records = [r.as_dict() for r in records_seen_by(game, since + 1, None, self.player)] \
+                if 0 < behind <= UPDATE_RECORDS else []
+            return {**self._status(room), "state": state_seen_by(game, self.player), "records": records}
+        return await room.run(look)
 
     async def op_watch(self, msg: dict) -> dict:
         """A spectator's ``wait``: answers when the log passes ``seq`` (or after a while)."""
@@ -104,7 +101,7 @@ class ViewOps:
         seq = int(msg.get("seq", 0))
         async with room.changed:
             try:
-                await asyncio.wait_for(room.changed.wait_for(lambda: room.game.state.kernel.seq > seq),
+                await asyncio.wait_for(room.changed.wait_for(lambda: room.position.seq > seq),
                                        min(float(msg.get("timeout", WATCH_LIMIT)), WATCH_LIMIT))
             except asyncio.TimeoutError:
                 pass
@@ -119,30 +116,23 @@ class ViewOps:
         since = int(msg.get("since", 0))
 
         def look():
-            with room.lock:
-                game = room.game
-                k = game.state.kernel
-                out = {"seq": k.seq, "turn": k.turn, "impulse": k.impulse, "step": k.sequence.current,
-                       "pending": list(k.sequence.pending), "finished": bool(k.sequence.finished)}
-                if k.sequence.finished:
-                    return {**out, "state": state_seen_by(game, None), "save": save_bytes(game)}
-                behind = k.seq - since
-                records = records_seen_by_everyone(game, since + 1) if 0 < behind <= UPDATE_RECORDS else []
-                return {**out, "state": state_seen_by_everyone(game), "records": records}
-        return await asyncio.to_thread(look)
+            game = room.game
+            k = game.state.kernel
+            out = {"seq": k.seq, "turn": k.turn, "impulse": k.impulse, "step": k.sequence.current,
+                   "pending": list(k.sequence.pending), "finished": bool(k.sequence.finished)}
+            if k.sequence.finished:
+                return {**out, "state": state_seen_by(game, None), "save": save_bytes(game)}
+            behind = k.seq - since
+            records = records_seen_by_everyone(game, since + 1) if 0 < behind <= UPDATE_RECORDS else []
+            return {**out, "state": state_seen_by_everyone(game), "records": records}
+        return await room.run(look)
 
 
 def whose_turn(room) -> dict:
     """For the lobby (asynchronous play): where a started game is and which players it waits
-    for (the players of the powers or sides the current step waits for)."""
-    game = room.game
-    if game is None:
+    for (the players of the powers or sides the current step waits for: rooms.Position)."""
+    at = room.position
+    if room.game is None or at is None:
         return {}
-    k = game.state.kernel
-    waiting = set()
-    for decider in k.sequence.pending:
-        for power in (k.sides[decider] if decider in k.sides else [decider]):
-            if power in k.controllers:
-                waiting.add(k.controllers[power])
-    return {"seq": k.seq, "turn": k.turn, "impulse": k.impulse, "step": k.sequence.current,
-            "finished": bool(k.sequence.finished), "waiting_for": sorted(waiting)}
+    return {"seq": at.seq, "turn": at.turn, "impulse": at.impulse, "step": at.step,
+            "finished": at.finished, "waiting_for": sorted(at.waiting_for)}
