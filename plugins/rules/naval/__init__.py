@@ -17,6 +17,8 @@ they implement (README.md says what each holds and the data format of naval coun
   voluntary aborts, the next round; ``naval_combat_abort_queue``: the Naval Combat Abort Queue
   and its digression (``MoveAbortingNaval``); ``naval_combat_results``: the chart, results, targets,
   damage, destruction, aborts to port; ``naval_combat_steps``: which step applies and who decides;
+- ``naval_air_combat``: naval air combat's plane roles (``SetPlaneRole``), its air-to-air combat
+  (the air plugin's), the ships' anti-aircraft fire and the air-to-sea attacks;
 - ``port_attack``: Port Attack, an air mission kind of the air plugin's Air Mission sub-machine
   whose performance is an air-to-sea attack on the ships in port;
 - ``naval_transport``: embarking in port (``EmbarkUnits``), Unload Land Units (``DebarkUnit``),
@@ -36,7 +38,7 @@ from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
-from . import naval_air, naval_interception, naval_repair, naval_transport, port_attack, shore_bombardment
+from . import naval_air, naval_air_combat, naval_interception, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_abort_queue as abort_queue
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb
@@ -80,6 +82,8 @@ def resolve_deciders(state, step_id, spec, kind):
         return naval_interception.deciders(state, step_id, kind)
     if step_id == abort_queue.MOVE_STEP:
         return abort_queue.deciders(state, step_id, kind)
+    if kind == "rule:plane-role-owners":
+        return sorted({u.power for u in naval_air_combat.flexible_planes(state)})
     return steps.deciders(state, step_id, kind)
 
 
@@ -104,6 +108,14 @@ def step_ended(ctx, step_id, spec):
     if step_id in RETURN_TO_BASE:
         rtb.destroy_stranded(ctx, step_id)
     naval_repair.return_repaired(ctx, step_id)
+    naval_air_combat.a2a_over(ctx, step_id)  # the air-to-air combat of a naval air combat is over
+    naval_air_combat.aa_step_ended(ctx, step_id)
+    naval_air_combat.reorganize_aboard(ctx, step_id)
+
+
+@hookimpl
+def aircraft_destroyed(ctx, unit, reason, hex_):
+    naval_air_combat.naval_aircraft_lost(ctx, unit)
 
 
 rules.export(globals())

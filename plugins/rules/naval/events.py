@@ -190,6 +190,22 @@ class NavalCombatTypeSet(EventData):
 
 
 @rules.event
+class PlaneRoleSet(EventData):
+    """Naval Air-to-air Combat: ``unit`` flies as a fighter or a bomber this round."""
+
+    unit: str
+    role: str  # fighter, bomber
+
+
+@rules.event
+class NavalAirStageReached(EventData):
+    """The naval air combat moved on: ``stage`` "aa-by-nis" / "aa-by-is" (that side's ships fired
+    their anti-aircraft fire) or "done" (both attacks' results are due)."""
+
+    stage: str
+
+
+@rules.event
 class NavalResultsDue(EventData):
     target_side: str
     results: list[str]
@@ -409,6 +425,18 @@ def _kind(state, event):
     naval(state).combat.kind = event.data["kind"]
 
 
+@rules.reducer("PlaneRoleSet")
+def _plane_role(state, event):
+    c = naval(state).combat
+    unit = event.data["unit"]
+    c.fighters = [u for u in c.fighters if u != unit] + ([unit] if event.data["role"] == "fighter" else [])
+
+
+@rules.reducer("NavalAirStageReached")
+def _air_stage(state, event):
+    naval(state).combat.air_stage = event.data["stage"]
+
+
 @rules.reducer("NavalResultsDue")
 def _due(state, event):
     naval(state).combat.due[event.data["target_side"]] = list(event.data["results"])
@@ -445,6 +473,7 @@ def _round_ended(state, event):
     c.round = event.data["round"] + 1
     c.half_a, c.aborting, c.due, c.subs, c.shifts, c.surprise, c.applied = {}, [], {}, {}, {}, {}, {}
     c.included, c.found, c.rolls, c.kind, c.voluntary = {}, {}, {}, "", []
+    c.fighters, c.air_stage = [], ""
     if event.data["over"]:
         c.over = event.data["over"]
 

@@ -109,26 +109,6 @@ def flying_planes(state, unit_ids: list[str]) -> list:
     return out
 
 
-def air_to_sea(state, unit_ids: list[str]) -> float:
-    return sum(p.factors.get("naval", 0) for p in flying_planes(state, unit_ids))
-
-
-AA_POINTS = {"x": 3, "d": 2, "a": 1, "half-a": 0}
-
-
-def aa_loss(state, defending: list[str], attacking: list[str]) -> int:
-    """Anti-aircraft fire: the air-to-sea factors that "do not press the attack".  Authored
-    reading of the seeds' AA procedure on the authored chart: the target ships' AA total finds
-    a column, the number of flying carrier air units a row, and each result in the cell takes
-    factors off (X 3, D 2, A 1, half-A 0); no plane is shot down."""
-    all_units = units(state).units
-    total = sum(factor(state, all_units[u], "aa") for u in defending if not is_convoy(all_units[u]))
-    planes = len(flying_planes(state, attacking))
-    if not planes:
-        return 0
-    return sum(AA_POINTS[r] for r in chart_results(column_for(total), row_for(planes)))
-
-
 def ships(state, unit_ids: list[str]) -> int:
     all_units = units(state).units
     return sum(ships_of(all_units[u]) for u in unit_ids)
@@ -151,7 +131,7 @@ def asw_total(state, unit_ids: list[str], year: int = 0) -> float:
 
 def results_due(state, attacking: list[str], defending: list[str], kind: str, shift: int, year: int = 0):
     """What the side with ``attacking`` units inflicts on ``defending`` this round:
-    (column, row, results) by the combat type's row of the chart."""
+    (column, row, results) by the combat type's row of the chart (naval air: naval_air_combat.attack_due)."""
     all_units = units(state).units
     if kind == "surface":
         col = column_for(surface_attack(state, attacking), shift)
@@ -162,11 +142,6 @@ def results_due(state, attacking: list[str], defending: list[str], kind: str, sh
         col = column_for(surface_attack(state, subs) + len(subs), shift) if subs else None  # full attack on convoys
         row = row_for(ships(state, convoys), zero_row=not convoys)
         return col, row, chart_results(col, row)
-    if kind == "naval-air":
-        # the bombers face the target ships' anti-aircraft fire first (aa_loss)
-        pressing = max(0.0, air_to_sea(state, attacking) - aa_loss(state, defending, attacking))
-        col = column_for(pressing, shift)
-        return col, row_for(ships(state, defending)), chart_results(col, row_for(ships(state, defending)))
     if kind == "submarine-asw":
         subs = [u for u in defending if is_sub(all_units[u])]
         col = column_for(asw_total(state, attacking, year), shift) if subs else None

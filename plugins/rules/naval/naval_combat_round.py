@@ -12,6 +12,7 @@ from plugins.rules.units import units
 
 from .events import NavalCombatEnded, NavalCombatTypeSet, NavalRoundEnded, NavalSideAborted, SurpriseSpent
 from .naval_combat import ROUND, RULE, other, sides_at_war_in, sides_in_order, units_in_area
+from . import naval_air_combat
 from .naval_combat_abort_queue import merge_into_voluntary, push_if_waiting, queue_aborts
 from .naval_combat_results import due_for, flying_planes, results_due
 from .naval_units import convoy_points, damaged, is_sub
@@ -98,6 +99,7 @@ def end_round(ctx, step_id: str) -> None:
     split off and queued when its result was applied; the rest of the convoy stays."""
     state = ctx.state
     c = naval(state).combat
+    naval_air_combat.round_over(ctx)  # aircraft aborted by AA fire go home
     if c is None or not c.aborting:
         return
     all_units = units(state).units
@@ -121,9 +123,8 @@ def start_attacks(ctx, kind: str) -> None:
             continue
         shift = c.shifts.get(side, 0)
         if kind == "naval-air":
-            if flying_planes(state, mine):
-                due_for(ctx, enemy, *results_due(state, mine, theirs, "naval-air", shift))
-        elif kind == "surface":
+            continue  # worked out after air-to-air combat and AA fire (naval_air_combat)
+        if kind == "surface":
             due_for(ctx, enemy, *results_due(state, mine, theirs, "surface", shift))
         else:
             # two separate combats: this side's SUBs against convoys, its ASW against the SUBs

@@ -8,6 +8,7 @@ from plugins.optional.framework import is_on
 from plugins.rules import core
 from plugins.rules.units import units
 
+from . import naval_air_combat
 from .naval_combat import PROC, ROUND, SELECT_AREA, eligible_areas, other, side_dm, subs_in, units_in_area
 from .naval_combat_results import eligible_targets, target_side_for
 from .naval_combat_round import surprise_side, type_chooser
@@ -95,14 +96,10 @@ def skip(state, step_id: str) -> str | None:
     if step_id in NAVAL_AIR_STEPS or step_id.startswith(f"{ROUND}.naval-air-to-air-combat."):
         if c.kind != "naval-air":
             return f"Naval air combat only; this round's combat is {c.kind or 'not fought'}"
-        if step_id.startswith(f"{ROUND}.naval-air-to-air-combat"):
-            return ("Naval Air-to-air Combat: carrier air units fly as bombers in this edition (no fighter roles are "
-                    "chosen), so no air-to-air combat is fought")
         if step_id == f"{ROUND}.kamikaze":
             return "Kamikaze Attacks by Japan: the optional rule Kamikaze is not in play" if not is_on(state, "kamikaze") \
                 else "Kamikaze Attacks by Japan: Japan has no kamikaze air unit in this edition"
-        return ("Anti-aircraft Combat: the target ships' AA fire was taken off the bombers' air-to-sea factors when "
-                "the attack was worked out (no plane is shot down in this edition, so there is no damage to allot)")
+        return naval_air_combat.skip(state, step_id)
     if step_id in (f"{ROUND}.asw-prefire-nis", f"{ROUND}.asw-prefire-is"):
         return "ASW Pre-fire: the optional rule Convoys in Flames is not in play"
     if step_id in ATTACK_STEPS:

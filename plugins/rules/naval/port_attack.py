@@ -11,9 +11,9 @@ factors "attack as a naval air combat", "only 1 combat round per port attack".
 
 Authored: the bombers are aircraft with an air-to-sea (``naval``) factor based on land (carrier
 air units fly with their carriers, not from ports); their factors, less what anti-aircraft
-fire took off (the air plugin's ``aa_loss``, then the ships' AA in port read as in naval air
-combat, naval_combat_results.aa_loss), find the column on the chart's air-to-sea row
-and the ships in port the row.  The Air Mission Performed step is automatic, so the picks are
+fire took off (the air plugin's ``aa_loss``: the ships in port fire with any AA units, rolled
+on the air plugin's anti-aircraft table, which also destroys and aborts bombers), find the
+column on the chart's air-to-sea row and the ships in port the row.  The Air Mission Performed step is automatic, so the picks are
 made by rule: the attacker takes the face-up ship with the highest attack, the owner offers
 the one with the lowest (an A or half-A only on a face-up ship; a result with no ship left
 lapses).  An A turns its ship face down (Ships in Flames: "Each A result lets you turn a
@@ -25,10 +25,11 @@ from __future__ import annotations
 from plugins.rules import core
 from plugins.rules.air.events import AirMissionBegan
 from plugins.rules.air.mission_kinds import MissionKind, needs_factor, register
+from plugins.rules.air.state import air
 from plugins.rules.units import UnitFlipped, units
 
 from .events import NavalUnitDamaged
-from .naval_combat_results import AA_POINTS, WORSE_TO_LIGHTER, chart_results, column_for, destroy, row_for
+from .naval_combat_results import WORSE_TO_LIGHTER, chart_results, column_for, destroy, row_for
 from .naval_units import damaged, factor, label, ships_of
 from .sea_box_section import port_at
 from .state import IMPULSE, naval, rules
@@ -55,6 +56,22 @@ def target_problem(state, unit, hex_, cargo) -> str | None:
     return None
 
 
+def ships_aa(state, firing: str) -> dict[tuple, float]:
+    """"Bombers that get through take anti-aircraft fire from the naval units in the port"
+    ("Anti-Air Fire": "Naval units provide anti-aircraft fire during port attacks"): the AA
+    factors of ``firing``'s ships in each port attacked, which the air plugin's Anti-aircraft
+    Fire Results roll on its table (``MissionKind.intrinsic_aa``)."""
+    out: dict[tuple, float] = {}
+    for f in air(state).mission.flights.values():
+        if f.role != "bomber" or state.kernel.side_of(f.power) == firing:
+            continue
+        hex_ = tuple(f.hex)
+        if hex_ not in out:
+            out[hex_] = int(sum(factor(state, u, "aa") for u in ships_in_port(state, hex_, f.power)
+                                if state.kernel.side_of(u.power) == firing))
+    return out
+
+
 def unavailable(state) -> str | None:
     phasing = state.kernel.sides.get(state.kernel.active_side, [])
     if not any(targets(state, p) for p in phasing):
@@ -73,10 +90,8 @@ def perform(ctx, flights) -> None:
         in_port = ships_in_port(state, hex_, power)
         if not in_port:
             continue
-        # "Bombers that get through take anti-aircraft fire from the naval units in the port"
-        ship_aa = chart_results(column_for(sum(factor(state, u, "aa") for u in in_port)), row_for(len(group)))
+        # the ships' AA fire (ships_aa) was rolled and applied in the AA subphase: aa_loss
         pressing = sum(max(0, units(state).units[f.unit].factors.get("naval", 0) - f.aa_loss) for f in group)
-        pressing = max(0, pressing - sum(AA_POINTS[r] for r in ship_aa))
         results = chart_results(column_for(pressing), row_for(sum(ships_of(u) for u in in_port)))
         half: dict[str, int] = {}
         for i, result in enumerate(results):
@@ -108,7 +123,7 @@ def _apply(ctx, hex_, power: str, result: str, attacker_picks: bool, half: dict)
 register(MissionKind(
     id=KIND, name="Port Attack", step=PORT_ATTACK, who="organized bombers with an air-to-sea factor",
     flyer=needs_factor("naval"), targets=targets, target_problem=target_problem, perform=perform,
-    factor="naval", unavailable=unavailable))
+    factor="naval", unavailable=unavailable, intrinsic_aa=ships_aa))
 
 
 @rules.step_rule(PORT_ATTACK)

@@ -74,6 +74,11 @@ class NavalCombat(BaseModel):
     # "side:round:cause" -> queue number
     queue_base: int = 1
     queue_numbers: dict[str, int] = Field(default_factory=dict)
+    # Naval Air-to-air Combat: the aircraft flying as fighters this round (the rest fly as
+    # bombers), and where the naval air combat is: "" (planes not yet flown), "aa-by-nis" /
+    # "aa-by-is" (that side's ships have fired their AA, its damage waits), "done"
+    fighters: list[str] = Field(default_factory=list)
+    air_stage: str = ""
 
 
 class PendingMove(BaseModel):

@@ -174,6 +174,9 @@ def test_naval_air_combat_carrier_planes_strike_and_targets_alternate(tmp_path):
     # an undamaged carrier with carrier air units aboard: naval air comes first in the priority list
     refused(g, {"type": "ChooseNavalCombatType", "actor": "germany", "kind": "surface"}, "not allowed")
     ok(g, type="ChooseNavalCombatType", actor="germany", kind="naval-air")
+    # Assign Plane Roles: p1 (air-to-air and air-to-sea factors) may fly either; it stays a bomber
+    assert g.state.kernel.sequence.pending == ["germany"]
+    ok(g, type="FinishStep", actor="germany")
     due = {d["target_side"]: d for d in of_type(g, "NavalResultsDue")}
     assert set(due) == {"allies"}  # only the side with planes attacks; 9 factors, no AA: column 3 (8-11)
     assert due["allies"]["column"] == 3 and due["allies"]["row"] == "2-3"
