@@ -28,9 +28,12 @@ LAND_TYPES = {"inf": "infantry", "arm": "armour", "mech": "mech", "mot": "motori
               "div": "infantry", "ski": "mountain", "sup": "supply"}
 AIR_TYPES = {"ftr": "fighter", "lnd": "bomber", "nav": "bomber", "stb": "bomber", "atr": "transport",
              "cvp": "fighter", "bmr": "bomber"}
-NAVAL_TYPES = {"bb": "ship", "bc": "ship", "ca": "ship", "cl": "ship", "cv": "carrier", "cve": "carrier",
-               "dd": "ship", "sub": "sub", "tr": "transport-ship", "trs": "transport-ship", "amph": "transport-ship", "cp": "convoy",
-               "convoy": "convoy"}
+# Naval classes by silhouette (issue 14: a player tells a carrier from a battleship, a cruiser, a
+# destroyer flotilla, a transport, an amphibious ship and a convoy at a glance)
+NAVAL_TYPES = {"bb": "battleship", "bc": "battleship", "ca": "cruiser", "cl": "cruiser", "cv": "carrier",
+               "cve": "carrier", "dd": "destroyer", "sub": "sub", "tr": "transport-ship", "trs": "transport-ship",
+               "amph": "amphibious", "cp": "convoy", "convoy": "convoy"}
+SHIP_KINDS = ("battleship", "cruiser", "destroyer", "carrier", "transport-ship", "amphibious", "convoy")
 LAND_KINDS = set(LAND_TYPES.values())
 KNOWN_TYPES = {**LAND_TYPES, **AIR_TYPES, **NAVAL_TYPES}
 BRANCH_ORDER = {"land": 0, "air": 1, "naval": 2}
@@ -184,6 +187,8 @@ class CounterArt:
             bottom = y
         box_h = max(3, bottom - top)
         box_w = min(size - 2 * max(2, size // 6), round(box_h * 1.7))
+        if self.symbol_of(unit) in SHIP_KINDS:
+            box_w = size - 4  # a ship side on: its length tells the class (deck, turrets, boom)
         box = pygame.Rect((size - box_w) // 2, top, box_w, box_h)
         draw_symbol(s, self.symbol_of(unit), box, ink)
 
@@ -254,18 +259,47 @@ def draw_symbol(s: pygame.Surface, kind: str, box: pygame.Rect, ink) -> None:
         pygame.draw.line(s, ink, (cx - span, cy), (cx + span, cy), 2 if kind == "bomber" and h >= 6 else 1)
         pygame.draw.line(s, ink, (cx, y), (cx, low), 2 if w >= 10 else 1)
         pygame.draw.line(s, ink, (cx - span // 3, low), (cx + span // 3, low))
-    elif kind in ("ship", "carrier", "transport-ship", "convoy"):
-        hull = [(x, y + h // 2), (right, y + h // 2), (right - w // 6, low), (x + w // 6, low)]
-        pygame.draw.polygon(s, ink, hull)
-        if kind == "ship":
-            pygame.draw.rect(s, ink, (x + w // 3, y + h // 4, w // 3, h // 4))
-        if kind == "carrier":
-            pygame.draw.line(s, ink, (x, y + h // 2 - 2), (right, y + h // 2 - 2), 2)
-        if kind == "convoy":
-            pygame.draw.circle(s, ink, (x + w // 2, y + h // 4), max(1, h // 5), 1)
+    elif kind in SHIP_KINDS:
+        draw_ship(s, kind, box, ink)
     elif kind == "sub":
         pygame.draw.ellipse(s, ink, (x, y + h // 2, w, h // 2))
         pygame.draw.rect(s, ink, (x + w // 2 - 2, y + h // 4, 4, h // 4))
     else:  # unknown type: a clear question mark, never a crash
         img = glyph_text("?", max(3, h), ink)
         s.blit(img, (x + (w - img.get_width()) // 2, y + (h - img.get_height()) // 2))
+
+
+def draw_ship(s: pygame.Surface, kind: str, box: pygame.Rect, ink) -> None:
+    """A naval class's silhouette, side on: a hull, and above it what tells the class."""
+    x, y, w, h = box
+    right, low = x + w - 1, y + h - 1
+    deck = y + h // 2
+    if kind == "convoy":  # two merchant hulls, one behind the other
+        for dx, dy in ((w // 4, 0), (0, h // 4)):
+            hull = [(x + dx, deck - h // 4 + dy), (x + dx + w * 3 // 4 - 1, deck - h // 4 + dy),
+                    (x + dx + w * 3 // 4 - 1 - w // 8, deck + dy), (x + dx + w // 8, deck + dy)]
+            pygame.draw.polygon(s, ink, hull)
+        return
+    deck = y + h * 3 // 5
+    slim = kind == "destroyer"
+    top_of_hull = deck + (h // 8 if slim else 0)
+    hull = [(x, top_of_hull), (right, top_of_hull), (right - w // 6, low), (x + w // 6, low)]
+    pygame.draw.polygon(s, ink, hull)
+    unit_h = max(1, h // 5)
+    if kind == "carrier":  # a flight deck the whole length, the island to starboard
+        s.fill(ink, (x, deck - unit_h, w, unit_h))
+        s.fill(ink, (x + w * 2 // 3, deck - 3 * unit_h, max(2, w // 8), 2 * unit_h))
+    elif kind == "battleship":  # two turrets and a tall superstructure
+        s.fill(ink, (x + w // 8, deck - unit_h, w // 6, unit_h))
+        s.fill(ink, (right - w // 8 - w // 6, deck - unit_h, w // 6, unit_h))
+        s.fill(ink, (x + w * 2 // 5, y + h // 8, w // 5, deck - y - h // 8))
+    elif kind == "cruiser":  # one superstructure, lower
+        s.fill(ink, (x + w // 3, deck - 2 * unit_h, w // 3, 2 * unit_h))
+    elif kind == "destroyer":  # slim hull, a funnel
+        s.fill(ink, (x + w // 2 - 1, top_of_hull - 2 * unit_h, max(2, w // 10), 2 * unit_h))
+    elif kind == "transport-ship":  # cargo: a boom and a load
+        s.fill(ink, (x + w // 5, deck - 2 * unit_h, w // 4, 2 * unit_h))
+        pygame.draw.line(s, ink, (x + w // 2, deck), (x + w * 3 // 4, y + h // 8))
+    elif kind == "amphibious":  # a landing ramp at the bow
+        pygame.draw.line(s, ink, (right, top_of_hull), (min(right + 1, x + w), deck - 2 * unit_h), 2)
+        s.fill(ink, (x + w // 5, deck - unit_h, w // 2, unit_h))
