@@ -63,12 +63,14 @@ def main() -> int:
 def print_table(result: dict) -> None:
     """`wif bench net` prints this too (app/cli.py cmd_bench)."""
     print(f"each bot waits {result.get('think', 0.0):g} s before each command")
-    print("| games | set-up s | clients | commands | samples | p50 ms | p95 ms | play wall s | server CPU s "
-          "(ms/command) | bots' CPU s | load before / after | server RSS empty / end MiB | RSS per game MiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| games | set-up s | clients | commands | samples | p50 ms | p95 ms | deciding p50 / p95 ms | queued p95 ms "
+          "| play wall s | server CPU s (ms/command) | bots' CPU s | load before / after | server RSS empty / end MiB "
+          "| RSS per game MiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in result["runs"]:
         print(f"| {r['games']} | {r['set_up_seconds']:.0f} | {r['clients']} | {r['commands']} | {r['samples']} | {r['p50_ms']:.1f} | "
-              f"{r['p95_ms']:.1f} | {r['play_wall_s']:.0f} | {r['server_cpu_s']:.1f} ({r['server_cpu_ms_per_command']:.1f}) | "
+              f"{r['p95_ms']:.1f} | {r['decided_p50_ms']:.1f} / {r['decided_p95_ms']:.1f} | {r['queued_p95_ms']:.1f} "
+              f"| {r['play_wall_s']:.0f} | {r['server_cpu_s']:.1f} ({r['server_cpu_ms_per_command']:.1f}) | "
               f"{r['clients_cpu_s']:.1f} | {r['load_before']:.1f} / {r['load_after']:.1f} | "
               f"{r['rss_empty_mib']:.0f} / {r['rss_end_mib']:.0f} | {r['rss_per_game_mib']:.1f} |")
     for r in result["runs"]:
@@ -136,9 +138,12 @@ def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None 
             server.wait(timeout=10)
     latencies = sorted(x for out in outs for x in out["latencies"])
     commands = sum(out["commands"] for out in outs)
+    queued, decided = (sorted(x for out in outs for x in out[key]) for key in ("queued_ms", "decided_ms"))
     return {"games": games, "clients": 2 * games, "commands": commands, "samples": len(latencies),
             "p50_ms": 1000 * statistics.median(latencies) if latencies else 0.0,
-            "p95_ms": 1000 * latencies[int(0.95 * (len(latencies) - 1))] if latencies else 0.0,
+            "p95_ms": 1000 * _p95(latencies),
+            "decided_p50_ms": statistics.median(decided) if decided else 0.0, "decided_p95_ms": _p95(decided),
+            "queued_p95_ms": _p95(queued),
             "rss_empty_mib": empty, "rss_end_mib": end, "rss_per_game_mib": (end - empty) / games,
             "seconds": seconds, "set_up_seconds": set_up, "errors": [e for out in outs for e in out["errors"]],
             "play_wall_s": wall, "server_cpu_s": cpu, "clients_cpu_s": sum(out["cpu_s"] for out in outs),
@@ -146,8 +151,12 @@ def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None 
             "load_before": load_before, "load_after": load_after}
 
 
+def _p95(values: list[float]) -> float:
+    return values[int(0.95 * (len(values) - 1))] if values else 0.0
+
+
 def _failed(games: int, why: str) -> dict:
-    return {"set_up_seconds": 0.0, "play_wall_s": 0.0, "server_cpu_s": 0.0, "clients_cpu_s": 0.0,
+    return {"decided_p50_ms": 0.0, "decided_p95_ms": 0.0, "queued_p95_ms": 0.0, "set_up_seconds": 0.0, "play_wall_s": 0.0, "server_cpu_s": 0.0, "clients_cpu_s": 0.0,
             "server_cpu_ms_per_command": 0.0, "load_before": 0.0, "load_after": 0.0, "games": games, "clients": 0, "commands": 0, "samples": 0, "p50_ms": 0.0, "p95_ms": 0.0,
             "rss_empty_mib": 0.0, "rss_end_mib": 0.0, "rss_per_game_mib": 0.0, "seconds": 0.0, "errors": [why]}
 
@@ -182,9 +191,12 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
             out = super().request(op, **fields)
             if op == "wait" or (op == "submit" and out.get("accepted")):
                 self.timings.append((op, sent, time.monotonic(), int(out.get("seq", 0))))
+            if op == "submit" and out.get("accepted") and "timing" in out:
+                server_side.append((out["timing"]["queued_ms"], out["timing"]["decided_ms"]))
             return out
 
     cpu_start = time.process_time()
+    server_side: list[tuple[float, float]] = []  # (queued, decided) ms of each accepted submit
     errors: list[str] = []
     clients: dict[tuple[int, str], TimedClient] = {}
     commands = [0]
@@ -222,7 +234,8 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
                          if w_sent <= sent <= w_answered and w_seq >= seq]
                 if heard:
                     latencies.append(max(answered, min(heard)) - sent)
-    return {"latencies": latencies, "commands": commands[0], "errors": errors, "cpu_s": time.process_time() - cpu_start}
+    return {"latencies": latencies, "commands": commands[0], "errors": errors, "cpu_s": time.process_time() - cpu_start,
+            "queued_ms": [q for q, _ in server_side], "decided_ms": [d for _, d in server_side]}
 
 
 if __name__ == "__main__":

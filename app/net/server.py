@@ -22,6 +22,7 @@ import contextlib
 import json
 import secrets
 import threading
+import time
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -267,11 +268,17 @@ class Connection(ViewOps):
         if not isinstance(command, dict):
             raise WifError("command: a JSON object")
 
+        asked = time.perf_counter()
+
         def decide():
+            started = time.perf_counter()
             outcome = room.game.submit(command, player=self.player)
             if outcome.accepted:
                 room.moved()
-            return {"accepted": outcome.accepted, "reason": outcome.reason or "", **self._status(room)}
+            # where the time went, for `wif bench net`: waiting for the game's worker, then
+            # deciding (the rules, the store, the player's signature)
+            timing = {"queued_ms": 1000 * (started - asked), "decided_ms": 1000 * (time.perf_counter() - started)}
+            return {"accepted": outcome.accepted, "reason": outcome.reason or "", **self._status(room), "timing": timing}
         result = await room.run(decide)
         if result["accepted"]:
             async with room.changed:
