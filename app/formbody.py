@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 AREA_STEP = 32  # pixels: the scrolling area's height is a multiple of this (fewer resizes)
 EDGE_MARGIN = 4  # pixels kept between a widget shown whole and the scrolling view's edge (FormBody.keep_whole)
 SHELF_LISTS = 2  # lists a build did not ask for, kept hidden for a later one (the units left to move)
+# option buttons a build did not ask for, kept hidden: the next unit's destinations take them with
+# their new text (a new button costs ~1.5x a new text, and killing one costs too)
+SHELF_OPTION_BUTTONS = 8
 
 # What builders mark widgets with (read by app/guidriver.py and the tests: what a click
 # submits, sets, clears...): a reused widget loses them, its builder marks it again.
@@ -217,13 +220,18 @@ class FormBody:
         self.reused = 0
 
     def _drop_spares(self, shelve: bool = False) -> None:
-        """The widgets not asked for again gone; with ``shelve``, the lists shown last hidden."""
+        """The widgets not asked for again gone; with ``shelve``, the lists and option buttons shown
+        last hidden."""
         spares = [w for widgets in self._spare.values() for w in widgets]
         self._spare = {}
         lists = sorted((w for w in spares if shelve and w.reuse_key[0] == "list" and w.alive()),
                        key=lambda w: w.shown_in, reverse=True)[:SHELF_LISTS]
+        options = sorted((w for w in spares if shelve and w.reuse_key[0] == "button" and w.alive()
+                          and getattr(w, "role", None) == "option"),
+                         key=lambda w: w.shown_in, reverse=True)[:SHELF_OPTION_BUTTONS]
+        shelved = {id(w) for w in lists + options}
         for widget in spares:
-            if any(widget is kept for kept in lists):
+            if id(widget) in shelved:
                 if widget.visible:
                     widget.hide()
                 for mark in MARKS:  # a hidden list offers nothing (app/guidriver.py looks for marks)

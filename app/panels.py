@@ -97,8 +97,8 @@ class PanelDrawing:
 
     def _draw_kept(self, panel: Panel, drawer) -> None:
         """A side panel whose content did not change since the last frame is blitted as drawn
-        then (the global map, its legend, the sequence of play: a click on the map changes
-        none of them); the others are drawn every frame."""
+        then (the global map, its legend, the sequence of play, the top bar, units in hex: a
+        click on the map changes few of them); the others are drawn every frame."""
         key_of = KEPT_PANELS.get(panel.kind)
         if key_of is None:
             drawer(panel)
@@ -118,6 +118,16 @@ class PanelDrawing:
         link = tuple(g.link_rect(self.primary)) if self.primary is not None else None
         # the image itself (not its id): kept in the key, a rebuilt image never takes its address
         return (g.image(), g.view, g.filter, g.double, g.scroll_x, link, self.legend_visible)
+
+    def _main_key(self) -> tuple:
+        # main_lines' inputs: the game's position (its step, who decides, names in the messages),
+        # the hovered hex, the messages (a new list at each say; compared by value)
+        seq = self.game.state.kernel.seq if self.game is not None else None
+        return (seq, self.hover_hex, tuple(self.messages))
+
+    def _units_in_hex_key(self) -> tuple:
+        seq = self.game.state.kernel.seq if self.game is not None else None
+        return (seq, self.hover_hex, tuple(self.units_locked) if self.units_locked else None, self.primary is None)
 
     def _sequence_key(self) -> tuple:
         if self.game is None:
@@ -316,6 +326,8 @@ KEPT_PANELS = {
     "global": PanelDrawing._global_key,
     "legend": lambda window: (window.legend_visible, window.global_map.view),
     "sequence": PanelDrawing._sequence_key,
+    "main": PanelDrawing._main_key,
+    "units_in_hex": PanelDrawing._units_in_hex_key,
 }
 
 

@@ -261,8 +261,12 @@ class PlayForms:
         k = self.game.state.kernel
         width = min(self.WIDTH - 40, form.width - 8)
         y = self._build_play_form(form, k, width)
-        # the scrolling area shrinks only for a new position (a chosen unit's shorter form keeps it)
-        form.finish(y + 4, shrink=self._position != self._finished_at)
+        # the scrolling area shrinks only for a new step, actor or command: resizing it rebuilds its
+        # scroll bar (~4 ms), and within a step the form alternates between the units left (after a
+        # move) and a chosen unit's destinations; the view never shows the kept room (finish)
+        same_step = self._finished_at is not None and self._position is not None \
+            and self._position[1:] == self._finished_at[1:] and not self._top_again
+        form.finish(y + 4, shrink=not same_step)
         self._finished_at = self._position
         if self._top_again and form.area.vert_scroll_bar is not None:  # a new position: read from the top
             form.area.vert_scroll_bar.set_scroll_from_start_percentage(0.0)

@@ -17,6 +17,10 @@ from .forms import FormWindow
 
 ROW_H = 44  # a counter picture (40 px, its factors readable) and the unit's label beside it
 PICTURE = 40
+# rows farther than this from the view are hidden: pygame_gui hands every event and hover check
+# to each visible widget of the window, in view or not (~50 rows of Barbarossa's units, each a
+# picture and a button, cost ~1 ms an event); a margin of rows stays shown for the wheel's next turn
+SHOWN_MARGIN_ROWS = 3
 
 
 class SelectableUnits:
@@ -30,6 +34,7 @@ class SelectableUnits:
         self.rows_for: str | None = None  # the field they were built for
         self.box = None
         self._pending: dict = {}  # unit id -> the y its row moves to once scrolled into view
+        self._shown_for = None  # the view the rows near it were shown for (the others hidden)
 
     def unit_field(self):
         """The first unit field of the command being filled in (its options are the units)."""
@@ -41,6 +46,8 @@ class SelectableUnits:
     def refresh(self) -> None:
         if self._pending:
             self._move_rows_in_view()
+        if self.rows is not None and self.box is not None and self.box.alive() and self._view() != self._shown_for:
+            self._show_rows_near_view()
         field = self.unit_field()
         if field is None:
             if self.form is not None:
@@ -104,6 +111,7 @@ class SelectableUnits:
                 self.rows = None  # not a unit id: rebuilt each time
         form.unit_rows = [self.rows[v][1] for v in ids] if self.rows is not None else []
         form.unit_ids = self.unit_ids
+        self._show_rows_near_view()
 
     def update_rows(self, ids: list, texts: dict) -> None:
         """Drop the rows of units no longer offered, move the others up, re-mark."""
@@ -136,6 +144,7 @@ class SelectableUnits:
         self.unit_ids = ids
         form.unit_rows = [self.rows[v][1] for v in ids]
         form.unit_ids = ids
+        self._show_rows_near_view()
 
     def _view(self) -> tuple[float, float]:
         """The rows' y range in view in the scrolling box."""
@@ -144,6 +153,20 @@ class SelectableUnits:
         height = box.scrollable_container.rect.height if bar is not None else 0
         top = bar.start_percentage * height if bar is not None else 0.0
         return top, top + box.rect.height
+
+    def _show_rows_near_view(self) -> None:
+        """Rows within SHOWN_MARGIN_ROWS of the view shown, the others hidden."""
+        if self.rows is None or self.box is None:
+            return
+        view = self._view()
+        self._shown_for = view
+        top, bottom = view[0] - SHOWN_MARGIN_ROWS * ROW_H, view[1] + SHOWN_MARGIN_ROWS * ROW_H
+        for unit_id, (image, button) in self.rows.items():
+            y = self._pending.get(unit_id, button.relative_rect.y - 4)
+            near = top <= y <= bottom
+            for widget in (image, button):
+                if widget is not None and widget.visible != near:
+                    widget.show() if near else widget.hide()
 
     def _move_row(self, unit_id, y: int) -> None:
         self._pending.pop(unit_id, None)
