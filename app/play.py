@@ -238,13 +238,17 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
             dmap.scroll_pixels(body.centerx - free.centerx, body.centery - free.centery)
 
     def front_centre(self) -> tuple[int, int] | None:
-        """The middle of the deciding power's front: its land units within FRONT_DISTANCE
+        """The middle of the deciding power's front: where the scenario says it is (the
+        ``scenario_front`` hook); else its land units within FRONT_DISTANCE
         hexes of an enemy unit; else the middle of all its units on the map; else (before
         they are set up) of its set-up areas (the Setup Tray's hook); None when it has none."""
         from .render import centre_of
         from .uihooks import ask_game
 
         power, k = self.power(), self.game.state.kernel
+        named = ask_game(self.game, "scenario_front", state=self.game.state, power=power) if self.game.host else None
+        if named:  # the scenario says where its front is (Guadalcanal: the Solomons and New Guinea)
+            return centre_of([tuple(h) for h in named], self.model.grid.cols)
         side = k.side_of(power)
         units = self.model.units()
         placed = [u for u in units.units.values() if u.hex is not None] if units is not None else []

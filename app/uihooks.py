@@ -41,6 +41,13 @@ def setup_areas(state, power):
 
 
 @hookspec(firstresult=True)
+def scenario_front(state, power):
+    """Where a scenario's fighting is for ``power`` (the detailed map opens there, issue 11
+    item 6), when the scenario names it rather than leaving it to the units' positions:
+    ``[[col, row], ...]`` (the map opens on their middle), or None."""
+
+
+@hookspec(firstresult=True)
 def activities_left(state, power):
     """Seeds, "Activity Limits": ``{"action": the action chosen, "left": {activity: how many
     more (None: any)}}`` for ``power`` this impulse, or None before it has chosen."""
