@@ -149,6 +149,7 @@ class Tracer:
                 if is_hq(unit):
                     self.hqs.append(unit)
         self._enterable: dict = {}
+        self._traced: dict = {}  # primary source hexes -> SupplyResult (trace depends on nothing else)
 
     # ------------------------------------------------------------ hex questions
     def raw_weather(self, hex_) -> str:
@@ -295,6 +296,11 @@ class Tracer:
 
     def trace(self, extra_country: str | None = None) -> "SupplyResult":
         primaries = self.primary_sources(extra_country)
+        # units of a minor country whose cities are already the power's sources (e.g. the
+        # Commonwealth's Australians) are supplied exactly like the power's own
+        already = self._traced.get(frozenset(primaries))
+        if already is not None:
+            return already
         candidates = self.secondary_candidates()
         active: dict = {}
         pending = {h: label for h, label in candidates.items() if h not in primaries}
@@ -315,7 +321,8 @@ class Tracer:
         sources = primaries | set(active)
         dist = self.search(sources, railway=False)
         supplied = {h for h, d in dist.items() if d <= self.range_at(h) and _hex_facts(h)[0] != "sea"}
-        return SupplyResult(primaries, active, dist, supplied, sources)
+        result = self._traced[frozenset(primaries)] = SupplyResult(primaries, active, dist, supplied, sources)
+        return result
 
 
 class SupplyResult:
@@ -346,7 +353,8 @@ def result_for(state, power: str, extra_country: str | None = None) -> SupplyRes
     key = (power, extra_country)
     found = _cache["results"].get(key)
     if found is None:
-        found = _cache["results"][key] = Tracer(state, power).trace(extra_country)
+        # one Tracer per power and position (its ZOC and units gathered once for every nationality)
+        found = _cache["results"][key] = tracer_for(state, power).trace(extra_country)
     return found
 
 
