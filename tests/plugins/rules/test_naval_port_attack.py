@@ -2,6 +2,8 @@
 half-A results cannot be applied to units already disorganized"): German bombers over the
 Soviet fleet in Leningrad, through the air plugin's Air Mission sub-machine."""
 
+import random
+
 from helpers import air_unit, dice, lab_game, ok, refused, ship
 from plugins.rules.core import world_map
 
@@ -43,3 +45,26 @@ def test_port_attack_skipped_without_a_naval_target(tmp_path):
     skipped = {e.data["step"]: e.data["reason"] for e in g.store.records() if e.type == "StepSkipped"}
     assert "viable naval target" in skipped["wif.turn.impulse.naval.port-attack"]
 
+
+
+def test_port_attack_ships_anti_aircraft_fire_destroys_bombers(tmp_path):
+    """Anti-Air Fire: "Naval units provide anti-aircraft fire during port attacks": the ships'
+    AA is rolled on the air plugin's anti-aircraft table with no AA unit plotting, and the
+    bombers' owner applies the damage (ApplyAADamage)."""
+    g = port_attack_game(tmp_path, [ship("r1", power="ussr", type_="bb", hex_=LENINGRAD, attack=6, defense=6, aa=60)])
+    ok(g, type="FlyMission", actor="germany", unit="ju88", hex=list(LENINGRAD))
+    dice(g, 10, 10, then_ordinary=True)
+    for _ in range(12):
+        step = g.state.kernel.sequence.current
+        if not step.startswith(AM) or g.state["units"].units["ju88"].where != "map":
+            break
+        applying = [c for c in g.choices().commands() if c.type == "ApplyAADamage"]
+        if applying:
+            ok(g, applying[0].sample(random.Random(0)))
+            continue
+        pending = g.state.kernel.sequence.pending
+        ok(g, type="FinishStep", actor=pending[0])
+    [fired] = [e.data for e in g.store.records() if e.type == "AAFireRolled"]
+    assert fired["side"] == "allies" and fired["factors"] == 60 and fired["points"] == 20 and fired["destroy"] == 2
+    assert g.state["units"].units["ju88"].where == "force-pool"  # shot down before it attacked
+    assert not g.state["naval"].damaged
