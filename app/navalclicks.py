@@ -114,19 +114,13 @@ def _offer_to(play, fill: CommandFill, values: list, units: list, then: dict, ki
 
 
 def _forced(fill: CommandFill) -> None:
-    """Fields offering a single value (a move into a port has one "section": the port; a
-    group of the abort queue of one unit has one unit to move) are taken with the click that
-    opened them."""
+    """Fields offering a single value (a move into a port has one "section": the port; the
+    abort queue's only group) are taken with the click that opened them."""
     for _ in range(8):
         f = fill.pending()
-        if f is None or len(f.all_options()) != 1:
+        if f is None or f.kind not in ("option", "hex") or len(f.all_options()) != 1:
             return
-        value = f.all_options()[0].value
-        if f.kind == "units" and (f.min or 0) >= 1:
-            value = [value]
-        elif f.kind not in ("option", "hex"):
-            return
-        if not fill.set(f.name, value):
+        if not fill.set(f.name, f.all_options()[0].value):
             return
 
 

@@ -117,7 +117,8 @@ def test_a_port_attack_is_told_by_the_same_form(tmp_path):
 def test_the_abort_queue_moves_to_a_port_clicked_on_the_map(baltic_combat):
     """Naval Combat Abort Queue: the Kirov, aborted by an A, waits in the queue until the combat
     is over; then its owner moves it to a friendly port: a click on Leningrad fills the group
-    (the only one) and the port, its unit, and the Play form's button sends the move."""
+    (the only one) and the port, a click on its pile in the sea box the unit, and the Play
+    form's button sends the move."""
     g, window = baltic_combat
     ok(g, type="SelectNavalCombatArea", actor="germany", area="BA", initiating_unit=None)
     ok(g, type="ChooseNavalCombatType", actor="germany", kind="surface")
@@ -137,8 +138,16 @@ def test_the_abort_queue_moves_to_a_port_clicked_on_the_map(baltic_combat):
     pump(window, *click(hex_pos(window, LENINGRAD)))
     fill = window.play.fill
     assert fill is not None and fill.type == "MoveAbortingNaval", "the click on the port filled no abort move"
-    assert fill.values["to"] == f"{LENINGRAD[0]},{LENINGRAD[1]}" and fill.values["units"] == ["r1"]
-    assert fill.complete() and g.preview(fill.command())["legal"]
+    assert fill.values["to"] == f"{LENINGRAD[0]},{LENINGRAD[1]}"
+    # then the ship: a click on its pile in the Baltic's box (the sea-box layer)
+    layer = next(layer for layer in window.ui.layers if getattr(layer, "name", "") == "sea boxes")
+    window.primary.set_zoom(5)
+    window.primary.center_on(tuple(next(b.hex for b in layer.layout(window, window.primary) if b.area == "BA")))
+    window.draw()
+    cell = next(c for b in layer.layout(window, window.primary) for c in b.cells if "r1" in c.units)
+    body = window.panels["detailed"].body
+    pump(window, *click((body.x + cell.rect[0] + 12, body.y + cell.rect[1] + 14)))
+    assert fill.values["units"] == ["r1"] and fill.complete() and g.preview(fill.command())["legal"]
     window.play.refresh()
     pump(window)
     send = next(b for b in window.play.form.owned if getattr(b, "command", None) == fill.command())

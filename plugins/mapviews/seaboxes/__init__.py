@@ -6,7 +6,7 @@ at sea has no hex, so the window's counters (drawn per hex) never show it: this 
 for every sea area holding units at sea, a box centred on the area's box hex (an all-sea hex
 near its middle), one column per section (its number on top) and one row per side, each
 side's units of a section as a pile (its first unit on top: carriers first, as the rules
-list them) with their count; a damaged unit's pile is marked with a red corner.  Counters are
+list them) with their count beside it; a damaged unit's pile is marked with a red corner.  Counters are
 the map's own pictures (app/counters.py), 22 px from zoom 4 (factors readable), with their
 names from zoom 6; below zoom 4 only a small ring with the number of units at sea.
 
@@ -30,6 +30,7 @@ SELECTED = (255, 230, 60)
 DAMAGED = (230, 40, 40)
 TEXT = (235, 240, 250)
 PILE_EDGES = 2  # counters drawn under the top one, offset up and right
+COUNT_W = 14  # the pile's count, right of the pile
 
 
 @dataclass
@@ -79,7 +80,8 @@ class SeaBoxesLayer:
         if dmap.zoom < MIN_BOX_ZOOM:
             return []
         size = COUNTER_SIZE.get(dmap.zoom, 46)
-        cell_w, cell_h = size + 2 * PILE_EDGES + 6, size + 2 * PILE_EDGES + 6
+        # room right of each pile for its count, so the count hides nothing of the top counter
+        cell_w, cell_h = size + 2 * PILE_EDGES + 6 + COUNT_W, size + 2 * PILE_EDGES + 6
         title_h, head_h, pad = 14, 12, 3
         sides = list(getattr(window.game.state.kernel, "sides", {}) or {})
         w, h = dmap.size
@@ -165,8 +167,6 @@ class SeaBoxesLayer:
     def _draw_pile(self, dmap, surface, cell: Cell, model, size: int, selected: set, pos) -> None:
         import pygame
 
-        from app.counters import name_band
-
         cx, cy, cw, ch = cell.rect
         left, top = cx + pos[0] + 3, cy + pos[1] + 3 + 2 * PILE_EDGES
         units = [model.units[u] for u in cell.units if u in model.units]
@@ -180,10 +180,10 @@ class SeaBoxesLayer:
         surface.blit(art.surface(units[0], size, dmap.unit_resolution), (left, top))
         pygame.draw.rect(surface, (0, 0, 0), (left, top, size, size), 1)
         if len(units) > 1:
-            # the pile's count, top right under the name band, in a font readable at zoom 4
-            number = self._text(str(len(units)), 11, (255, 255, 255))
-            bx, by = left + size - number.get_width() - 1, top + name_band(size)
-            surface.fill((0, 0, 0), (bx - 1, by, number.get_width() + 2, number.get_height()))
+            # the pile's count (a task force's units), right of the pile, in a font readable at zoom 4
+            number = self._text(str(len(units)), 11, (0, 0, 0))
+            bx, by = left + size + 2 * PILE_EDGES + 1, top + (size - number.get_height()) // 2
+            surface.fill((255, 255, 255), (bx - 1, by - 1, number.get_width() + 2, number.get_height() + 2))
             surface.blit(number, (bx, by))
         answer = {u["id"]: u for b in self.boxes_cached() for u in b["units"]}
         if any(answer.get(u, {}).get("damaged") for u in cell.units):
