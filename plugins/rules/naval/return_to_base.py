@@ -24,7 +24,7 @@ from .events import NavalGroupMoved, NavalUnitLost
 from .iced_in_ports import iced_in_move_problem
 from .naval_movement import destination_label, origin_label, origin_of, perform_move, route, unit_problem
 from .naval_units import aboard, friendly_port, is_carrier_air, is_convoy, label
-from .sea_box_section import area_distances, ports_of_area
+from .sea_box_section import ports_by_distance
 from .state import RETURN_TO_BASE, STAY_AT_SEA, naval, rules
 
 RULE = "Return To Base"
@@ -36,16 +36,17 @@ def reachable_ports(state, unit) -> list[str]:
     if box is None:
         return []
     origin = f"{box.area}:{box.section}"
+    reach = unit.factors.get("range", 0)
     found = []
-    for area in area_distances(box.area):
-        for port in ports_of_area(area):
-            to = hex_key(port.hex)
-            if to in (f for _, f in found) or not friendly_port(state, unit.power, port.hex):
-                continue
-            if iced_in_move_problem(state, to, to):
-                continue  # Weather Report: at the end of the turn, the last impulse's weather
-            if unit_problem(state, unit, origin, to, None, returning=True) is None:
-                found.append((route(origin, to).range_cost, to))
+    for distance, to, port in ports_by_distance(box.area):
+        if distance + 1 > reach:
+            break  # farther ports cost more range than the unit has (unit_problem's range check)
+        if not friendly_port(state, unit.power, port.hex):
+            continue
+        if iced_in_move_problem(state, to, to):
+            continue  # Weather Report: at the end of the turn, the last impulse's weather
+        if unit_problem(state, unit, origin, to, None, returning=True) is None:
+            found.append((route(origin, to).range_cost, to))
     return [to for _, to in sorted(found)]
 
 
@@ -171,9 +172,10 @@ def return_choices(state, actor, step_id):
         ports = sorted({p for u in group for p in reachable_ports(state, u)})
 
         def then(origin=origin, group=group, ports=ports):
+            reach = {u.id: set(reachable_ports(state, u)) for u in group}
             return [Field("to", "option", [
                 Option(p, destination_label(p), [Field("units", "units", [
-                    Option(u.id, label(state, u.id)) for u in group if p in reachable_ports(state, u)], min=1)])
+                    Option(u.id, label(state, u.id)) for u in group if p in reach[u.id]], min=1)])
                 for p in ports])]
         options.append(Option(origin, origin_label(origin), then))
     return [Field("origin", "option", options)]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from functools import cache
 
-from plugins.rules.core import world_map
+from plugins.rules.core import hex_key, world_map
 
 from .state import data
 
@@ -74,8 +74,27 @@ def port_at(hex_):
 
 
 def ports_of_area(area: str) -> list:
+    return list(_ports_of_area(area))
+
+
+@cache
+def _ports_of_area(area: str) -> tuple:
     m = world_map()
-    return [p for p in (m.port(n) for n in m.sea_areas[area].ports) if p is not None]
+    return tuple(p for p in (m.port(n) for n in m.sea_areas[area].ports) if p is not None)
+
+
+@cache
+def ports_by_distance(area: str) -> tuple[tuple[int, str, object], ...]:
+    """Every port on a sea area reachable from ``area``, once, as (sea areas from ``area`` to
+    the nearest area the port opens on, its hex key "col,row", the port), nearest first (the
+    map is read-only, so this is worked out once per area)."""
+    seen: dict[str, tuple[int, str, object]] = {}
+    for other, d in area_distances(area).items():
+        for port in _ports_of_area(other):
+            key = hex_key(port.hex)
+            if key not in seen or d < seen[key][0]:
+                seen[key] = (d, key, port)
+    return tuple(sorted(seen.values(), key=lambda entry: (entry[0], entry[1])))
 
 
 @cache
