@@ -70,34 +70,60 @@ def plate_surface(manager, markup: str, width: int) -> pygame.Surface:
     theme = manager.get_theme()
     text_colour, background = theme.get_colour("normal_text"), theme.get_colour("dark_bg")
     line_h = _face(False).get_linesize() + LEADING
-    room = width - 2 * PAD
-    placed: list[list] = []  # per drawn line: its runs as [text, bold, colour, x]
-    for line in runs(markup, text_colour):
-        placed.append([])
-        x = 0  # where the next word starts
-        for text, bold, colour in line:
-            face = _face(bold)
-            for word in re.findall(r"\S+\s*|\s+", text):
-                row = placed[-1]
-                same = bool(row) and row[-1][1] == bold and row[-1][2] == colour
-                start = row[-1][3] if same else x
-                joined = (row[-1][0] if same else "") + word
-                if x and start + face.size(joined.rstrip())[0] > room and word.strip():
-                    placed.append([])  # wrap before a word that does not fit (a longer one is cut)
-                    row, same, start, joined = placed[-1], False, 0, word.lstrip()
-                if same:
-                    row[-1][0] = joined
-                else:
-                    row.append([joined, bold, colour, start])
-                x = start + face.size(joined)[0]
-    surface = pygame.Surface((width, 2 * PAD + line_h * max(1, len(placed))))
+    pictures = [_line_picture(tuple((text, bold, tuple(colour)) for text, bold, colour in line), width,
+                              tuple(background), line_h)
+                for line in runs(markup, text_colour)]
+    surface = pygame.Surface((width, 2 * PAD + sum(p.get_height() for p in pictures)))
     surface.fill(background)
+    y = PAD
+    for picture in pictures:
+        surface.blit(picture, (0, y))
+        y += picture.get_height()
     pygame.draw.rect(surface, theme.get_colour("normal_border"), surface.get_rect(), 1)
+    return surface
+
+
+_LINES: dict[tuple, pygame.Surface] = {}  # one markup line drawn (the log's lines come back shifted)
+LINES_KEPT = 64
+
+
+def _line_picture(line: tuple, width: int, background: tuple, line_h: int) -> pygame.Surface:
+    """One line of runs (text, bold, colour) wrapped to ``width`` and drawn: as many rows as
+    it needs, the plate's padding on the left; kept for the next plates that show it."""
+    key = (line, width, background, line_h)
+    found = _LINES.get(key)
+    if found is not None:
+        return found
+    room = width - 2 * PAD
+    placed: list[list] = [[]]  # per drawn row: its runs as [text, bold, colour, x]
+    x = 0  # where the next word starts
+    for text, bold, colour in line:
+        face = _face(bold)
+        for word in re.findall(r"\S+\s*|\s+", text):
+            row = placed[-1]
+            same = bool(row) and row[-1][1] == bold and row[-1][2] == colour
+            start = row[-1][3] if same else x
+            joined = (row[-1][0] if same else "") + word
+            if x and start + face.size(joined.rstrip())[0] > room and word.strip():
+                placed.append([])  # wrap before a word that does not fit (a longer one is cut)
+                row, same, start, joined = placed[-1], False, 0, word.lstrip()
+            if same:
+                row[-1][0] = joined
+            else:
+                row.append([joined, bold, colour, start])
+            x = start + face.size(joined)[0]
+    found = pygame.Surface((width, line_h * len(placed)))
+    found.fill(background)
     for n, row in enumerate(placed):
         for text, bold, colour, x in row:
             if text.strip():
-                surface.blit(_face(bold).render(text.rstrip(), True, colour, background), (PAD + x, PAD + n * line_h))
-    return surface
+                found.blit(_face(bold).render(text.rstrip(), True, colour, background), (PAD + x, n * line_h))
+    if len(_LINES) >= LINES_KEPT:
+        _LINES.pop(next(iter(_LINES)))
+    if not _LINES:  # surfaces die with pygame.quit(); forget them then
+        pygame.register_quit(_LINES.clear)
+    _LINES[key] = found
+    return found
 
 
 def text_plate(manager, markup: str, rect: pygame.Rect, container, surface: pygame.Surface | None = None) -> UIImage:
