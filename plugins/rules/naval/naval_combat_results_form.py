@@ -36,7 +36,15 @@ ROW_OF_KIND = {"surface": "surface", "submarine": "SUB / ASW", "naval-air": "air
 # the events a report tells (the rest of a batch stays with the window's other results)
 TOLD = {"NavalCombatBegan", "NavalSearchResolved", "NavalSectionsIncluded", "SurpriseSpent", "NavalCombatTypeSet",
         "NavalResultsDue", "NavalResultApplied", "NavalUnitDamaged", "NavalUnitLost", "UnitsQueuedForAbort",
-        "AbortGroupMoved", "NavalSideAborted", "NavalRoundEnded", "NavalCombatEnded", "SubsCommitted"}
+        "AbortGroupMoved", "NavalSideAborted", "NavalRoundEnded", "NavalCombatEnded", "SubsCommitted",
+        "PlaneRoleSet", "NavalAirStageReached"}
+# Naval air combat's stages (events.NavalAirStageReached): whose anti-aircraft fire was rolled
+AIR_STAGES = {"aa-by-nis": "the non-initiating side's ships fired their anti-aircraft fire",
+              "aa-by-is": "the initiating side's ships fired their anti-aircraft fire",
+              "done": "the bombers that got through attack: both sides' results are due"}
+# what makes a batch worth a results form: dice, the chart read, a result, the abort queue, the end
+RESULTS = {"NavalResultsDue", "NavalResultApplied", "NavalUnitDamaged", "UnitsQueuedForAbort", "AbortGroupMoved",
+           "NavalCombatEnded", "NavalCombatTypeSet", "NavalSideAborted", "NavalAirStageReached"}
 DEFENCE_ROLL = re.compile(r"^(Naval Combat Results Table|Port Attack): defence roll")
 NAVAL_DICE = re.compile(r"^(Naval Combat Results Table|Port Attack|Search Die Rolls|Naval Interception)")
 
@@ -148,7 +156,7 @@ def report(state, records) -> dict | None:
     hits: list[list[str]] = []
     seqs: list[int] = []
     area = kind = None
-    port_attack = False
+    port_attack = worth_a_form = False
     labels = column_labels()
     c = naval(state).combat
     for i, rec in enumerate(records):
@@ -157,6 +165,7 @@ def report(state, records) -> dict | None:
             purpose = d.get("purpose", "")
             if NAVAL_DICE.match(purpose):
                 seqs.append(rec.seq)
+                worth_a_form = True
                 port_attack = port_attack or purpose.startswith("Port Attack")
                 if not DEFENCE_ROLL.match(purpose):  # a defence roll is told with its result
                     lines.append(f"<b>dice</b> {purpose}: {', '.join(str(x) for x in d.get('results', []))} (d10)")
@@ -168,12 +177,16 @@ def report(state, records) -> dict | None:
         if t not in TOLD:
             continue
         seqs.append(rec.seq)
+        worth_a_form = worth_a_form or t in RESULTS
         if t == "NavalCombatBegan":
             area = d["area"]
             lines.append(f"<b>Naval combat in {area_name(area)}</b>, initiated by {side_name(d['initiator'])}")
         elif t == "NavalSearchResolved":
-            said = ", ".join(f"{side_name(s)} rolled {r} ({'found' if d['found'].get(s) else 'did not find'})"
-                             for s, r in d["rolls"].items())
+            first = next((r.data["initiator"] for r in records if r.type == "NavalCombatBegan"),
+                         c.initiator if c is not None else None)
+            order = sorted(d["rolls"], key=lambda side: side != first)  # as the dice were rolled
+            said = ", ".join(f"{side_name(s)} rolled {d['rolls'][s]} ({'found' if d['found'].get(s) else 'did not find'})"
+                             for s in order)
             lines.append(f"Search: {said}")
             for s, ids in d["included"].items():
                 lines.append(f"{side_name(s)} included: {names(state, ids)}")
@@ -189,6 +202,10 @@ def report(state, records) -> dict | None:
         elif t == "NavalCombatTypeSet":
             kind = d["kind"]
             lines.append(f"Combat type: <b>{KINDS.get(kind, kind)}</b> (the chart's {ROW_OF_KIND.get(kind, kind)} row)")
+        elif t == "PlaneRoleSet":
+            lines.append(f"{unit_name(state, d['unit'])} flies as a {d['role']} this round")
+        elif t == "NavalAirStageReached":
+            lines.append(f"Naval air combat: {AIR_STAGES.get(d['stage'], d['stage'])}")
         elif t == "NavalResultsDue":
             attacker = next((s for s in state.kernel.sides if s != d["target_side"]), "?")
             column = labels[d["column"]] if d.get("column") is not None else None
@@ -212,7 +229,10 @@ def report(state, records) -> dict | None:
         elif t == "NavalUnitDamaged" and not _told_by_result(records, i):
             lines.append(f"{unit_name(state, d['unit'])} is damaged")
         elif t == "NavalUnitLost" and not _told_by_result(records, i):
-            lines.append(f"{unit_name(state, d['unit'])} is {cumulative(state, d['unit'])}")
+            now = cumulative(state, d["unit"])
+            if now in ("destroyed", "in the repair pool"):  # not a unit that simply left the sea box
+                lines.append(f"{unit_name(state, d['unit'])} is {now}")
+                worth_a_form = True
         elif t == "UnitsQueuedForAbort":
             lines.append(f"abort queue number {d['number']}: {names(state, d['units'])}")
         elif t == "AbortGroupMoved":
@@ -224,8 +244,8 @@ def report(state, records) -> dict | None:
         elif t == "NavalCombatEnded":
             area = area or d["area"]
             lines.append(f"<b>The naval combat in {area_name(d['area'])} is over</b>: {d['reason']}")
-    if not seqs or not (lines or rows):
-        return None
+    if not worth_a_form or not (lines or rows):
+        return None  # a player's own choice (a plane's role, surprise spent) needs no form
     ended = [r.data["round"] for r in records if r.type == "NavalRoundEnded"]
     round_no = ended[0] if ended else (c.round if c is not None else None)
     area = area or (c.area if c is not None else None)
