@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -337,34 +338,37 @@ class SupplyResult:
 
 
 # ---------------------------------------------------------------- cache per state and seq
-_cache: dict = {"state": None, "seq": -1, "results": {}}
+# One cache per thread: a server (app/net/server.py) decides each of its games on the game's
+# own thread, so games never evict, or worse read, each other's traces.
+_caches = threading.local()
 
 
-def _position(state) -> None:
-    seq = state.kernel.seq
-    if _cache["state"] is not state or _cache["seq"] != seq:
+def _position(state) -> dict:
+    cache = getattr(_caches, "cache", None)
+    if cache is None or cache["state"] is not state or cache["seq"] != state.kernel.seq:
         # A strong reference: the object cannot be freed and its id reused while cached;
         # a rejected command rebuilds state into a new object, so it never hits stale data.
-        _cache.update(state=state, seq=seq, results={})
+        cache = _caches.cache = {"state": state, "seq": state.kernel.seq, "results": {}}
+    return cache
 
 
 def result_for(state, power: str, extra_country: str | None = None) -> SupplyResult:
-    _position(state)
+    results = _position(state)["results"]
     key = (power, extra_country)
-    found = _cache["results"].get(key)
+    found = results.get(key)
     if found is None:
         # one Tracer per power and position (its ZOC and units gathered once for every nationality)
-        found = _cache["results"][key] = tracer_for(state, power).trace(extra_country)
+        found = results[key] = tracer_for(state, power).trace(extra_country)
     return found
 
 
 def tracer_for(state, power: str) -> Tracer:
     """One ``Tracer`` of ``power`` per position (state object and event seq): its enemy ZOC
     and friendly units are gathered once however many searches ask."""
-    _position(state)
-    found = _cache["results"].get(("tracer", power))
+    results = _position(state)["results"]
+    found = results.get(("tracer", power))
     if found is None:
-        found = _cache["results"][("tracer", power)] = Tracer(state, power)
+        found = results[("tracer", power)] = Tracer(state, power)
     return found
 
 
@@ -372,16 +376,16 @@ def basic_reach(state, power: str, hex_) -> dict:
     """Basic supply path costs (railways not free) from each hex to ``hex_`` for units of
     ``power``, within the longest range: searched once per position (e.g. every unit asking
     whether it traces to the same HQ)."""
-    _position(state)
+    results = _position(state)["results"]
     key = ("reach", power, tuple(hex_))
-    found = _cache["results"].get(key)
+    found = results.get(key)
     if found is None:
-        found = _cache["results"][key] = tracer_for(state, power).search({tuple(hex_)}, railway=False)
+        found = results[key] = tracer_for(state, power).search({tuple(hex_)}, railway=False)
     return found
 
 
 def clear_cache() -> None:
-    _cache.update(state=None, seq=-1, results={})
+    _caches.cache = None
 
 
 # ---------------------------------------------------------------- HQ reorganization paths
