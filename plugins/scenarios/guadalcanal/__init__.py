@@ -149,10 +149,16 @@ def arrival_hex(state, u: oob.UnitData) -> tuple[int, int] | None:
     first = oob.unit_hex(u)
     if arrival_problem(state, u, first) is None:
         return first
+    return next((h for h in _cities_nearest(tuple(first), u.branch == "naval")
+                 if arrival_problem(state, u, h) is None), None)
+
+
+@cache
+def _cities_nearest(first: tuple[int, int], ports_only: bool) -> tuple:
+    """The cities (ports) in play, nearest to ``first`` first (the map is read-only: sorted once)."""
     m = world_map()
-    cities = sorted((c.hex for c in m.cities.values() if oob.in_play(c.hex) and (c.port or u.branch != "naval")),
-                    key=lambda h: (m.grid.distance(first, h), h[1], h[0]))
-    return next((h for h in cities if arrival_problem(state, u, h) is None), None)
+    return tuple(sorted((c.hex for c in m.cities.values() if oob.in_play(c.hex) and (c.port or not ports_only)),
+                        key=lambda h: (m.grid.distance(first, h), h[1], h[0])))
 
 
 @rules.step_rule(REINFORCEMENTS)
