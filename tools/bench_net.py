@@ -74,6 +74,9 @@ def print_table(result: dict) -> None:
               f"{r['clients_cpu_s']:.1f} | {r['load_before']:.1f} / {r['load_after']:.1f} | "
               f"{r['rss_empty_mib']:.0f} / {r['rss_end_mib']:.0f} | {r['rss_per_game_mib']:.1f} |")
     for r in result["runs"]:
+        print(f"  {r['games']} games, the slowest commands to decide (ms, type, step): "
+              + "; ".join(f"{ms} {kind} in {step.rsplit('.', 1)[-1]}" for ms, kind, step in r.get("slowest", [])))
+    for r in result["runs"]:
         for line in r["errors"][:5]:
             print(f"  {r['games']} games: client failed: {line}", file=sys.stderr)
 
@@ -143,7 +146,7 @@ def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None 
             "p50_ms": 1000 * statistics.median(latencies) if latencies else 0.0,
             "p95_ms": 1000 * _p95(latencies),
             "decided_p50_ms": statistics.median(decided) if decided else 0.0, "decided_p95_ms": _p95(decided),
-            "queued_p95_ms": _p95(queued),
+            "queued_p95_ms": _p95(queued), "slowest": sorted((x for out in outs for x in out["slowest"]), reverse=True)[:5],
             "rss_empty_mib": empty, "rss_end_mib": end, "rss_per_game_mib": (end - empty) / games,
             "seconds": seconds, "set_up_seconds": set_up, "errors": [e for out in outs for e in out["errors"]],
             "play_wall_s": wall, "server_cpu_s": cpu, "clients_cpu_s": sum(out["cpu_s"] for out in outs),
@@ -185,6 +188,7 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
         def __init__(self, *a, **k):
             super().__init__(*a, **k)
             self.timings: list[tuple[str, float, float, int]] = []
+            self.step = ""  # the step of the game's last answer: where a submit is decided
 
         def request(self, op, **fields):
             sent = time.monotonic()
@@ -193,10 +197,14 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
                 self.timings.append((op, sent, time.monotonic(), int(out.get("seq", 0))))
             if op == "submit" and out.get("accepted") and "timing" in out:
                 server_side.append((out["timing"]["queued_ms"], out["timing"]["decided_ms"]))
+                slowest.append((round(out["timing"]["decided_ms"]), fields["command"].get("type"), self.step))
+            if "step" in out:
+                self.step = out["step"]
             return out
 
     cpu_start = time.process_time()
     server_side: list[tuple[float, float]] = []  # (queued, decided) ms of each accepted submit
+    slowest: list[tuple[int, str, str]] = []  # (decided ms, command type, step)
     errors: list[str] = []
     clients: dict[tuple[int, str], TimedClient] = {}
     commands = [0]
@@ -235,7 +243,8 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
                 if heard:
                     latencies.append(max(answered, min(heard)) - sent)
     return {"latencies": latencies, "commands": commands[0], "errors": errors, "cpu_s": time.process_time() - cpu_start,
-            "queued_ms": [q for q, _ in server_side], "decided_ms": [d for _, d in server_side]}
+            "queued_ms": [q for q, _ in server_side], "decided_ms": [d for _, d in server_side],
+            "slowest": sorted(slowest, reverse=True)[:5]}
 
 
 if __name__ == "__main__":
