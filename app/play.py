@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pygame
 
+from kernel.errors import WifError
 from kernel.game import Game
 
 from .decisions import Decisions, player_of
@@ -379,14 +380,21 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
         A window with no scene stack (a test) runs the viewer until it closes."""
         if self.game is None:
             return
+        path = self.game.path
+        if getattr(self.game, "remote", False):  # a server game: what this player is shown (app/net/remote.py)
+            try:
+                path = self.game.replay_save()
+            except WifError as exc:
+                self.say(str(exc), ACCENT)
+                return
         if self.scenes is not None:
             from .scenes import ReplayScene
 
-            self.scenes.push(ReplayScene(str(self.game.path), screen=self.screen, on_fork=self.open_fork))
+            self.scenes.push(ReplayScene(str(path), screen=self.screen, on_fork=self.open_fork))
             return
         from . import replay_view
 
-        fork = replay_view.run_replay_window(str(self.game.path), screen=self.screen)
+        fork = replay_view.run_replay_window(str(path), screen=self.screen)
         if fork:
             self.open_fork(fork)
 

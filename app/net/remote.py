@@ -21,6 +21,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ValidationError
 
+from kernel import keys as keyring
 from kernel.choices import Choices
 from kernel.decisions import Decisions, Outcome
 from kernel.engine import SequenceIndex
@@ -248,6 +249,22 @@ class RemoteGame(Decisions):
 
     def history(self, from_seq: int = 1, to_seq: int | None = None, player: str | None = None) -> list[EventRecord]:
         return self.store.records(from_seq, to_seq)
+
+    def replay_save(self, folder: Path | None = None) -> Path:
+        """F9: the replay of what this player may see so far, as the server shows it
+        (app/net/viewops.py ``view_save_bytes``), written in ``folder`` (the config dir's
+        net-replays/) for the replay viewer; a spectator's is the whole save, once the game is over."""
+        folder = folder or keyring.config_dir() / "net-replays"
+        if self.player is None:
+            if self.finished_save is None:
+                raise WifError(f"game {self.name} is still being played: a spectator's replay opens when it is over")
+            data = self.finished_save
+        else:
+            data = base64.b64decode(self.client.request("replay", game=self.name)["save"])
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self.name}-{self.player or 'spectator'}-{self.identity.game_id[:8]}-{self.state.kernel.seq}.wif"
+        path.write_bytes(data)
+        return path
 
     def close(self) -> None:
         self._closing.set()

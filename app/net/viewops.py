@@ -18,8 +18,14 @@ import tempfile
 from pathlib import Path
 
 from kernel.errors import WifError
+from kernel.events import canonical_json
+from kernel.store import EventStore
 from kernel.views import SECRET_KERNEL_FIELDS, records_seen_by, state_seen_by
 
+# The meta a player's replay keeps: what opening a save and naming its game need.  Left out:
+# the seed, the players' keys, the stored head and the meta's signature (the head is the hash
+# of the whole log, hidden events included: kernel/views.py says why a view never carries it).
+VIEW_SAVE_META = ("scenario", "plugins", "options", "players", "plugin_history", "game_id", "dice")
 WATCH_LIMIT = 30.0  # seconds a spectator's watch is held open at most
 UPDATE_RECORDS = 2000  # events sent in one update at most; a client further behind gets the state only
 
@@ -57,6 +63,23 @@ def save_bytes(game) -> str:
         return base64.b64encode((Path(folder) / "copy.wif").read_bytes()).decode()
 
 
+def view_save_bytes(game, player: str) -> str:
+    """A player's replay (F9 in the window on a server game): a save of the events this player
+    is shown, exactly as shown (their data and the view's own chain hashes, the seqs kept, so a
+    gap still says that something hidden happened there), base64.  It carries no snapshot (a
+    whole state), no command (the orders a view hides) and none of the meta's secrets."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "view.wif"
+        meta = {k: v for k, v in game.store.all_meta().items() if k in VIEW_SAVE_META}
+        store = EventStore.create(path, {**meta, "view_of": player})
+        try:
+            store.append([(r.seq, r.type, r.version, r.actor, r.turn, r.impulse, r.step, r.cmd, canonical_json(r.data),
+                           r.hash) for r in records_seen_by(game, 1, None, player)])
+        finally:
+            store.close()
+        return base64.b64encode(path.read_bytes()).decode()
+
+
 class ViewOps:
     """Requests of ``Connection`` (app/net/server.py) for windows and spectators."""
 
@@ -92,6 +115,12 @@ class ViewOps:
                 if 0 < behind <= UPDATE_RECORDS else []
             return {**self._status(room), "state": state_seen_by(game, self.player), "records": records}
         return await room.run(look)
+
+    async def op_replay(self, msg: dict) -> dict:
+        """The player's replay of the game so far (``view_save_bytes``)."""
+        room = self._seat_room(msg)
+        return await room.run(lambda: {"seq": room.game.state.kernel.seq,
+                                       "save": view_save_bytes(room.game, self.player)})
 
     async def op_watch(self, msg: dict) -> dict:
         """A spectator's ``wait``: answers when the log passes ``seq`` (or after a while)."""
