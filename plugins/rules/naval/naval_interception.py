@@ -41,7 +41,7 @@ from .events import (
     SubsCommitted,
 )
 from .naval_combat import other, section_search, side_dm, units_in_area
-from .naval_movement import perform_move
+from .naval_movement_moving_naval_units import perform_move
 from .naval_units import is_convoy, is_sub, label
 from .sea_box_section import area_name, box_hex, search_number, sections_of
 from .state import naval, rules, this_impulse

@@ -1,21 +1,19 @@
 """Naval Movement: moving a group of naval units from a port into a sea area, from a sea area
-to a port, or from a section to a lower-numbered section of the same sea area.
+to a port, or from a section to a lower-numbered section of the same sea area: the command,
+its checks for the whole group and its choices.
 
 Seeds: "Naval Movement" (L13538-13572, the version that governs): "all major powers on the
 phasing side, that did not choose a Pass, Air, or Land action, can move naval units ...
 (1) from a port into a sea area, (2) from a sea area to a port or (3) from a section box in a
-sea area to a lower numbered section box in the same sea area ... naval units at sea can
-never start the phase in one sea area and end the phase in a different sea area."
-"Sea Box Section": one section for the whole moving stack; convoys only in the 0 section.
+sea area to a lower numbered section box in the same sea area".
+"Sea Box Section": one section for the whole moving stack.
 "Activity Limits": "each group of naval units that moves = 1 naval move".
-Ships in Flames 3.2.1-3.2.2 (where the base text relies on it): range and movement allowance
-(``speed``) each cost 1 per sea area and per port entered, +1 movement allowance when the
-unit starts in a port holding naval units of another major power; placement in a section
-whose search number is at most the unused movement allowance; a unit moving from sea has its
-movement allowance reduced by its section's search number (4 Returning To Base); only
-face-up units move, once per impulse; a unit that ends a naval move in a port turns face down.
-"Embark/Debark Units": cargo moves with its transport and debarks at the end of the move in
-a port.  Naval stacking (digest 1.2): 4 naval units per minor port (2 convoy points = 1).
+Ships in Flames 3.2.1 "Naval Movement" (where the base text relies on it): a group starts in
+one port or section; "Each naval unit and aircraft unit can only make 1 naval movement in an
+impulse"; only face-up units move (3.2.2).  What one unit's range and movement allowance
+allow, and recording the move: naval_movement_moving_naval_units.py (3.2.2).
+Naval stacking (digest 1.2; seeds "Convoy/Tanker Points"): "Up to 4 naval units can stack
+together in a minor port and every 2 convoy points ... counts as a naval unit".
 
 Origins and destinations are written ``"col,row"`` for a port and ``"AREA:section"`` (origin)
 or ``"AREA"`` (destination) for a sea area.
@@ -23,186 +21,29 @@ or ``"AREA"`` (destination) for a sea area.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
-
-from kernel.choices import Field, Option, one_of
+from kernel.choices import Field, Option
 from kernel.errors import Rejected
 from kernel.events import Command
 from plugins.rules.core import hex_key, key_hex, world_map
 from plugins.rules.turn.activities import action_problem, activity_problem, use_activity
-from plugins.rules.units import UnitFlipped, UnitMoved, units
+from plugins.rules.units import units
 
-from .events import NavalGroupMoved, UnitsUnloaded
 from .iced_in_ports import iced_in_move_problem
-from .straits_and_canals import passage_problem
-from .naval_units import aboard, friendly_port, is_carrier_air, is_convoy, is_sub, label, stacking_units
-from .sea_box_section import (
-    area_distances,
-    area_name,
-    areas_of_port,
-    port_at,
-    ports_of_area,
-    search_number,
-    sections_of,
+from .naval_movement_moving_naval_units import (  # noqa: F401 - re-exported: return to base, the abort queue, tests
+    closed_area_problem,
+    destination_label,
+    naval_powers_in_port,
+    origin_label,
+    origin_of,
+    perform_move,
+    route,
+    unit_problem,
 )
+from .naval_units import friendly_port, label, stacking_units
+from .sea_box_section import area_distances, area_name, areas_of_port, port_at, ports_of_area, sections_of
 from .state import NAVAL_MOVEMENT, data, naval, rules, this_impulse
 
 RULE = "Naval Movement"
-
-
-@dataclass(frozen=True)
-class Route:
-    path: tuple[str, ...]  # sea areas entered
-    range_cost: int  # areas and ports entered
-    ma_cost: int  # movement allowance spent before placement (for a sea destination)
-
-
-# ---------------------------------------------------------------- where a unit is
-def origin_of(state, unit) -> str | None:
-    """``"AREA:section"`` at sea, ``"col,row"`` in a port, None elsewhere."""
-    box = naval(state).at_sea.get(unit.id)
-    if box is not None:
-        return f"{box.area}:{box.section}"
-    if unit.on_map and port_at(unit.hex) is not None:
-        return hex_key(unit.hex)
-    return None
-
-
-def origin_label(origin: str) -> str:
-    if ":" in origin:
-        area, section = origin.split(":")
-        return f"{area_name(area)} section {section}"
-    port = port_at(key_hex(origin))
-    return port.name if port else origin
-
-
-def destination_label(to: str) -> str:
-    if "," in to:
-        port = port_at(key_hex(to))
-        return port.name if port else to
-    return area_name(to)
-
-
-# ---------------------------------------------------------------- routes
-@cache
-def route(origin: str, to: str) -> Route | None:
-    """The shortest way from ``origin`` to ``to`` through adjacent sea areas, or None (the map
-    is read-only, so each way is worked out once)."""
-    if ":" in origin:
-        area, _ = origin.split(":")
-        if "," not in to:
-            return Route((), 0, 0) if to == area else None  # never another sea area
-        best = None
-        for last in areas_of_port(key_hex(to)):
-            d = area_distances(area).get(last)
-            if d is not None and (best is None or d < best[0]):
-                best = (d, last)
-        if best is None:
-            return None
-        path = tuple(_path(area, best[1])[1:])
-        return Route(path, len(path) + 1, len(path) + 1)
-    starts = areas_of_port(key_hex(origin))
-    if "," in to:
-        targets = areas_of_port(key_hex(to))
-        if to == origin or not targets:
-            return None
-    else:
-        targets = (to,)
-    best = None
-    for a in starts:
-        for b in targets:
-            d = area_distances(a).get(b)
-            if d is not None and (best is None or d < best[0]):
-                best = (d, a, b)
-    if best is None:
-        return None
-    path = tuple(_path(best[1], best[2]))
-    cost = len(path) + (1 if "," in to else 0)
-    return Route(path, cost, cost)
-
-
-def _path(a: str, b: str) -> list[str]:
-    """Areas from ``a`` to ``b`` inclusive along a shortest chain."""
-    path = [b]
-    while path[-1] != a:
-        here = path[-1]
-        d = area_distances(a)[here]
-        path.append(next(n for n in sorted(world_map().sea_areas[here].adjacent)
-                         if area_distances(a).get(n) == d - 1))
-    return path[::-1]
-
-
-def naval_powers_in_port(state, origin: str) -> frozenset:
-    """The powers with naval units in the port ``origin`` (none for a sea box)."""
-    if ":" in origin:
-        return frozenset()
-    return frozenset(o.power for o in units(state).in_hex(key_hex(origin)) if o.branch == "naval")
-
-
-def _foreign_port_penalty(state, unit, origin: str, port_powers: frozenset | None = None) -> int:
-    # Ships in Flames 3.2.2: +1 "if it starts the impulse in a port holding naval units of
-    # another major power"
-    if ":" in origin:
-        return 0
-    powers = naval_powers_in_port(state, origin) if port_powers is None else port_powers
-    return 1 if powers - {unit.power} else 0
-
-
-def unit_problem(state, unit, origin: str, to: str, section: int | None, port_powers: frozenset | None = None,
-                 returning: bool = False) -> str | None:
-    """Why ``unit`` may not make this move alone (range, movement allowance, section, a closed
-    strait or canal), or None; ``port_powers``: the powers with naval units in the origin
-    port, when the caller knows them; ``returning``: a return to base (or an abort to port)."""
-    r = route(origin, to)
-    who = label(state, unit.id)
-    if r is None:
-        if ":" in origin and "," not in to:
-            return f"{RULE}: naval units at sea never move to a different sea area ({who} is in {origin_label(origin)})"
-        return f"{RULE}: no chain of sea areas leads from {origin_label(origin)} to {destination_label(to)}"
-    rng = unit.factors.get("range", 0)
-    speed = unit.factors.get("speed", 0) - _foreign_port_penalty(state, unit, origin, port_powers)
-    if ":" in origin:
-        speed -= search_number(int(origin.split(":")[1]))  # reduced for the section it occupies
-    if r.range_cost > rng:
-        return f"{RULE}: {who} has range {rng:g}; {destination_label(to)} is {r.range_cost} sea areas and ports away"
-    closed = passage_problem(state, unit, origin, to, r.path, returning)
-    if closed:
-        return closed
-    if "," in to:
-        if r.ma_cost > speed:
-            return (f"{RULE}: {who} has {max(speed, 0):g} movement points for this move; reaching "
-                    f"{destination_label(to)} costs {r.ma_cost}")
-        return None
-    if section is None or section not in sections_of(to):
-        return f"{RULE}: a move into {area_name(to)} must name a sea-box section ({sections_of(to).start}-{sections_of(to).stop - 1})"
-    if ":" in origin:
-        here = int(origin.split(":")[1])
-        if section >= here:
-            return f"{RULE}: at sea a unit moves only to a lower-numbered section of its sea area ({who} is in section {here})"
-        return None
-    if is_convoy(unit) and section != 0:
-        return f"Sea Box Section: convoys \"can only be placed in the zero section box\" ({who})"
-    left = speed - r.ma_cost
-    if left < 0:
-        return f"{RULE}: {who} has {max(speed, 0):g} movement points; {area_name(to)} is {r.ma_cost} sea areas away"
-    if search_number(section) > left:
-        return (f"{RULE}: {who} has {left:g} movement points left in {area_name(to)}, so it may be placed in a "
-                f"section whose search number is at most {left:g}, not section {section}")
-    return None
-
-
-def closed_area_problem(state, host, origin: str, to: str) -> str | None:
-    """A sea area on the way that the game closes (the ``sea_area_refusal`` hook: a
-    scenario's partial map), or None."""
-    if host is None:
-        return None
-    r = route(origin, to)
-    for area in (r.path if r else []):
-        reason = host.pm.hook.sea_area_refusal(state=state, area=area)
-        if reason:
-            return reason
-    return None
 
 
 def why_not_move(state, power: str, origin: str, to: str, section: int | None, unit_ids: list[str],
@@ -401,39 +242,3 @@ def move_naval_group(ctx, cmd: MoveNavalGroup) -> None:
 
     path = list(route(cmd.origin, cmd.to).path)
     advance(ctx, cmd.actor, cmd.units, cmd.origin, cmd.to, cmd.section, path, 0)
-
-
-def perform_move(ctx, power: str, origin: str, to: str, section: int | None, unit_ids: list[str],
-                 path: list[str] | None = None) -> None:
-    """Record a checked move (``path``: the sea areas entered, default the shortest way): the
-    units' hexes, their sea box or port, face down in port, cargo debarked in port (organized
-    unless the transport started at sea)."""
-    state = ctx.state
-    path = list(route(origin, to).path if path is None else path)
-    all_units = units(state).units
-    turn, impulse = this_impulse(state)
-    in_port = "," in to
-    hex_ = key_hex(to) if in_port else None  # at sea a unit is in a sea box, on no hex
-    for uid in unit_ids:
-        if all_units[uid].hex != hex_:
-            ctx.emit(UnitMoved(unit=uid, to_hex=hex_, to_where="map"))
-    non_sub = any(not is_sub(all_units[u]) for u in unit_ids)
-    ctx.emit(NavalGroupMoved(power=power, units=list(unit_ids), origin=origin, path=list(path),
-                             area=None if in_port else to, section=None if in_port else section,
-                             port_hex=hex_ if in_port else None, turn=turn, impulse=impulse,
-                             counts_as_entry=non_sub and bool(path)))
-    if not in_port:
-        return
-    for uid in unit_ids:
-        # Ships in Flames 3.2.2: "A unit that ends a naval movement in a port turns face-down"
-        if all_units[uid].face_up:
-            ctx.emit(UnitFlipped(unit=uid, face_up=False))
-        cargo = [c for c in aboard(state, uid) if not is_carrier_air(all_units[c])]
-        if cargo:
-            # Embark/Debark Units: "Debarking in port: automatic at the end of the TRS's naval
-            # move; the cargo is disorganized if ... the TRS started the step at sea"
-            for c in cargo:
-                ctx.emit(UnitMoved(unit=c, to_hex=hex_, to_where="map"))
-                if ":" in origin and all_units[c].face_up:
-                    ctx.emit(UnitFlipped(unit=c, face_up=False))
-            ctx.emit(UnitsUnloaded(ship=uid, units=cargo))

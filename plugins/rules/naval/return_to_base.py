@@ -22,7 +22,14 @@ from plugins.rules.units import UnitMoved, units
 
 from .events import NavalGroupMoved, NavalUnitLost
 from .iced_in_ports import iced_in_move_problem
-from .naval_movement import destination_label, origin_label, origin_of, perform_move, route, unit_problem
+from .naval_movement_moving_naval_units import (
+    destination_label,
+    origin_label,
+    origin_of,
+    perform_move,
+    route,
+    unit_problem,
+)
 from .naval_units import aboard, friendly_port, is_carrier_air, is_convoy, label
 from .sea_box_section import ports_by_distance
 from .state import RETURN_TO_BASE, STAY_AT_SEA, naval, rules
