@@ -21,7 +21,9 @@ Seeds, "Supply Sources and Paths" (L8351-8544):
 
 Every search runs backwards from the sources, so one search answers for every hex; the
 result of a (power, extra home country) pair is cached per state object and event seq.
-Overseas supply paths are not traced (no naval rules yet).
+Overseas supply paths ("Overseas supply paths": via sea areas to a friendly port) are the naval
+plugin's: it adds its rule to ``OVERSEAS_LINKS`` (plugins/rules/naval/overseas_supply.py);
+without it no path goes overseas.
 """
 
 from __future__ import annotations
@@ -49,6 +51,11 @@ REORG_COST: int = DATA["reorg_cost"]
 DESERTS = ("desert", "desert mountain")
 UNLIMITED = 10_000
 ALWAYS_SUPPLIED_TYPES = {"partisan"}  # Partisans: "they are always in supply" (L4101, L4224)
+# Extension point: ``links(tracer, dist, railway) -> (ports, coast)``: given the path costs
+# ``dist`` from each hex to the sources over land, the ports a path may enter from overseas
+# ({port hex: cost}, paths go on inland from them) and the coastal hexes whose units trace
+# overseas ({hex: cost}); the naval plugin's overseas supply paths.
+OVERSEAS_LINKS: list = []
 
 
 # ---------------------------------------------------------------- static map facts (cached)
@@ -205,12 +212,14 @@ class Tracer:
         The cost of a path is the hexes it enters (the start hex is not entered): 1 each,
         2 for desert and desert mountain; 0 along a railway on a railway path.  ``parents``
         (when given) gets each hex's next hex on its path towards the seeds (ui.py's paths)."""
-        dist = {h: 0 for h in seeds}
-        buckets: dict[int, list] = {0: list(dist)}
+        dist = dict(seeds) if isinstance(seeds, dict) else {h: 0 for h in seeds}  # a dict: seeds with costs
+        buckets: dict[int, list] = {}
+        for h, cost in dist.items():
+            buckets.setdefault(cost, []).append(h)
         # locals: this loop runs for every hex of a power's rail net (~2,500 for the USSR) on
         # each new position, e.g. a unit's destinations after every move (issue 11's click)
         enterable, crossable, facts, adjacent, get = self.enterable, self.crossable, _hex_facts, _adjacent, dist.get
-        d = 0
+        d = min(buckets, default=0)
         while d <= limit:
             bucket = buckets.pop(d, None)
             if bucket is None:
@@ -246,6 +255,29 @@ class Tracer:
                         else:
                             buckets.setdefault(nd, []).append(h)
             d += 1
+        return dist
+
+    def reach(self, seeds, railway: bool) -> dict:
+        """``search`` and, where a rule adds them (``OVERSEAS_LINKS``), paths that go overseas
+        once: from a port or coastal hex by sea to a friendly port, then on over land."""
+        dist = self.search(seeds, railway)
+        if not OVERSEAS_LINKS:
+            return dist
+        seeded = {h: 0 for h in seeds}
+        coast: dict = {}
+        for links in OVERSEAS_LINKS:
+            ports, shore = links(self, dist, railway)
+            for h, cost in ports.items():
+                if cost < seeded.get(h, UNLIMITED):
+                    seeded[h] = cost
+            for h, cost in shore.items():
+                coast[h] = min(cost, coast.get(h, UNLIMITED))
+        if len(seeded) == len(seeds) and not coast:
+            return dist
+        dist = self.search(seeded, railway)
+        for h, cost in coast.items():
+            if cost < dist.get(h, UNLIMITED):
+                dist[h] = cost
         return dist
 
     # ------------------------------------------------------------ sources
@@ -306,13 +338,13 @@ class Tracer:
         active: dict = {}
         pending = {h: label for h, label in candidates.items() if h not in primaries}
         if pending:
-            rail = self.search(primaries, railway=True)
+            rail = self.reach(primaries, railway=True)
             for h in list(pending):
                 if rail.get(h, UNLIMITED) <= self.range_at(h):
                     active[h] = "secondary"
                     del pending[h]
             while pending and active:  # tertiary sources: chains of basic paths
-                basic = self.search(active, railway=False)
+                basic = self.reach(set(active), railway=False)
                 new = [h for h in pending if basic.get(h, UNLIMITED) <= self.range_at(h)]
                 if not new:
                     break
@@ -320,7 +352,7 @@ class Tracer:
                     active[h] = "tertiary"
                     del pending[h]
         sources = primaries | set(active)
-        dist = self.search(sources, railway=False)
+        dist = self.reach(sources, railway=False)
         supplied = {h for h, d in dist.items() if d <= self.range_at(h) and _hex_facts(h)[0] != "sea"}
         result = self._traced[frozenset(primaries)] = SupplyResult(primaries, active, dist, supplied, sources)
         return result
