@@ -5,7 +5,9 @@ Everything here is found the way a player finds it, on the screen as drawn: an e
 rectangle, clipped by the form that holds it and not hidden under another form; a hex's
 point on the detailed map that no form covers.  When the hex is off the map's view, the map
 is first centred on it by the map's own control (a click on the global map, which moves the
-linked detailed map there; seeds, "Global Map")."""
+linked detailed map there; seeds, "Global Map"), or by the arrow keys; when it shows on the
+map but under a form or panel, the map is dragged (left button held) until the hex lies in
+the middle of the part of the map nothing covers, as a player pans it before clicking."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from dataclasses import dataclass
 
 import pygame
 
+FREE_STEP = 16  # pixels between the points tried when looking for the map's uncovered middle
+DRAG_AT_LEAST = 8  # pixels: a shorter drag would be taken for a click (windowstyle.DRAG_THRESHOLD is 5)
 ROW_SHOWN = 14  # pixels of a list row that must show for the driver to click it
 HEX_PROBES = ((0, 0), (0, -0.3), (0, 0.3), (-0.3, 0), (0.3, 0), (-0.25, -0.25), (0.25, 0.25), (0.25, -0.25),
               (-0.25, 0.25))  # points of a hex tried in turn, as fractions of its size
@@ -20,7 +24,8 @@ HEX_PROBES = ((0, 0), (0, -0.3), (0, 0.3), (-0.3, 0), (0.3, 0), (-0.25, -0.25), 
 
 @dataclass
 class Action:
-    """One input: a left click at ``pos``, a wheel turn at ``pos``, or a key."""
+    """One input: a left click at ``pos``, a wheel turn at ``pos``, a drag from ``pos`` to
+    ``to``, or a key."""
 
     kind: str  # "click" | "wheel" | "key"
     pos: tuple[int, int] = (0, 0)
@@ -28,6 +33,7 @@ class Action:
     key: int = 0
     mod: int = 0
     what: str = ""  # what is clicked, for a report when a click is swallowed
+    to: tuple[int, int] = (0, 0)  # a drag: where the button is let go
 
 
 def events_of(action: Action) -> list[pygame.event.Event]:
@@ -36,6 +42,11 @@ def events_of(action: Action) -> list[pygame.event.Event]:
         return [pygame.event.Event(pygame.KEYDOWN, key=action.key, mod=action.mod, unicode="", scancode=0),
                 pygame.event.Event(pygame.KEYUP, key=action.key, mod=action.mod, unicode="", scancode=0)]
     move = pygame.event.Event(pygame.MOUSEMOTION, pos=action.pos, rel=(0, 0), buttons=(0, 0, 0), touch=False)
+    if action.kind == "drag":  # press, move with the button held, let go
+        rel = (action.to[0] - action.pos[0], action.to[1] - action.pos[1])
+        return [move, pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=action.pos, button=1, touch=False),
+                pygame.event.Event(pygame.MOUSEMOTION, pos=action.to, rel=rel, buttons=(1, 0, 0), touch=False),
+                pygame.event.Event(pygame.MOUSEBUTTONUP, pos=action.to, button=1, touch=False)]
     if action.kind == "wheel":
         return [move, pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=action.amount, flipped=False, precise_x=0.0,
                                          precise_y=float(action.amount), touch=False)]
@@ -170,21 +181,89 @@ def drop_down(gui, menu, option: str) -> Action | None:
 
 
 # ---------------------------------------------------------------------- the map
-def hex_point(window, hex_) -> tuple[int, int] | None:
-    """A point of ``hex_`` on the primary detailed map that a click reaches (no form or
-    other panel over it), or None when the hex is not on screen there."""
+def _detailed(window):
+    """The primary detailed map's panel and map, or (None, None) when none shows."""
     panel = window.panels.get("detailed") or next((p for k, p in window.panels.items() if k in window.detailed), None)
     dmap = window.detailed.get(panel.key) if panel is not None else None
     if dmap is None or panel.geometry.rolled:
+        return None, None
+    return panel, dmap
+
+
+def _uncovered(window, panel, pos) -> bool:
+    """``pos`` is on the map's panel, and no other panel or form lies over it there."""
+    return panel.body.collidepoint(pos) and window.panel_at(pos) is panel and not window.gui.over_form(pos)
+
+
+def hex_point(window, hex_) -> tuple[int, int] | None:
+    """A point of ``hex_`` on the primary detailed map that a click reaches (no form or
+    other panel over it), or None when the hex is not on screen there."""
+    panel, dmap = _detailed(window)
+    if dmap is None:
         return None
     g = dmap.geometry
     cx, cy = dmap.hex_to_screen(tuple(hex_))
     for fx, fy in HEX_PROBES:
         pos = (panel.body.x + int(cx + fx * g.w), panel.body.y + int(cy + fy * g.h))
-        if not panel.body.collidepoint(pos) or window.panel_at(pos) is not panel or window.gui.over_form(pos):
+        if not _uncovered(window, panel, pos):
             continue
         if dmap.screen_to_hex((pos[0] - panel.body.x, pos[1] - panel.body.y)) == tuple(hex_):
             return pos
+    return None
+
+
+def free_middle(window, panel) -> tuple[int, int] | None:
+    """The point of the map's uncovered part farthest from whatever covers it or the panel's
+    edge (the middle of the free map a player looks at), found on a grid of FREE_STEP pixels;
+    None when nothing of the map is uncovered."""
+    body = panel.body
+    cols, rows = body.w // FREE_STEP, body.h // FREE_STEP
+    point = {(i, j): (body.x + FREE_STEP // 2 + i * FREE_STEP, body.y + FREE_STEP // 2 + j * FREE_STEP)
+             for i in range(cols) for j in range(rows)}
+    free = {ij for ij, pos in point.items() if _uncovered(window, panel, pos)}
+    # distance (in grid steps) of each free point to the nearest covered point or the edge
+    depth = {ij: 1 for ij in free if any((ij[0] + di, ij[1] + dj) not in free
+                                        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)))}
+    frontier = list(depth)
+    while frontier:
+        nxt = []
+        for i, j in frontier:
+            for n in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+                if n in free and n not in depth:
+                    depth[n] = depth[(i, j)] + 1
+                    nxt.append(n)
+        frontier = nxt
+    if not depth:
+        return None
+    best = max(depth.values())
+    middle = (cols / 2, rows / 2)
+    i, j = min((ij for ij, d in depth.items() if d == best),
+               key=lambda ij: (ij[0] - middle[0]) ** 2 + (ij[1] - middle[1]) ** 2)
+    return point[(i, j)]
+
+
+def drag_into_view(window, hex_) -> Action | None:
+    """When ``hex_`` shows on the detailed map but under a form or another panel: a drag of
+    the map (from and to uncovered points) that brings it towards the middle of the free
+    map; None when the hex is off the map's view (centre on it first) or in the free map."""
+    panel, dmap = _detailed(window)
+    if dmap is None:
+        return None
+    cx, cy = dmap.hex_to_screen(tuple(hex_))
+    at = (panel.body.x + cx, panel.body.y + cy)
+    if not panel.body.collidepoint(at):
+        return None
+    target = free_middle(window, panel)
+    if target is None:
+        return None
+    dx, dy = target[0] - at[0], target[1] - at[1]
+    while max(abs(dx), abs(dy)) > DRAG_AT_LEAST:
+        # a drag centred on the free middle, shortened until both its ends are uncovered
+        start = (target[0] - dx // 2, target[1] - dy // 2)
+        end = (start[0] + dx, start[1] + dy)
+        if _uncovered(window, panel, start) and _uncovered(window, panel, end):
+            return Action("drag", start, to=end, what=f"drag the map towards {hex_[0]},{hex_[1]}")
+        dx, dy = int(dx / 2), int(dy / 2)
     return None
 
 
@@ -226,8 +305,9 @@ def scroll_towards(window, hex_) -> Action:
 
 
 def on_map(window, hex_, what: str) -> Action:
-    """A click on ``hex_``, after centring the map on it if it is not in view."""
+    """A click on ``hex_``, after dragging the map when the hex lies under a form, or centring
+    the map on it when it is off the map's view."""
     pos = hex_point(window, hex_)
     if pos is not None:
         return Action("click", pos, what=what)
-    return centre_on(window, hex_) or scroll_towards(window, hex_)
+    return drag_into_view(window, hex_) or centre_on(window, hex_) or scroll_towards(window, hex_)

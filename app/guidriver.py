@@ -5,8 +5,8 @@ Each frame, once the window has handled every event of the last input, the drive
 the screen as a player does.  For the decision the game waits for it asks a bot of
 app/bots.py (which reads ``Game.choices``, never a rule) which command to make, then finds
 where to click so that the forms build exactly that command: the Play form's buttons and
-lists, hexes and counters on the detailed map (centred first through the global map when
-off screen), the Setup Tray's rows.  It never submits: the forms do, as for a player.
+lists, hexes and counters on the detailed map (centred first through the global map or the
+arrow keys when off screen, dragged out from under a form when covered), the Setup Tray's rows.  It never submits: the forms do, as for a player.
 
 A command the forms cannot build, or a click that changes nothing on screen, stops the run
 with ``Stuck`` naming what was tried: both are bugs of the forms.
@@ -105,11 +105,12 @@ class GuiDriver:
             return
         self._idle = 0
         # wheel turns or scrolling keys for one aim (a key towards a hex may alternate direction)
-        same_aim = action.kind in ("wheel", "key") and self._last is not None and self._last.kind == action.kind \
-            and self._last.what == action.what
+        same_aim = action.kind in ("wheel", "key", "drag") and self._last is not None \
+            and self._last.kind == action.kind and self._last.what == action.what
         self._wheels = self._wheels + 1 if same_aim else 0
         if self._wheels > WHEELS_AT_MOST:
-            raise Stuck(f"{WHEELS_AT_MOST} {'wheel turns' if action.kind == 'wheel' else 'keys'} did not bring "
+            inputs = {"wheel": "wheel turns", "key": "keys", "drag": "drags of the map"}[action.kind]
+            raise Stuck(f"{WHEELS_AT_MOST} {inputs} did not bring "
                         f"{action.what} into view (making {self.target})")
         self._last, self._judged = action, False
         self.figures.actions += 1

@@ -27,14 +27,18 @@ def window(tmp_path, monkeypatch):
     game.close()
 
 
-def drive(window, driver, command, done, frames=40) -> None:
-    """Let the driver make ``command`` (as if its bot had chosen it) until ``done()``."""
+def drive(window, driver, command, done, frames=40, inputs: list | None = None) -> None:
+    """Let the driver make ``command`` (as if its bot had chosen it) until ``done()``; the
+    inputs it posts are appended to ``inputs``."""
     play = window.play
     for _ in range(frames):
         if done():
             return
         driver.target, driver._target_at = command, play.decisions.position(play.decisions.deciding_player())
-        post(driver.play(window))
+        action = driver.play(window)
+        if inputs is not None:
+            inputs.append(action)
+        post(action)
         for _pass in range(4):  # the mouse events, then the events the forms post in reply
             for event in pygame.event.get():
                 window.handle(event)
@@ -129,3 +133,40 @@ def test_frames_without_a_click_are_not_counted_as_swallowed_clicks(window):
     driver._last, driver._judged = click, False
     with pytest.raises(Stuck, match="changed nothing"):
         driver._check_swallowed(window)
+
+
+def test_a_hex_under_the_play_form_is_dragged_into_the_free_map_and_clicked(window):
+    """Issue 11 (the `wif play --autoplay` Stuck "40 keys did not bring scroll towards 218,56
+    into view"): the hex to click lies on the map but under the Play form.  The driver drags the
+    map (button held, from and to uncovered points) as a player pans it, then clicks the hex:
+    the unit is placed there."""
+    from app.guiclicks import hex_point
+
+    play = window.play
+    choice, option = play.tray.offered_units()[0]
+    unit = option.value
+    hex_field = next(f for f in option.next_fields() if f.kind == "hex")
+    where = tuple(hex_field.all_options()[-1].value)
+    command = {**choice.base(), choice.fields[0].name: unit, hex_field.name: list(where)}
+    # the map moved so that the hex lies in the middle of the Play form
+    panel, dmap = window.panels["detailed"], window.primary
+    form = play.form.visible_rect()
+    sx, sy = dmap.hex_to_screen(where)
+    dmap.scroll_pixels(panel.body.x + sx - form.centerx, panel.body.y + sy - form.centery)
+    window.draw()
+    sx, sy = dmap.hex_to_screen(where)
+    assert form.collidepoint((panel.body.x + sx, panel.body.y + sy)) and hex_point(window, where) is None
+    placed_before = window.game.state["units"].units[unit].hex
+
+    def placed() -> bool:
+        at = window.game.state["units"].units[unit].hex
+        return at is not None and tuple(at) == where
+
+    inputs = []
+    drive(window, GuiDriver(), command, placed, inputs=inputs)
+    assert placed_before != window.game.state["units"].units[unit].hex
+    kinds = [a.kind for a in inputs]
+    assert "drag" in kinds and "key" not in kinds, kinds  # panned by dragging, not by arrow keys
+    last = inputs[-1]
+    assert last.kind == "click" and not play.form.visible_rect().collidepoint(last.pos)
+    assert window.primary.screen_to_hex((last.pos[0] - panel.body.x, last.pos[1] - panel.body.y)) == where
