@@ -46,8 +46,11 @@ def stack_order(units: list) -> list:
 
 def factor_text(unit) -> str:
     """The factors printed along a counter's foot: land combat-move, air air-to-air and
-    tactical, otherwise the first two factors the counter data gives."""
+    tactical, naval attack-defence, a convoy's points, otherwise the first two factors the
+    counter data gives."""
     f = unit.factors or {}
+    if "points" in f and "attack" not in f:
+        return f"{f['points']}CP"  # a convoy counter: its convoy points, never read as attack-defence
     for first, second in (("combat", "move"), ("air", "tactical"), ("attack", "defense")):
         if first in f and second in f:
             return f"{f[first]}-{f[second]}"

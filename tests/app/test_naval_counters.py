@@ -34,3 +34,43 @@ def test_every_naval_class_has_its_own_silhouette(size):
     pictures = {t: pygame.image.tobytes(counter_picture(ship(t), size), "RGB") for t in CLASSES}
     for a, b in itertools.combinations(CLASSES, 2):
         assert pictures[a] != pictures[b], f"{a} and {b} look the same at {size} px"
+
+
+def test_a_convoy_counter_shows_its_convoy_points_not_attack_and_defence():
+    from app.counters import factor_text
+
+    convoy = Unit(id="cp", power="usa", branch="naval", type="convoy", factors={"points": 3, "speed": 4, "range": 8})
+    assert factor_text(convoy) == "3CP"
+    assert factor_text(ship("bb")) == "5-4"
+
+
+def test_a_pile_holding_a_damaged_ship_is_framed_in_red_and_shows_its_count_beside_it(tmp_path, monkeypatch):
+    """Seeds, "Naval Combat Results": a damaged unit has half its attack and +1 defence; a player
+    sees which pile holds one without opening a form; the pile's count stands beside it."""
+    from app.play import GameWindow
+    from app.uihooks import ask_game
+    from helpers import lab_game, rig
+    from helpers import ship as lab_ship
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.font.init()
+    g = lab_game(tmp_path / "g.wif", options={"units": [lab_ship("bb", type_="bb"), lab_ship("ca")],
+                                              "start_at": "turn.impulse.naval.naval-movement"}, extra_plugins=["naval"])
+    try:
+        rig(g, "RigShipsAtSea", units=["bb", "ca"], area="BA", section=2)
+        rig(g, "RigNavalDamage", unit="ca")
+        win = GameWindow(g, forms=True)
+        win.primary.set_zoom(7)
+        win.primary.center_on(tuple(next(b["hex"] for b in ask_game(g, "sea_boxes", state=g.state))))
+        win.draw()
+        layer = next(layer for layer in win.ui.layers if getattr(layer, "name", "") == "sea boxes")
+        cell = next(c for b in layer.layout(win, win.primary) for c in b.cells)
+        assert cell.units == ["bb", "ca"]
+        body = win.panels["detailed"].body
+        x, y = body.x + cell.rect[0] + 3, body.y + cell.rect[1] + 3 + 4  # the top counter's corner
+        size = 40  # zoom 7's counters
+        # a frame all round (not a corner over the name): top, bottom and right edges
+        for point in ((x + size // 2, y), (x + size // 2, y + size - 1), (x + size - 1, y + size // 2)):
+            assert tuple(win.screen.get_at(point))[:3] == (230, 40, 40), point
+    finally:
+        g.close()

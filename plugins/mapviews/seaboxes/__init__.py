@@ -6,7 +6,7 @@ at sea has no hex, so the window's counters (drawn per hex) never show it: this 
 for every sea area holding units at sea, a box centred on the area's box hex (an all-sea hex
 near its middle), one column per section (its number on top) and one row per side, each
 side's units of a section as a pile (its first unit on top: carriers first, as the rules
-list them) with their count beside it; a damaged unit's pile is marked with a red corner.  Counters are
+list them) with their count beside it; a pile holding a damaged unit is framed in red.  Counters are
 the map's own pictures (app/counters.py), 22 px from zoom 4 (factors readable), with their
 names from zoom 6; below zoom 4 only a small ring with the number of units at sea.
 
@@ -31,6 +31,11 @@ DAMAGED = (230, 40, 40)
 TEXT = (235, 240, 250)
 PILE_EDGES = 2  # counters drawn under the top one, offset up and right
 COUNT_W = 14  # the pile's count, right of the pile
+
+
+def title_height(zoom: int) -> int:
+    """The box's title band: the sea area's name, larger as the counters grow."""
+    return 14 if zoom < 6 else 17
 
 
 @dataclass
@@ -82,7 +87,7 @@ class SeaBoxesLayer:
         size = COUNTER_SIZE.get(dmap.zoom, 46)
         # room right of each pile for its count, so the count hides nothing of the top counter
         cell_w, cell_h = size + 2 * PILE_EDGES + 6 + COUNT_W, size + 2 * PILE_EDGES + 6
-        title_h, head_h, pad = 14, 12, 3
+        title_h, head_h, pad = title_height(dmap.zoom), 12, 3
         sides = list(getattr(window.game.state.kernel, "sides", {}) or {})
         w, h = dmap.size
         out = []
@@ -153,8 +158,9 @@ class SeaBoxesLayer:
             x, y = x + pos[0], y + pos[1]
             surface.fill(BOX_FILL, (x, y, w, h))
             pygame.draw.rect(surface, BOX_EDGE, (x, y, w, h), 1)
-            title = self._text(box.name, 11, TEXT)
-            surface.blit(title, (x + (w - title.get_width()) // 2, y + 1), area=pygame.Rect(0, 0, w - 2, 13))
+            title = self._text(box.name, title_height(dmap.zoom) - 3, TEXT)
+            surface.blit(title, (x + (w - title.get_width()) // 2, y + 1),
+                         area=pygame.Rect(0, 0, w - 2, title_height(dmap.zoom) - 1))
             for s, (sx, sy, sw, sh) in box.section_rects.items():
                 sx, sy = sx + pos[0], sy + pos[1]
                 if s:
@@ -187,7 +193,7 @@ class SeaBoxesLayer:
             surface.blit(number, (bx, by))
         answer = {u["id"]: u for b in self.boxes_cached() for u in b["units"]}
         if any(answer.get(u, {}).get("damaged") for u in cell.units):
-            pygame.draw.polygon(surface, DAMAGED, [(left, top), (left + size // 3, top), (left, top + size // 3)])
+            pygame.draw.rect(surface, DAMAGED, (left, top, size, size), 2)  # a red frame: hides no name nor factor
         if selected & set(cell.units):
             pygame.draw.rect(surface, SELECTED, (left - 2, top - 2 - 2 * PILE_EDGES, size + 4 + 2 * PILE_EDGES,
                                                  size + 4 + 2 * PILE_EDGES), 2)
