@@ -6,7 +6,9 @@ refusal is a broken choices contract and is counted as such.  Two policies:
 - ``random``: any offered command, filled in at random; finishes a step now and then.
 - ``greedy``: scores what it may do through previews (the best odds for an attack, the move
   that comes closest to an objective the game names, the action that gives the most
-  activities) and does the best thing that scores above nothing, else finishes the step.
+  activities; at sea app/bot_sea.py: task forces towards objectives and enemy ships,
+  embarking, invading, carrier strikes) and does the best thing that scores above nothing,
+  else finishes the step.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from functools import cache
 
 from kernel.choices import CommandChoice, Decision
 from kernel.errors import WifError
+
+from .bot_sea import SEA_MOVE, SeaSense, sea_move_candidates, sea_score
 
 POLICIES = ("random", "greedy")
 MAX_PER_STEP = {"random": 12, "greedy": 40}  # commands in one step before a bot prefers to finish it
@@ -58,6 +62,7 @@ class Bot:
         self._step_key = None
         self._in_step = 0
         self._objectives = None
+        self._sea = None  # (state seq, power, SeaSense): built when a naval command is scored
 
     # ------------------------------------------------------------ one decision
     def choose(self, game, decision: Decision, player: str | None) -> dict | None:
@@ -86,9 +91,15 @@ class Bot:
     # ------------------------------------------------------------ greedy
     def _greedy(self, game, others: list[CommandChoice], finish, player) -> dict | None:
         candidates: list[dict] = []
+        ranked: list[dict] = []  # naval moves, best first by the map: previewed before the rest
         for choice in others:
-            candidates.extend(self._candidates(choice))
+            if choice.type == SEA_MOVE and choice.fields:
+                ranked.extend(sea_move_candidates(choice, self.rng, self._sea_sense(game, choice.actor)))
+            else:
+                candidates.extend(self._candidates(choice))
         self.rng.shuffle(candidates)
+        if ranked:
+            candidates = ranked[:PREVIEWS_PER_DECISION // 3] + candidates
         best, best_score = None, 0.0
         for cmd in candidates[:PREVIEWS_PER_DECISION]:
             score = self._score(game, cmd, player)
@@ -120,6 +131,9 @@ class Bot:
         preview = game.preview(cmd, player=player)
         if not preview.get("legal", True):
             return -1.0
+        at_sea = sea_score(self._sea_sense(game, cmd["actor"]), cmd, preview) if _naval(preview) else None
+        if at_sea is not None:
+            return at_sea
         if preview.get("odds") is not None:
             return float(preview["odds"]) - ATTACK_ODDS + 0.01
         path = preview.get("path")
@@ -131,19 +145,37 @@ class Bot:
             return 0.5 + sum(v for v in activities.values() if isinstance(v, (int, float))) / 100
         return 0.0  # nothing tells the options apart: not worth holding the step for
 
-    def _progress(self, game, power: str, start, end) -> float:
-        """How much closer a move brings the unit to the nearest objective it wants."""
+    def _sea_sense(self, game, power: str) -> SeaSense:
+        key = (game.state.kernel.seq, power)
+        if self._sea is None or self._sea[0] != key:
+            self._sea = (key, SeaSense(game, power, self._objective_hexes(game, power)))
+        return self._sea[1]
+
+    def _objective_hexes(self, game, power: str) -> list:
         key = (game.state.kernel.seq, power)
         if self._objectives is None or self._objectives[0] != key:
             found = game.host.pm.hook.objective_hexes(state=game.state, power=power)
             self._objectives = (key, [tuple(h) for hexes in found if hexes for h in hexes])
-        targets = self._objectives[1]
+        return self._objectives[1]
+
+    def _progress(self, game, power: str, start, end) -> float:
+        """How much closer a move brings the unit to the nearest objective it wants."""
+        targets = self._objective_hexes(game, power)
         if not targets:
             return 0.0
         grid = _grid()
         before = min(grid.distance(start, t) for t in targets)
         after = min(grid.distance(end, t) for t in targets)
         return float(before - after)
+
+
+NAVAL_PREVIEW_KEYS = ("invasion", "land_units", "naval_moves", "range_to_sea", "surprise_cost", "need", "sides",
+                      "range_used")
+
+
+def _naval(preview: dict) -> bool:
+    """A preview only the war at sea gives (app/bot_sea.py scores it)."""
+    return any(k in preview for k in NAVAL_PREVIEW_KEYS)
 
 
 # ---------------------------------------------------------------- playing

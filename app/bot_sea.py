@@ -1,0 +1,185 @@
+"""The greedy bot at sea: where its task forces go, what its carriers strike, when it embarks
+and invades.  Like the rest of the bot it decides only among what ``Game.choices`` offers and
+learns the rest from previews (an invasion says ``"invasion"``, an embark its ``"land_units"``),
+the objectives hook and the sea-box UI hook (``sea_boxes``: what is at sea, by side); the map's
+sea areas and their adjacency come from the kernel's world map (data, not a rule).
+
+How a player would play the war at sea, simplified (seeds, "Naval Movement", "Invasion",
+"Naval Air Missions"): take task forces - every ship of a port together, so transports sail
+escorted - towards the sea areas beside the objectives the side does not hold; carry land units
+there and invade an enemy-held coastal hex, an objective first; fly to sea where enemy ships
+are; fight with carrier air when it may.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import cache
+
+from kernel.choices import CommandChoice
+
+from .uihooks import ask_game
+
+SEA_MOVE = "MoveNavalGroup"
+MOVE_ORIGINS = 12  # the greedy bot looks at this many of a naval move's origins
+INVADE = 4.0  # an invasion is worth more than any move
+OBJECTIVE = 3.0  # ... and more still onto an objective
+EMBARK = 0.6  # loading land units is worth doing when there is an enemy objective to invade
+IN_AREA = 0.5  # a task force at sea beside an objective
+PER_SHIP = 0.05  # a bigger task force is a better one (escorts sail with what they escort)
+INTO_PORT = -0.5  # going back to port gains nothing by itself
+COMBAT_KIND = {"naval-air": 2.0, "surface": 1.0}  # carriers strike when they may
+
+
+@cache
+def _world():
+    from kernel.worldmap import WorldMap
+
+    return WorldMap()
+
+
+@cache
+def _coastal_areas(hex_: tuple[int, int]) -> frozenset[str]:
+    """The sea areas with a sea hex beside ``hex_`` (ships there can reach it)."""
+    m = _world()
+    out = set()
+    for n in [hex_, *m.grid.neighbours(hex_)]:
+        code = m.sea_area_code(tuple(n)) if m.is_sea(tuple(n)) else None
+        if code:
+            out.add(code)
+    return frozenset(out)
+
+
+@cache
+def _port_areas(hex_: tuple[int, int]) -> frozenset[str]:
+    """The sea areas whose list of ports names the port at ``hex_`` (or that touch it)."""
+    m = _world()
+    port = m.port_at(hex_)
+    named = {code for code, area in m.sea_areas.items() if port is not None and port.name in area.ports}
+    return frozenset(named) or _coastal_areas(hex_)
+
+
+@cache
+def _distances(targets: frozenset[str]) -> dict[str, int]:
+    """Sea area -> how many areas away the nearest of ``targets`` is (through adjacent areas)."""
+    areas = _world().sea_areas
+    dist = {t: 0 for t in targets if t in areas}
+    todo = deque(dist)
+    while todo:
+        a = todo.popleft()
+        for b in areas[a].adjacent:
+            if b in areas and b not in dist:
+                dist[b] = dist[a] + 1
+                todo.append(b)
+    return dist
+
+
+def _hex(key: str) -> tuple[int, int]:
+    col, row = key.split(",")
+    return int(col), int(row)
+
+
+def place_areas(place: str) -> frozenset[str]:
+    """A naval move's origin or destination as sea areas: "CS" or "CS:2" (at sea) or "col,row"
+    (a port: the areas it opens on)."""
+    if "," in place:
+        return _port_areas(_hex(place))
+    return frozenset([place.split(":")[0]])
+
+
+class SeaSense:
+    """What the greedy bot of one power knows about the sea at one moment of the game."""
+
+    def __init__(self, game, power: str, objectives: list[tuple[int, int]]):
+        self.objectives = set(objectives)
+        self.target_areas = frozenset(a for h in objectives for a in _coastal_areas(tuple(h)))
+        side = game.state.kernel.side_of(power) or power
+        self.enemy_at_sea: dict[str, int] = {}
+        for box in ask_game(game, "sea_boxes", state=game.state) or []:
+            enemies = [u for u in box["units"] if u["side"] != side and u["kind"] != "convoy"]
+            if enemies:
+                self.enemy_at_sea[box["area"]] = len(enemies)
+
+    def distance(self, place: str) -> float:
+        dist = _distances(self.target_areas | frozenset(self.enemy_at_sea))
+        found = [dist[a] for a in place_areas(place) if a in dist]
+        return float(min(found)) if found else 99.0
+
+    # ------------------------------------------------------------ scores
+    def move_score(self, cmd: dict) -> float:
+        """A naval move: how much nearer the task force comes to an objective's sea area or to
+        enemy ships, bigger task forces first, at sea rather than back in port."""
+        if not self.target_areas and not self.enemy_at_sea:
+            return 0.0
+        before, after = self.distance(cmd["origin"]), self.distance(cmd["to"])
+        score = before - after + PER_SHIP * len(cmd.get("units") or [])
+        if "," in cmd["to"]:
+            score += INTO_PORT
+        elif after == 0:
+            score += IN_AREA
+        return score
+
+    def invade_score(self, hex_) -> float:
+        hex_ = tuple(hex_)
+        if hex_ in self.objectives:
+            return INVADE + OBJECTIVE
+        grid = _world().grid
+        nearest = min((grid.distance(hex_, o) for o in self.objectives), default=20)
+        return INVADE - min(nearest, 20) / 10
+
+    def embark_score(self, preview: dict) -> float:
+        return EMBARK if preview.get("land_units") and self.objectives else 0.0
+
+    def fly_score(self, cmd: dict) -> float:
+        """An aircraft flying to sea: worth it where enemy ships are."""
+        return 1.0 + self.enemy_at_sea[cmd["area"]] / 10 if cmd.get("area") in self.enemy_at_sea else 0.0
+
+
+def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
+    """The greedy bot's score of a naval command from its preview, or None when ``cmd`` is not
+    one the sea knows (the caller scores it as before)."""
+    if preview.get("invasion"):
+        return sense.invade_score(preview["hex"])
+    if "land_units" in preview:
+        return sense.embark_score(preview)
+    if preview.get("naval_moves"):
+        return sense.move_score(cmd)
+    if "range_used" in preview:  # back to port: the whole group at once, to the nearest port
+        return PER_SHIP * len(cmd.get("units") or []) + 0.01 / (1 + float(preview["range_used"]))
+    if "range_to_sea" in preview:
+        return sense.fly_score(cmd)
+    if "surprise_cost" in preview and preview.get("kind") in COMBAT_KIND:
+        return COMBAT_KIND[preview["kind"]] - preview["surprise_cost"] / 10
+    if "chance" in preview and "need" in preview:  # an interception: worth a try when it may work
+        return 2 * float(preview["chance"])
+    if "sides" in preview and "area" in preview:  # a sea area where naval combat may be fought
+        return 1.0
+    return None
+
+
+def sea_move_candidates(choice: CommandChoice, rng, sense: SeaSense) -> list[dict]:
+    """A naval move's candidates: every destination of a few origins, each with the whole task
+    force that may go (in the first section offered), ranked by the map before any preview."""
+    origins = list(choice.fields[0].all_options())
+    if len(origins) > MOVE_ORIGINS:
+        origins = rng.sample(origins, MOVE_ORIGINS)
+    out = []
+    for origin in origins:
+        for dest_field in origin.next_fields():
+            for to in dest_field.all_options():
+                for section_field in to.next_fields():
+                    sections = section_field.all_options()
+                    if not sections:
+                        continue
+                    section = sections[0]
+                    units_field = next((f for f in section.next_fields() if f.kind == "units"), None)
+                    if units_field is None:
+                        continue
+                    values = [o.value for o in units_field.all_options()]
+                    most = len(values) if units_field.max is None else min(units_field.max, len(values))
+                    if most < (units_field.min or 0) or most == 0:
+                        continue
+                    out.append({**choice.base(), "origin": origin.value, "to": to.value,
+                                section_field.name: section.value, units_field.name: values[:most]})
+    out.sort(key=sense.move_score, reverse=True)
+    return out

@@ -1,0 +1,69 @@
+"""The greedy bot at sea (app/bot_sea.py), in Guadalcanal: seeds "Naval Movement" (task forces
+towards the objectives' sea areas), "Embark/Debark Units" and "Invasion" (the MO Invasion Force
+starts in the Coral Sea with the South Seas Detachment aboard), naval combat's "Select Naval
+Combat Type" (carriers strike when they may).  Built on real games, the bot drawing only from
+``Game.choices`` and previews."""
+
+from __future__ import annotations
+
+from app.bot_sea import SeaSense, _world, place_areas, sea_score
+from app.bots import Bot, Tally, play_pending
+from kernel.game import Game
+
+
+def _greedy_until(game, stop, limit: int = 600) -> Tally:
+    bots = {side: Bot("greedy", 7 + i) for i, side in enumerate(sorted(game.state.kernel.sides))}
+    tally = Tally()
+    while tally.decisions < limit and not stop(game) and play_pending(game, bots, tally):
+        pass
+    return tally
+
+
+def _objectives(game, power):
+    return [tuple(h) for hexes in game.host.pm.hook.objective_hexes(state=game.state, power=power) if hexes
+            for h in hexes]
+
+
+def test_naval_movement_greedy_task_forces_head_for_the_objectives_sea_areas(tmp_path):
+    with Game.new("guadalcanal", tmp_path / "g.wif", seed=3) as game:
+        sense = SeaSense(game, "usa", _objectives(game, "usa"))
+        assert sense.target_areas, "the Allies have Japanese-held objectives to sail for"
+        near = next(iter(sense.target_areas))
+        far = max(_world().sea_areas,
+                  key=sense.distance)
+        toward = {"origin": far, "to": near, "units": ["a", "b"]}
+        away = {"origin": near, "to": far, "units": ["a", "b"]}
+        assert sense.move_score(toward) > 0 > sense.move_score(away)
+        # the whole task force scores above part of it: escorts sail with what they escort
+        assert sense.move_score(toward) > sense.move_score({**toward, "units": ["a"]})
+        # a port is read as the sea areas it opens on (Wellington: the Tasman Sea and New Zealand)
+        wellington = _world().place("Wellington").hex
+        assert place_areas(f"{wellington[0]},{wellington[1]}") == {"TS", "NZ"}
+
+
+def test_invasion_greedy_scores_an_objective_above_any_other_hex_and_above_a_move(tmp_path):
+    with Game.new("guadalcanal", tmp_path / "g.wif", seed=3) as game:
+        objectives = _objectives(game, "japan")
+        sense = SeaSense(game, "japan", objectives)
+        onto = sea_score(sense, {}, {"invasion": True, "hex": list(objectives[0])})
+        beside = sea_score(sense, {}, {"invasion": True, "hex": [objectives[0][0] + 3, objectives[0][1]]})
+        move = sea_score(sense, {"origin": "CO:0", "to": "CO", "units": ["x"] * 12}, {"naval_moves": 1})
+        assert onto > beside > move
+        assert sea_score(sense, {}, {"land_units": ["jp-south-seas"]}) > 0 == sea_score(sense, {}, {"land_units": []})
+        carriers = sea_score(sense, {}, {"kind": "naval-air", "surprise_cost": 0})
+        assert carriers > sea_score(sense, {}, {"kind": "surface", "surprise_cost": 0}) > 0
+        assert sea_score(sense, {}, {"legal": True, "odds": 2.0}) is None  # not the sea's to judge
+
+
+def test_invasion_greedy_japan_invades_from_the_coral_sea_and_sails(tmp_path):
+    """Greedy bots from the start: Japan's MO Invasion Force lands the South Seas Detachment by
+    invasion (a forced land attack), task forces put to sea, and every offer was accepted."""
+    def invaded(game):
+        return any(r.type == "AttackDeclared" and r.data.get("forced") == "invasion" for r in game.history(1))
+
+    with Game.new("guadalcanal", tmp_path / "g.wif", seed=1) as game:
+        tally = _greedy_until(game, lambda g: g.state.kernel.turn > 1 or invaded(g))
+        assert tally.refused == []
+        assert invaded(game), tally.by_type
+        assert tally.by_type.get("Invade", 0) >= 1
+        assert tally.by_type.get("MoveNavalGroup", 0) >= 1
