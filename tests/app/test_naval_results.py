@@ -179,3 +179,53 @@ def test_the_abort_queue_decision_by_the_play_forms_rows(baltic_combat):
     make_by_clicks(window, {"type": "MoveAbortingNaval", "actor": "ussr", "group": group,
                             "to": f"{LENINGRAD[0]},{LENINGRAD[1]}", "units": ["r1"]})
     assert not g.state["naval"].abort_queue
+
+
+def test_naval_air_combat_results_are_told_by_the_same_form(tmp_path, monkeypatch):
+    """Naval air combat (seeds, "Naval Combat Results": "The same form is used for all three type
+    of naval combat"): a German carrier's air unit strikes two Soviet ships; the form names the
+    air-to-sea row, the Damage Risks, and each defence die (the attacker picks first)."""
+    import random
+
+    from helpers import air_unit
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    g = lab_game(tmp_path / "a.wif", options={
+        "units": [ship("cv", type_="cv", attack=1, defense=4, aa=1, factors={"class": 4}, name="Graf Zeppelin"),
+                  air_unit("p1", type_="cvp", hex_=KONIGSBERG, factors={"naval": 9, "class": 2}),
+                  ship("r1", power="ussr", hex_=LENINGRAD, attack=4, defense=5, aa=0, name="Kirov"),
+                  ship("r2", power="ussr", type_="dd", hex_=LENINGRAD, attack=1, defense=2, aa=0, name="Gnevny")],
+        "actions": {"germany": "naval"}, "start_at": "turn.impulse.naval.naval-movement"}, extra_plugins=["naval"])
+    try:
+        rig(g, "RigShipsAtSea", units=["r1", "r2"], area="BA", section=2)
+        rig(g, "RigAboard", ship="cv", units=["p1"])
+        ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=2, units=["cv"])
+        if g.state.kernel.sequence.current == "wif.digressions.naval-interception.offer-interception":
+            ok(g, type="DeclineIntercept", actor="ussr")
+        dice(g, 1, 1, then_ordinary=True)
+        ok(g, type="FinishStep", actor="germany")
+        window = GameWindow(g, screen=pygame.display.set_mode((1024, 768)), forms=True)
+        window.draw()
+        ok(g, type="SelectNavalCombatArea", actor="germany", area="BA", initiating_unit=None)
+        make_by_clicks(window, {"type": "ChooseNavalCombatType", "actor": "germany", "kind": "naval-air"})
+        rng = random.Random(5)
+        for _ in range(12):  # plane roles, anti-aircraft fire, the targets: whatever the rules ask next
+            if any(r.type == "NavalResultApplied" for r in g.store.records()):
+                break
+            offered = [c for c in g.choices().commands() if not c.type.startswith("Rig")]
+            choice = next((c for c in offered if c.type == "ChooseNavalTarget"), None) or \
+                next((c for c in offered if c.type == "FinishStep"), offered[0])
+            ok(g, choice.sample(rng))
+        forms = results_shown(window)
+        text = "\n".join(line for w in forms for line in w.lines)
+        assert any(w.base_title.endswith("naval air (air-to-sea) combat") for w in forms), [w.base_title for w in forms]
+        assert "Combat type: <b>naval air (air-to-sea)</b> (the chart's air-to-sea row)" in text
+        assert "the Axis attack the Allies: column" in text and "Damage Risks" in text
+        applied = [r.data for r in g.store.records() if r.type == "NavalResultApplied"]
+        assert applied and any(r["unit"] == applied[0]["unit"] and r["roll"] == applied[0]["roll"]
+                               for w in forms for r in (getattr(w, "naval", None) or {}).get("rows", []))
+    finally:
+        pygame.quit()
+        g.close()
