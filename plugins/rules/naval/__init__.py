@@ -19,6 +19,8 @@ they implement (README.md says what each holds and the data format of naval coun
   damage, destruction, aborts to port; ``naval_combat_steps``: which step applies and who decides;
 - ``naval_air_combat``: naval air combat's plane roles (``SetPlaneRole``), its air-to-air combat
   (the air plugin's), the ships' anti-aircraft fire and the air-to-sea attacks;
+- ``overseas_supply``: overseas supply paths through sea areas to a friendly port, which the
+  supply plugin's tracer asks (``supply.trace.OVERSEAS_LINKS``);
 - ``port_attack``: Port Attack, an air mission kind of the air plugin's Air Mission sub-machine
   whose performance is an air-to-sea attack on the ships in port;
 - ``naval_transport``: embarking in port (``EmbarkUnits``), Unload Land Units (``DebarkUnit``),
@@ -38,7 +40,7 @@ from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import events, naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
-from . import naval_air, naval_air_combat, naval_interception, naval_repair, naval_transport, port_attack, shore_bombardment
+from . import naval_air, naval_air_combat, naval_interception, overseas_supply, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_abort_queue as abort_queue
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb

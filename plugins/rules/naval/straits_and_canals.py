@@ -87,3 +87,10 @@ def _why(p: dict) -> str:
     if p["closed_by"] == "enemy-controls-two":
         return f"the other side controls 2 of {', '.join(names)}"
     return f"the other side controls {' or '.join(names)}"
+
+
+def closed_between(state, power: str, a: str, b: str) -> bool:
+    """Is a strait or canal between the sea areas ``a`` and ``b`` closed to ``power``'s SCS now?
+    ("Supply Sources and Paths": "You can't trace a supply path between sea areas if one of your
+    SCS couldn't move between them")."""
+    return any(_closed(state, power, p) for p in passages().get(frozenset((a, b)), ()))

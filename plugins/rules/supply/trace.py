@@ -42,6 +42,7 @@ from plugins.rules.land.movement import BAD_WEATHER, FROZEN, effective_terrain, 
 DATA = json.loads((Path(__file__).parent / "data" / "supply.json").read_text(encoding="utf-8"))
 RANGE: dict[str, int] = DATA["range"]
 MAX_RANGE = max(RANGE.values())
+MIN_RANGE = min(RANGE.values())
 HOME_COUNTRIES: dict[str, list[str]] = DATA["home_countries"]
 NATIONALITY_COUNTRIES: dict[str, str] = DATA["nationality_countries"]
 # Reorganize Units, By HQ: the range is in *motorized* movement points, a cost table of its
@@ -353,7 +354,8 @@ class Tracer:
                     del pending[h]
         sources = primaries | set(active)
         dist = self.reach(sources, railway=False)
-        supplied = {h for h, d in dist.items() if d <= self.range_at(h) and _hex_facts(h)[0] != "sea"}
+        # (no weather lookup for a cost within every weather's range: overseas paths make dist large)
+        supplied = {h for h, d in dist.items() if (d <= MIN_RANGE or d <= self.range_at(h)) and _hex_facts(h)[0] != "sea"}
         result = self._traced[frozenset(primaries)] = SupplyResult(primaries, active, dist, supplied, sources)
         return result
 

@@ -1,0 +1,49 @@
+"""Supply Sources and Paths, "Overseas supply paths" (seed 000 L8442-8476): a supply path goes
+by sea, through consecutive sea areas, to a friendly port; "You cannot trace a supply path into a
+sea area that contains an enemy CV, SCS, or aircraft unit with an air-to-sea factor; unless it
+also contains a surface naval unit ... only a convoy, TRS, or AMPH is needed".  Guadalcanal's
+Japanese garrison of Guam (coast on the Marianas sea area, MA, only) traces to Japan by sea."""
+
+from helpers import lab_game, rig, ship
+from plugins.rules.naval.overseas_supply import blocked_areas
+from plugins.rules.supply import in_supply, trace
+from plugins.rules.core import world_map
+
+GUAM = world_map().port("Guam").hex
+TRUK = world_map().port("Truk").hex
+
+
+def guadalcanal(tmp_path):
+    return lab_game(tmp_path / "g.wif", "guadalcanal")
+
+
+def at_sea(g, unit: dict, area: str, section: int = 1):
+    rig(g, "RigUnit", unit=unit, actor=unit["power"])
+    rig(g, "RigShipsAtSea", units=[unit["id"]], area=area, section=section, actor=unit["power"])
+
+
+def test_overseas_supply_path_reaches_an_island_garrison(tmp_path):
+    g = guadalcanal(tmp_path)
+    tracer = trace.Tracer(g.state, "japan")
+    over_land = tracer.search(tracer.primary_sources(), railway=False)
+    assert tuple(GUAM) not in over_land  # no path over land from Japan's cities
+    assert in_supply(g.state, "jp-ichiki")  # by sea from a Japanese port
+    assert in_supply(g.state, "jp-truk-gar")
+
+
+def test_overseas_supply_blocked_by_an_enemy_carrier_unless_a_friendly_ship_is_there(tmp_path):
+    g = guadalcanal(tmp_path)
+    at_sea(g, ship("us-cv-x", power="usa", type_="cv", hex_=TRUK, factors={"class": 4}), "MA")
+    assert "MA" in blocked_areas(g.state, "japan") and "MA" not in blocked_areas(g.state, "usa")
+    assert not in_supply(g.state, "jp-ichiki")  # Guam's only sea area is closed to Japanese supply
+    # "only a convoy, TRS, or AMPH is needed" to keep it open
+    at_sea(g, ship("jp-trs-x", power="japan", type_="trs", hex_=GUAM, attack=0, defense=1, aa=0), "MA", 0)
+    assert "MA" not in blocked_areas(g.state, "japan")
+    assert in_supply(g.state, "jp-ichiki")
+
+
+def test_overseas_supply_submarines_do_not_block(tmp_path):
+    g = guadalcanal(tmp_path)
+    at_sea(g, ship("us-ss-x", power="usa", type_="sub", hex_=TRUK), "MA")
+    assert "MA" not in blocked_areas(g.state, "japan")
+    assert in_supply(g.state, "jp-ichiki")
