@@ -43,7 +43,8 @@ AIR_STAGES = {"aa-by-nis": "the non-initiating side's ships fired their anti-air
               "aa-by-is": "the initiating side's ships fired their anti-aircraft fire",
               "done": "the bombers that got through attack: both sides' results are due"}
 # what makes a batch worth a results form: dice, the chart read, a result, the abort queue, the end
-RESULTS = {"NavalResultsDue", "NavalResultApplied", "NavalUnitDamaged", "UnitsQueuedForAbort", "AbortGroupMoved",
+# (an abort group's move alone is the player's own: told only when a unit goes to the repair pool)
+RESULTS = {"NavalResultsDue", "NavalResultApplied", "NavalUnitDamaged", "UnitsQueuedForAbort",
            "NavalCombatEnded", "NavalCombatTypeSet", "NavalSideAborted", "NavalAirStageReached"}
 DEFENCE_ROLL = re.compile(r"^(Naval Combat Results Table|Port Attack): defence roll")
 NAVAL_DICE = re.compile(r"^(Naval Combat Results Table|Port Attack|Search Die Rolls|Naval Interception)")
