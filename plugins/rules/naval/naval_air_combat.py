@@ -166,12 +166,18 @@ def return_aborted(ctx, unit_ids) -> None:
         if carrier_of(state, uid) is not None:
             ctx.emit(AirUnitReturned(unit=uid, hex=box_hex(c.area)))
             continue
-        fly_home(ctx, uid)
-        u = units(ctx.state).units[uid]
-        if u.where == "map":
-            ctx.emit(AirUnitReturned(unit=uid, hex=tuple(u.hex)))
-        else:
-            ctx.emit(AirUnitDestroyed(unit=uid, reason="aborted at sea with no friendly base to return to"))
+        _home(ctx, uid)
+
+
+def _home(ctx, uid: str) -> None:
+    """A land-based plane at sea flies home to the hex it flew from (destroyed if that hex is no
+    longer its side's: naval_air.fly_home) and its flight ends."""
+    fly_home(ctx, uid)
+    u = units(ctx.state).units[uid]
+    if u.where == "map":
+        ctx.emit(AirUnitReturned(unit=uid, hex=tuple(u.hex)))
+    else:
+        ctx.emit(AirUnitDestroyed(unit=uid, reason="aborted at sea with no friendly base to return to"))
 
 
 register(MissionKind(
@@ -310,7 +316,7 @@ def round_over(ctx) -> None:
         if u is None or u.where not in ("map", "aboard"):
             continue
         if carrier_of(state, uid) is None and uid in naval(state).at_sea:
-            fly_home(ctx, uid)
+            _home(ctx, uid)
         u = units(ctx.state).units[uid]
         if u.where in ("map", "aboard") and u.face_up:
             ctx.emit(UnitFlipped(unit=uid, face_up=False))
