@@ -117,3 +117,20 @@ def test_anti_aircraft_combat_reduces_air_to_sea_factors(tmp_path):
     # 9 - 4 = 5 air-to-sea factors press the attack: column 2 (5-7), 2 ships
     due = of_type(g, "NavalResultsDue")[-1]
     assert due["target_side"] == "allies" and due["column"] == 2 and due["row"] == "2-3"
+
+
+def test_naval_air_to_air_an_aborted_carrier_plane_returns_to_its_carrier(tmp_path):
+    """Ships in Flames 3.6.8: "If a carrier plane which flew from a CV must abort, it returns to
+    its CV": it stays aboard, disorganized, and is no longer waiting to return to base."""
+    g = carriers_at_sea(tmp_path, soviet_planes=("q1",))
+    ok(g, type="SetPlaneRole", actor="germany", unit="p1", role="fighter")
+    ok(g, type="FinishStep", actor="germany")
+    dice(g, 8, 7, then_ordinary=True)  # the defender fires first: 15 - 1 = 14, "AA": p1 aborts
+    ok(g, type="FinishStep", actor="ussr")
+    assert [r["result"] for r in of_type(g, "AirCombatRolled")][0] == "AA"
+    play_by_choices(g, random.Random(1), max_commands=60, until=lambda game: game.state["naval"].combat is None
+                    or game.state["air"].mission.combat is None or game.state["air"].mission.combat.ended)
+    applied = {a["unit"]: a["effect"] for a in of_type(g, "AirCombatResultApplied")}
+    assert applied["p1"] == "aborted"
+    assert "p1" in g.state["naval"].aboard["cv"] and not g.state["units"].units["p1"].face_up
+    assert "p1" not in g.state["air"].mission.returning
