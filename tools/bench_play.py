@@ -1,8 +1,9 @@
 """Playing through the window, timed (part of `wif bench render`):
 
 - click on a unit -> its reachable hexes drawn, and click on a destination -> the moved
-  counter drawn: Barbarossa (seeds 1-3) played by bots to the first Land Movement step of the
-  Axis, a 1920x1200 window with its forms; each click's events are handled and the frame
+  counter drawn: Barbarossa (seeds 1-3) played by bots to the first Land Movement step (since
+  the sides keep the order they were stored in, da171eb, seed 1's is the USSR's, seeds 2-3
+  Germany's; the figures are also given per moving power), a 1920x1200 window with its forms; each click's events are handled and the frame
   drawn (forms rebuilt, map outlined, counters redrawn), and the time from the click to the
   end of that frame is taken, for up to ``units`` units a game; p50 / p95 / max, wall-clock
   and CPU time of this process (on a loaded machine the wall-clock also counts the time the
@@ -57,12 +58,24 @@ def clicks(units: int = UNITS, seeds: tuple = SEEDS) -> dict:
     land move left: ~10 a game), wall-clock and this process's CPU time (what the load of
     other processes does not inflate as much)."""
     select, move = Times(), Times()
-    game_seq = []
+    game_seq, movers = [], []
+    by_power: dict[str, tuple[Times, Times]] = {}
     for seed in seeds:
-        game_seq.append(_clicks_in_one_game(seed, units, select, move))
+        before = (len(select.cpu), len(move.cpu))
+        seq, power = _clicks_in_one_game(seed, units, select, move)
+        game_seq.append(seq)
+        movers.append(power)
+        mine = by_power.setdefault(power, (Times(), Times()))
+        for times, start, own in ((select, before[0], mine[0]), (move, before[1], mine[1])):
+            own.cpu += times.cpu[start:]
+            own.wall += times.wall[start:]
+    # per moving power: the USSR's unit clicks trace its supply (a rail net of ~2,500 hexes)
+    # for the overruns among the destinations, after each move; Germany's trace is ~5x smaller
     return {"size": f"{SIZE[0]}x{SIZE[1]}", "seeds": list(seeds), "select_unit": select.stats(),
             "move_unit": move.stats(), "select_unit_cpu": select.stats(cpu=True), "move_unit_cpu": move.stats(cpu=True),
-            "events_after": game_seq}
+            "events_after": game_seq, "movers": movers,
+            "cpu_by_mover": {p: {"select_unit": t[0].stats(cpu=True), "move_unit": t[1].stats(cpu=True)}
+                             for p, t in by_power.items()}}
 
 
 class Times:
@@ -91,6 +104,7 @@ def _clicks_in_one_game(seed: int, units: int, select: Times, move: Times) -> in
         game = Game.new("barbarossa", Path(tmp) / "bench.wif", seed=seed)
         try:
             _to_land_movement(game)
+            power = next(c.actor for d in game.choices(None).decisions for c in d.commands if c.type == "MoveLandUnit")
             window = GameWindow(game, screen=pygame.Surface(SIZE).convert(), forms=True)
             window.draw()
             play = window.play
@@ -118,7 +132,7 @@ def _clicks_in_one_game(seed: int, units: int, select: Times, move: Times) -> in
                 if target is None:
                     break
                 move.take(lambda: _click(window, events_of, hex_point(window, target)))
-            return game.state.kernel.seq
+            return game.state.kernel.seq, power
         finally:
             game.close()
 
@@ -174,13 +188,17 @@ def run(game: bool = True, **_options) -> dict:
 
 def print_table(result: dict) -> None:
     c = result["clicks"]
-    print(f"clicks at Barbarossa's first Axis land movement, {c['size']} window with its forms:")
+    print(f"clicks at Barbarossa's first land movement (seed 1: the USSR's), {c['size']} window with its forms:")
     for name, what in (("select_unit", "click on a unit -> reachable hexes drawn"),
                        ("move_unit", "click on a destination -> moved counter drawn")):
         for key, clock in ((name, "wall"), (f"{name}_cpu", "cpu")):
             s = c.get(key, {})
             print(f"  {what} ({clock}): n {s.get('n')}, p50 {s.get('p50_ms')} ms, p95 {s.get('p95_ms')} ms, "
                   f"max {s.get('max_ms')} ms")
+    for power, figures in c.get("cpu_by_mover", {}).items():
+        print(f"  {power} moving (cpu p50 / p95): unit click {figures['select_unit'].get('p50_ms')} / "
+              f"{figures['select_unit'].get('p95_ms')} ms, destination {figures['move_unit'].get('p50_ms')} / "
+              f"{figures['move_unit'].get('p95_ms')} ms (n {figures['select_unit'].get('n')})")
     g = result.get("whole_game")
     if g:
         print(f"whole-game GUI autoplay: {g['frames']} frames in {g['seconds']} s = {g['fps']} frames/s "
