@@ -13,6 +13,7 @@ aircraft at sea attacked ships); a port attack an ``AirMissionPerformed`` of kin
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -56,24 +57,27 @@ def one_game(scenario: str, seed: int, policy: str, folder: str) -> dict:
             "winner": (result or {}).get("winner"), "events": events, "commands": tally.commands,
             "refused": len(tally.refused), "refused_lines": tally.refused[:3], "verify": report.ok, "problems": [str(p) for p in report.problems][:3],
             "no_rule_yet": sum(n for (_, reason), n in skips.items() if reason == NO_RULE_YET),
-            "seconds": time.perf_counter() - started, **count_events(save)}
+            "seconds": time.perf_counter() - started, "load": os.getloadavg()[0], **count_events(save)}
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("scenario")
     p.add_argument("--seeds", default="1-20")
-    p.add_argument("--policy", action="append", choices=("random", "greedy"),
-                   help="a bot policy for every side (repeat for several; default: random and greedy)")
+    from app.bots import POLICIES
+
+    p.add_argument("--policy", action="append", choices=POLICIES,
+                   help="a bot policy for every side (repeat for several; default: every policy)")
     p.add_argument("--jobs", type=int, default=1)
     args = p.parse_args(argv)
     lo, _, hi = args.seeds.partition("-")
     seeds = range(int(lo), int(hi or lo) + 1)
     failed = 0
     with tempfile.TemporaryDirectory() as folder, ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for policy in args.policy or ["random", "greedy"]:
+        for policy in args.policy or list(POLICIES):
             totals = dict.fromkeys(COUNTS, 0)
             wins: dict[str, int] = {}
+            verified = refused = no_rule_yet = 0
             jobs = [pool.submit(one_game, args.scenario, s, policy, folder) for s in seeds]
             for job in jobs:
                 r = job.result()
@@ -82,13 +86,17 @@ def main(argv=None) -> int:
                 wins[r["winner"] or "none"] = wins.get(r["winner"] or "none", 0) + 1
                 bad = not r["verify"] or r["refused"] or r["no_rule_yet"]
                 failed += bool(bad)
+                verified += bool(r["verify"])
+                refused += r["refused"]
+                no_rule_yet += r["no_rule_yet"]
                 print(f"{policy} seed {r['seed']}: {r['result']}; {r['commands']} commands, {r['events']} events, "
                       + ", ".join(f"{r[k]} {k}" for k in COUNTS)
                       + f", verify {'OK' if r['verify'] else 'FAILED'}, refused {r['refused']}, "
-                      f"'no rule yet' {r['no_rule_yet']}, {r['seconds']:.0f} s", flush=True)
+                      f"'no rule yet' {r['no_rule_yet']}, {r['seconds']:.0f} s, load {r['load']:.1f}", flush=True)
                 for problem in r["problems"] + r["refused_lines"]:
                     print(f"  {problem}", flush=True)
             print(f"{policy}: {len(seeds)} games: " + ", ".join(f"{totals[k]} {k}" for k in COUNTS)
+                  + f"; verify OK {verified}/{len(seeds)}, refused {refused}, 'no rule yet' {no_rule_yet}"
                   + "; winners " + ", ".join(f"{w} {n}" for w, n in sorted(wins.items())), flush=True)
     return 1 if failed else 0
 
