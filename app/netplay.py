@@ -23,8 +23,10 @@ import pygame
 
 from kernel.errors import WifError
 
+from .net.client import OutOfDate
 from .net.remote import RemoteGame
 from .scenes import GameScene, ReplayScene
+from .windowstyle import GOOD
 
 REMOTE_WATCH_EVERY = 0.05  # seconds between two looks of the window's save watch at the server's head
 
@@ -66,10 +68,33 @@ class NetGameScene(GameScene):
 
     chat = None
 
+    def handle(self, event) -> None:
+        try:
+            super().handle(event)
+        except OutOfDate:
+            self.moved_on()
+
     def tick(self) -> None:
         if self.chat is not None and self.window is not None and self.window.running:
             self.chat.tick()
-        super().tick()
+        try:
+            super().tick()
+        except OutOfDate:
+            self.moved_on()
+
+    def moved_on(self) -> int:
+        """The other side moved while this player chose (a field's options or a submit met
+        OutOfDate): fold the player's new view now, so the forms are rebuilt from the new
+        choices, and say so.  How many events were folded."""
+        game, window = self.game, self.window
+        game.store.moved_to(game.client.request("status", game=game.name)["seq"])
+        added = window.save_watch.check()
+        text = (f"the game moved on while you chose ({added} new event{'s' if added != 1 else ''}): "
+                "these are the choices now")
+        if window.play is not None:
+            window.play.say(text, GOOD)
+        window.say(text, GOOD)
+        return added
 
     def enter(self) -> None:
         fresh = self.window is None

@@ -162,10 +162,16 @@ class NetClient:
             return self._fields(game, seq, path, found)
         return expand
 
-    def submit(self, game: str, command: dict) -> dict:
+    def submit(self, game: str, command: dict, seq: int | None = None) -> dict:
+        """``seq``: the choices the command was built from; the server refuses it (OutOfDate)
+        if the game has moved on since."""
         self.submitted_json = canonical_json(command)
         try:
-            out = self.request("submit", game=game, command=command)
+            out = self.request("submit", game=game, command=command, **({} if seq is None else {"seq": seq}))
+        except NetError as exc:
+            if OUT_OF_DATE in str(exc):
+                raise OutOfDate(str(exc)) from None
+            raise
         finally:
             self.submitted_json = None
         self.keep_receipt(game, out)

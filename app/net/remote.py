@@ -33,7 +33,7 @@ from kernel.plugin_sets import compare_plugin_sets
 from kernel.plugins import PluginHost, discover, plugin_set_hash, resolve
 from kernel.state import GameState, KernelState, SnapshotError
 
-from .client import NetClient, NetError
+from .client import NetClient, NetError, OutOfDate
 
 WATCH_SECONDS = 10.0  # how long one wait for the other side is held open before it is asked again
 
@@ -124,6 +124,7 @@ class RemoteGame(Decisions):
         self.url, self.name, self.player = url, game, player
         self.listeners: list = []
         self.problems: list[str] = []
+        self.choices_seq: int | None = None  # the seq of the last choices asked: a submit is built on them
         self.store = RemoteStore()
         self._own_client = client is None
         self.client = client or NetClient(url, player or as_name or "spectator")
@@ -215,7 +216,7 @@ class RemoteGame(Decisions):
         finished = self.state.kernel.sequence.finished
         if self._not_mine(player):
             return Choices(player, finished=finished)
-        _, decisions = self.client.choices(self.name)
+        self.choices_seq, decisions = self.client.choices(self.name)
         return Choices(self.player, decisions=decisions, finished=finished)
 
     def preview(self, command: dict, player: str | None = None) -> dict:
@@ -232,8 +233,10 @@ class RemoteGame(Decisions):
         if why:
             return Outcome(False, reason=why)
         before = self.state.kernel.seq
-        try:
-            out = self.client.submit(self.name, command)
+        try:  # OutOfDate goes up to the window (app/netplay.py): it shows the new choices and says so
+            out = self.client.submit(self.name, command, seq=self.choices_seq)
+        except OutOfDate:
+            raise
         except NetError as exc:
             return Outcome(False, reason=str(exc))
         if not out["accepted"]:

@@ -32,7 +32,8 @@ class RemoteSigner:
         self.player, self.public_hex, self.room = player, public_hex, room
 
     def sign(self, message: bytes) -> bytes:
-        link = self.room.signing_link.get(self.player)
+        links = self.room.signing_links.get(self.player)
+        link = links[-1] if links else None
         if link is None:
             raise WifError(f"{self.player} is not connected to sign this command")
         signature = link(message)
@@ -97,7 +98,9 @@ class Room:
         self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"wif-game-{name}")
         self.game: Game | None = None
         self.position: Position | None = None
-        self.signing_link: dict = {}
+        # each player's connections that sign, the latest last: a player who also joined at
+        # another machine and left it signs again at the first
+        self.signing_links: dict[str, list] = {}
         self.changed = asyncio.Condition()
         self.choices_cache: dict[str, tuple[int, object]] = {}
         chat = server.games_dir / f"{name}.chat.jsonl"

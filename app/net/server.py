@@ -101,8 +101,9 @@ class Connection(ViewOps):
             future.set_exception(WifError(f"{self.player} left before signing"))
         for name in self.joined:
             room = self.server.rooms.get(name)
-            if room and room.signing_link.get(self.player) == self.sign_remotely:
-                room.signing_link.pop(self.player, None)
+            links = room.signing_links.get(self.player, []) if room else []
+            if self.sign_remotely in links:
+                links.remove(self.sign_remotely)
 
     async def serve(self) -> None:
         tasks: set[asyncio.Task] = set()
@@ -188,7 +189,9 @@ class Connection(ViewOps):
             await room.run(room.start_if_full)
         self.joined.add(room.name)
         if msg.get("sign", True):  # a window's second connection only watches: its first one signs
-            room.signing_link[self.player] = self.sign_remotely
+            links = room.signing_links.setdefault(self.player, [])
+            if self.sign_remotely not in links:
+                links.append(self.sign_remotely)
         if room.game is None:
             return {"started": False, "open_seats": room.open_seats()}
         receipt = msg.get("receipt")
@@ -270,8 +273,14 @@ class Connection(ViewOps):
 
         asked = time.perf_counter()
 
+        built_on = msg.get("seq")  # a window's command names the choices it was built from
+
         def decide():
             started = time.perf_counter()
+            now = room.game.state.kernel.seq
+            if built_on is not None and int(built_on) != now:  # as a local save refuses (GameMovedOn)
+                raise WifError(f"{protocol.OUT_OF_DATE}: the game has moved on to event {now} since the choices "
+                               f"this command was built from (event {int(built_on)})")
             outcome = room.game.submit(command, player=self.player)
             if outcome.accepted:
                 room.moved()

@@ -1,0 +1,163 @@
+"""The window on a server game (issue #15, "Play"): F9 and a submit that meets "the game moved
+on".  A real `wif serve` on loopback, alice's window (app/netplay.py NetGameScene over a
+RemoteGame) driven by posted keys only.
+
+- F9 opens the replay viewer on what alice may see: the events the server shows her, as shown
+  (the view save of app/net/viewops.py), not the server's save: no snapshot, no command, no seed,
+  no keys, no stored head.
+- A command built on choices the game has since left (alice moved at another machine meanwhile)
+  is refused by the server as out of date; the window folds the new position, rebuilds its forms
+  and says so, and raises nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pygame
+import pytest
+
+from app.bots import Bot
+from app.net.client import NetClient, bot_game
+from app.net.remote import RemoteGame
+from app.netplay import NetGameScene
+from app.replay_view import ReplayWindow
+from app.scenes import ReplayScene, SceneStack
+from kernel.choices import Decision
+
+SEATS = {"alice": ["germany"], "bob": ["ussr"]}
+
+
+@pytest.fixture
+def players_config(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "players-config"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    yield tmp_path / "players-config"
+    pygame.quit()
+
+
+def start_game(url: str, game: str) -> None:
+    with NetClient(url, "alice") as alice, NetClient(url, "bob") as bob:
+        alice.create(game, "barbarossa", SEATS, seed=4)
+        alice.join(game)
+        bob.join(game)
+
+
+def press(stack: SceneStack, key: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+    pump(stack)
+
+
+def pump(stack: SceneStack) -> None:
+    """One frame of the program's loop (app/scenes.py SceneStack.run): the top scene at each stage."""
+    for event in pygame.event.get():
+        stack.top.handle(event)
+    stack.top.tick()
+    stack.top.draw()
+
+
+def open_window(url: str, game: str):
+    remote = RemoteGame(url, game, "alice")
+    stack = SceneStack()
+    scene = NetGameScene(remote)
+    stack.push(scene)
+    return remote, stack, scene
+
+
+def play_until_alice_decides(url: str, game: str) -> None:
+    """Bob's bot plays until the game waits for alice (the set-up may start with the USSR)."""
+    with NetClient(url, "bob") as bob:
+        status = bob.join(game)
+        bot = Bot("random", 2)
+        for _ in range(200):
+            if not status["my_turn"]:
+                return
+            _, found = bob.choices(game)
+            decision = next(d for d in found if d.pending)
+            status = bob.submit(game, bot.choose(bot_game(status), decision, "bob"))
+        pytest.fail("bob kept the move for 200 commands")
+
+
+def alice_moves_elsewhere(url: str, game: str) -> int:
+    """Alice, at another machine, makes one move that is not the end of her step; the seq after it."""
+    with NetClient(url, "alice") as alice:
+        status = alice.join(game)
+        _, found = alice.choices(game)
+        decision = next(d for d in found if d.pending)
+        moves = Decision(decision.decider, decision.step, decision.title,
+                         [c for c in decision.commands if c.type != "FinishStep"], decision.pending)
+        out = alice.submit(game, Bot("random", 5).choose(bot_game(status), moves, "alice"))
+        assert out["accepted"], out["reason"]
+        return out["seq"]
+
+
+def test_a_submit_after_the_game_moved_on_shows_the_new_choices_and_says_so(server, players_config):
+    url = server["url"]
+    start_game(url, "war")
+    play_until_alice_decides(url, "war")
+    game, stack, scene = open_window(url, "war")
+    try:
+        window = scene.window
+        for _ in range(5):
+            pump(stack)
+        assert not window.play.hidden(), "the window shows alice's decision"
+        built_on = game.choices_seq
+        assert built_on == game.state.kernel.seq
+        moved_to = alice_moves_elsewhere(url, "war")
+        assert moved_to > built_on
+        press(stack, pygame.K_RETURN)  # End phase, on choices the game has left: refused, no traceback
+        assert game.state.kernel.seq == moved_to, "the window folded the new position at once"
+        assert "the game moved on while you chose" in window.play.status[0]
+        for _ in range(3):
+            pump(stack)
+        assert game.choices_seq == moved_to, "the forms were rebuilt from the new choices"
+        with NetClient(url, "alice") as alice:
+            alice.join("war")
+            assert alice.request("status", game="war")["seq"] == moved_to, "the stale End phase was not stored"
+        press(stack, pygame.K_RETURN)  # on the new choices it is accepted
+        assert game.state.kernel.seq > moved_to, (window.play.status, window.messages[-3:])
+    finally:
+        stack.clear()
+
+
+def test_f9_on_a_server_game_replays_what_this_player_is_shown(server, players_config):
+    url = server["url"]
+    start_game(url, "war")
+    play_until_alice_decides(url, "war")
+    game, stack, scene = open_window(url, "war")
+    try:
+        pump(stack)
+        press(stack, pygame.K_F9)
+        assert isinstance(stack.top, ReplayScene), "F9 opened the replay viewer over the game window"
+        viewer: ReplayWindow = stack.top.viewer
+        with NetClient(url, "alice") as alice:
+            alice.join("war")
+            served = alice.request("update", game="war", since=0)
+        shown = [r["seq"] for r in served["records"]]
+        replayed = [row[0] for row in viewer.replay.game.store.rows(1)]
+        assert replayed == shown and viewer.replay.last == shown[-1]
+        assert viewer.replay.skipped == []
+        path = stack.top.path
+        with sqlite3.connect(path) as save:  # nothing the view hides, and no whole state or order
+            assert save.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 0
+            assert save.execute("SELECT count(*) FROM command_log").fetchone()[0] == 0
+        meta = viewer.replay.game.store.all_meta()
+        assert not {"seed", "keys", "head", "meta_signature"} & set(meta) and meta["view_of"] == "alice"
+        press(stack, pygame.K_ESCAPE)  # the viewer closes: back on the game window
+        for _ in range(3):
+            pump(stack)
+        assert stack.top is scene
+    finally:
+        stack.clear()
+
+
+def test_a_spectator_has_no_replay_while_the_game_runs(server, players_config):
+    url = server["url"]
+    start_game(url, "war")
+    spectator = RemoteGame(url, "war", None, as_name="carol", follow=False)
+    try:
+        with pytest.raises(Exception, match="still being played"):
+            spectator.replay_save()
+    finally:
+        spectator.close()
