@@ -10,8 +10,13 @@ for SECONDS once the game has started; then stops everything.  It prints, per N:
   the other bot's ``wait`` (sent before the command) has been answered with a seq that includes
   them.  A command while the other bot was not waiting (deciding itself, a simultaneous step)
   gives no sample: its delay would be the bot's own thinking, not the server's.
-- ``--think S``: each bot waits S seconds before each command, as a player would; without it
-  the bots send commands as fast as the server answers, and the process is saturated.
+- ``--think S``: each bot waits about S seconds before each command (between S/2 and 3S/2), as
+  a player would: this is the load the issue's latency target is about.  Without it the bots
+  send commands as fast as the server answers: that measures the process's capacity
+  (saturation), not a player's latency.
+- where a command's time goes on the server (its answer's ``timing``): waiting for its game's
+  worker thread, and deciding (the rules, the store, the signature round trip); the slowest
+  commands with their step; the server's CPU time per command and the machine's load.
 - the server's RSS: empty, at the end, and per game ((end - empty) / N).
 - every game is set up (both seats joined from this process) before any bot plays.
 
@@ -62,7 +67,9 @@ def main() -> int:
 
 def print_table(result: dict) -> None:
     """`wif bench net` prints this too (app/cli.py cmd_bench)."""
-    print(f"each bot waits {result.get('think', 0.0):g} s before each command")
+    think = result.get("think", 0.0)
+    print(f"each bot waits {think / 2:g}-{think * 1.5:g} s before each command" if think
+          else "the bots send each command as soon as they may (saturation)")
     print("| games | set-up s | clients | commands | samples | p50 ms | p95 ms | deciding p50 / p95 ms | queued p95 ms "
           "| play wall s | server CPU s (ms/command) | bots' CPU s | load before / after | server RSS empty / end MiB "
           "| RSS per game MiB |")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import time
 from types import SimpleNamespace
 
@@ -189,12 +190,13 @@ def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 
               seconds: float = 3600.0, out=None, until=None, think: float = 0.0):
     """A bot plays ``client``'s seat until the game ends, ``decisions`` are made, ``seconds``
     pass or ``until(status)`` says so; ``think``: seconds it waits before each command (a load
-    test's players, tools/bench_net.py).  Returns (tally, last status)."""
+    test's players, tools/bench_net.py; each wait drawn between half and one and a half times it).
+    Returns (tally, last status)."""
     from app.bots import Bot, Tally
 
     if policy not in ("random", "greedy"):
         raise WifError(f"no bot policy {policy!r} (random, greedy)")
-    bot, tally = Bot(policy, seed), Tally()
+    bot, tally, pause = Bot(policy, seed), Tally(), random.Random(seed)
     deadline = time.monotonic() + seconds
     status = client.join(game)
     while not status.get("started"):  # the other seats are still open, or the game is being set up
@@ -229,8 +231,8 @@ def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 
         if cmd is None:
             raise WifError(f"{decision.decider} has nothing it may do in {decision.title!r} and may not finish it")
         tally.decisions += 1
-        if think:
-            time.sleep(think)
+        if think:  # players take more or less time: games that started together drift apart
+            time.sleep(think * pause.uniform(0.5, 1.5))
         status = client.submit(game, cmd)
         if status["accepted"]:
             tally.count(cmd["type"])
