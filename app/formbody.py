@@ -174,8 +174,11 @@ class FormBody:
         found = self._refilled(key, rect, items, selected)
         if found is not None:
             return found
+        # no double clicks: a row clicked again soon after (to take it out again, or in a list
+        # rebuilt with the same row buttons) would be a double click pygame_gui chooses nothing with
         return self._keep(UISelectionList(rect, items, self.gui.manager, container=self.area,
-                                          allow_multi_select=multi, default_selection=selected or None), key)
+                                          allow_multi_select=multi, default_selection=selected or None,
+                                          allow_double_clicks=False), key)
 
     def _refilled(self, key: tuple, rect: pygame.Rect, items: list, selected: list | None):
         """A list of the same shape given the new rows in place (app/listrows.py): the one

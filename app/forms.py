@@ -229,7 +229,7 @@ class FormWindow(UIWindow):
 
     def selection_list(self, rect, items: list, multi: bool = False, selected: list | None = None) -> UISelectionList:
         return UISelectionList(pygame.Rect(rect), items, self.gui.manager, container=self, allow_multi_select=multi,
-                               default_selection=selected or None)
+                               default_selection=selected or None, allow_double_clicks=False)  # see FormBody's
 
     @property
     def container(self):
