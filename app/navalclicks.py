@@ -92,7 +92,15 @@ def offer(play, values: list, units: list, then: dict) -> bool:
 
 
 def _offer_to(play, fill: CommandFill, values: list, units: list, then: dict, kinds=None) -> bool:
+    before = dict(fill.values)
     _forced(fill)  # a sole choice before the clicked one (the only group of the abort queue)
+    if not _offered(play, fill, values, units, then, kinds):
+        fill.values = before  # the click took nothing: the fill stays as the form shows it
+        return False
+    return True
+
+
+def _offered(play, fill: CommandFill, values: list, units: list, then: dict, kinds) -> bool:
     path, pending = fill.walk()
     fields = ([pending] if pending is not None else []) + [f for f in path if f is not pending]
     for f in fields:
