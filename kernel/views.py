@@ -29,22 +29,24 @@ SECRET_KERNEL_FIELDS = ("seed", "dice_playback")
 
 
 def records_seen_by(game: "Game", from_seq: int = 1, to_seq: int | None = None,
-                    player: str | None = None) -> Iterator[EventRecord]:
+                    player: str | None = None, chain: tuple[int, bytes] | None = None) -> Iterator[EventRecord]:
     """The events ``from_seq``..``to_seq`` as ``player`` sees them (every event, as stored,
     when ``player`` is None), one at a time from a store cursor: memory stays flat however
     long the game.
 
     A player's records carry the view's chain hash: sha256 over the previous shown event's
     view hash and this event as shown.  It starts at the first event, so a view that begins
-    later still folds (without yielding) the events before it."""
+    later still folds (without yielding) the events before it, unless ``chain`` says where the
+    view's chain stood after an earlier event: (seq, the view hash of the last event shown up to
+    it, GENESIS_HASH if none), as a server that serves a player's events in turn keeps it."""
     host = game.host
     if player is None:
         for rec in game.store.records(from_seq, to_seq):
             yield upcast(host, rec)
         return
     event_view = host.pm.hook.event_view
-    prev = GENESIS_HASH
-    for rec in game.store.records(1, to_seq):
+    chained_to, prev = chain if chain is not None and chain[0] < from_seq else (0, GENESIS_HASH)
+    for rec in game.store.records(chained_to + 1, to_seq):
         upcast(host, rec)
         view = rec.as_dict()
         event_view(event=rec, player=player, view=view, state=game.state)

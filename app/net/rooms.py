@@ -103,6 +103,7 @@ class Room:
         self.signing_links: dict[str, list] = {}
         self.changed = asyncio.Condition()
         self.choices_cache: dict[str, tuple[int, object]] = {}
+        self.view_chains: dict[str, tuple[int, bytes]] = {}  # app/net/viewops.py shown_since
         chat = server.games_dir / f"{name}.chat.jsonl"
         self.chat: list[dict] = [json.loads(line) for line in chat.read_text().splitlines()] if chat.exists() else []
 

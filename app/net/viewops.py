@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from kernel.errors import WifError
-from kernel.events import canonical_json
+from kernel.events import GENESIS_HASH, canonical_json
 from kernel.store import EventStore
 from kernel.views import SECRET_KERNEL_FIELDS, records_seen_by, state_seen_by
 
@@ -80,6 +80,25 @@ def view_save_bytes(game, player: str) -> str:
         return base64.b64encode(path.read_bytes()).decode()
 
 
+def shown_since(room, player: str, since: int) -> list:
+    """The events after ``since`` that ``player`` is shown.  Each record carries the view's
+    chain hash, which runs through every event before it (kernel/views.py); the room keeps
+    where each player's chain stood after what it last served, so serving the next events reads
+    only those, not the whole log again at every update."""
+    game = room.game
+    chain = room.view_chains.get(player)
+    usable = chain is not None and chain[0] <= since
+    records = list(records_seen_by(game, since + 1, None, player, chain=chain if usable else None))
+    now = game.state.kernel.seq
+    if records:
+        room.view_chains[player] = (now, records[-1].hash)
+    elif usable:
+        room.view_chains[player] = (now, chain[1])
+    elif since == 0:
+        room.view_chains[player] = (now, GENESIS_HASH)
+    return records
+
+
 class ViewOps:
     """Requests of ``Connection`` (app/net/server.py) for windows and spectators."""
 
@@ -110,10 +129,12 @@ class ViewOps:
 
         def look():
             game = room.game
-            behind = game.state.kernel.seq - since
-            records = [r.as_dict() for r in records_seen_by(game, since + 1, None, self.player)] \
-                if 0 < behind <= UPDATE_RECORDS else []
-            return {**self._status(room), "state": state_seen_by(game, self.player), "records": records}
+            now = game.state.kernel.seq
+            records = []
+            if 0 < now - since <= UPDATE_RECORDS:
+                records = shown_since(room, self.player, since)
+            return {**self._status(room), "state": state_seen_by(game, self.player),
+                    "records": [r.as_dict() for r in records]}
         return await room.run(look)
 
     async def op_replay(self, msg: dict) -> dict:
