@@ -205,11 +205,29 @@ def hex_point(window, hex_) -> tuple[int, int] | None:
     cx, cy = dmap.hex_to_screen(tuple(hex_))
     for fx, fy in HEX_PROBES:
         pos = (panel.body.x + int(cx + fx * g.w), panel.body.y + int(cy + fy * g.h))
-        if not _uncovered(window, panel, pos):
+        if not _uncovered(window, panel, pos) or _layer_at(window, panel, dmap, pos):
             continue
         if dmap.screen_to_hex((pos[0] - panel.body.x, pos[1] - panel.body.y)) == tuple(hex_):
             return pos
     return None
+
+
+def _layer_at(window, panel, dmap, pos) -> bool:
+    """A map layer's drawing (a sea box) takes a click at ``pos``, not the hex under it."""
+    from .navalclicks import layer_hit
+
+    return layer_hit(window, dmap, (pos[0] - panel.body.x, pos[1] - panel.body.y)) is not None
+
+
+def under_layer(window, hex_) -> bool:
+    """``hex_`` shows on the detailed map, uncovered by forms, but a map layer's drawing (a sea
+    box, anchored to its sea area) lies over it: moving the map does not uncover it."""
+    panel, dmap = _detailed(window)
+    if dmap is None:
+        return False
+    cx, cy = dmap.hex_to_screen(tuple(hex_))
+    at = (panel.body.x + cx, panel.body.y + cy)
+    return _uncovered(window, panel, at) and _layer_at(window, panel, dmap, at) and hex_point(window, hex_) is None
 
 
 def free_middle(window, panel) -> tuple[int, int] | None:

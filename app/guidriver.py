@@ -27,7 +27,7 @@ from kernel.errors import WifError
 from .bots import Bot, controller_of, side_of_decider
 from .commandfill import SINGLE, CommandFill, one_click, same
 from .fieldforms import fillable
-from .guiclicks import Action, drop_down, find_button, list_row, on_map, post, scroll_to, visible_point
+from .guiclicks import Action, drop_down, find_button, list_row, on_map, post, scroll_to, under_layer, visible_point
 from .net.client import OutOfDate
 from .setuptray import PLACE, TRAY_COMMANDS
 
@@ -253,10 +253,13 @@ class GuiDriver:
     def _single(self, window, fill, f, want) -> Action:
         play, gui = window.play, window.gui
         what = f"{f.name} {want}"
-        if f.kind == "hex":
+        where = tuple(want) if f.kind == "hex" else play.map.unit_hex(want) if f.kind == "unit" else None
+        # a sea box drawn over the hex takes the click: choose on the form, as a player would
+        by_form = where is not None and under_layer(window, where) and \
+            (find_button(play.form, sets=(f.name, want)) or find_button(play.form, field_name=f.name)) is not None
+        if f.kind == "hex" and not by_form:
             return on_map(window, tuple(want), what)
-        if f.kind == "unit":
-            where = play.map.unit_hex(want)
+        if f.kind == "unit" and not by_form:
             if where is not None and self._stack_clicks < STACK_CLICKS:
                 self._stack_clicks += 1  # a second click on the same stack picks its next unit
                 return on_map(window, where, f"the counter of {want}")
@@ -281,7 +284,7 @@ class GuiDriver:
             [u for u in want if not any(same(u, h) for h in have)]
         unit = wrong[0]
         where = play.map.unit_hex(unit)
-        if where is not None:
+        if where is not None and not under_layer(window, where):  # a sea box over it takes the click
             here = [u for u in play.map.units_in(where) if CommandFill.option(f, u) is not None]
             adding = any(same(unit, w) for w in want)
             if all(any(same(u, w) for w in (want if adding else wrong)) for u in here) and \
