@@ -131,20 +131,30 @@ def _movable(state, power: str) -> dict[str, list]:
     return out
 
 
-def _destinations(state, power: str, origin: str, group: list, host=None) -> list[str]:
+def _destinations(state, power: str, origin: str, group: list, host=None, asked: dict | None = None) -> list[str]:
+    """Where some unit of ``group`` may go from ``origin``; ``asked``: answers that hold for the
+    whole state (friendly ports, closed sea areas), shared by the caller's origins."""
+    asked = {} if asked is None else asked
+    ports, refusals = asked.setdefault("ports", {}), asked.setdefault("refusals", {})
+    reach = max(u.factors.get("range", 0) for u in group)
     if ":" in origin:
         area, _ = origin.split(":")
         targets = [area] + [hex_key(p.hex) for p in _ports_near(area)]
     else:
-        reach = max(u.factors.get("range", 0) for u in group)
         near = {a for s in areas_of_port(key_hex(origin)) for a, d in area_distances(s).items() if d < reach}
         targets = sorted(near) + sorted({hex_key(p.hex) for a in near for p in _ports_of(a)} - {origin})
     out = []
     powers = naval_powers_in_port(state, origin)
     for to in targets:
-        if "," in to and (not friendly_port(state, power, key_hex(to)) or iced_in_move_problem(state, to, to)):
-            continue
-        if closed_area_problem(state, host, origin, to):
+        r = route(origin, to)
+        if r is None or r.range_cost > reach:
+            continue  # beyond every unit's range: unit_problem refuses it for each
+        if "," in to:
+            if to not in ports:
+                ports[to] = friendly_port(state, power, key_hex(to)) and not iced_in_move_problem(state, to, to)
+            if not ports[to]:
+                continue
+        if closed_area_problem(state, host, origin, to, refusals):
             continue
         sections = list(sections_of(to)) if "," not in to else [None]
         if any(unit_problem(state, u, origin, to, s, powers) is None for u in group for s in sections):
@@ -207,11 +217,12 @@ def move_choices(state, actor, step_id, host=None):
     if not movable:
         return None
     origins = []
+    asked: dict = {}  # friendly ports and closed sea areas, the same for every origin
     for origin, group in sorted(movable.items()):
         def dests(origin=origin, group=group):
             return [Option(to, destination_label(to),
                            (lambda to=to: _section_fields(state, actor, origin, to, group)))
-                    for to in _destinations(state, actor, origin, group, host)]
+                    for to in _destinations(state, actor, origin, group, host, asked)]
         origins.append(Option(origin, origin_label(origin), [Field("to", "option", dests)]))
     return [Field("origin", "option", origins)]
 

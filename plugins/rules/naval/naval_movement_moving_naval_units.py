@@ -139,23 +139,22 @@ def unit_problem(state, unit, origin: str, to: str, section: int | None, port_po
     strait or canal), or None; ``port_powers``: the powers with naval units in the origin
     port, when the caller knows them; ``returning``: a return to base (or an abort to port)."""
     r = route(origin, to)
-    who = label(state, unit.id)
     if r is None:
         if ":" in origin and "," not in to:
-            return f"{RULE}: naval units at sea never move to a different sea area ({who} is in {origin_label(origin)})"
+            return f"{RULE}: naval units at sea never move to a different sea area ({label(state, unit.id)} is in {origin_label(origin)})"
         return f"{RULE}: no chain of sea areas leads from {origin_label(origin)} to {destination_label(to)}"
     rng = unit.factors.get("range", 0)
     speed = unit.factors.get("speed", 0) - _foreign_port_penalty(state, unit, origin, port_powers)
     if ":" in origin:
         speed -= search_number(int(origin.split(":")[1]))  # reduced for the section it occupies
     if r.range_cost > rng:
-        return f"{RULE}: {who} has range {rng:g}; {destination_label(to)} is {r.range_cost} sea areas and ports away"
+        return f"{RULE}: {label(state, unit.id)} has range {rng:g}; {destination_label(to)} is {r.range_cost} sea areas and ports away"
     closed = passage_problem(state, unit, origin, to, r.path, returning)
     if closed:
         return closed
     if "," in to:
         if r.ma_cost > speed:
-            return (f"{RULE}: {who} has {max(speed, 0):g} movement points for this move; reaching "
+            return (f"{RULE}: {label(state, unit.id)} has {max(speed, 0):g} movement points for this move; reaching "
                     f"{destination_label(to)} costs {r.ma_cost}")
         return None
     if section is None or section not in sections_of(to):
@@ -163,27 +162,33 @@ def unit_problem(state, unit, origin: str, to: str, section: int | None, port_po
     if ":" in origin:
         here = int(origin.split(":")[1])
         if section >= here:
-            return f"{RULE}: at sea a unit moves only to a lower-numbered section of its sea area ({who} is in section {here})"
+            return f"{RULE}: at sea a unit moves only to a lower-numbered section of its sea area ({label(state, unit.id)} is in section {here})"
         return None
     if is_convoy(unit) and section != 0:
-        return f"Sea Box Section: convoys \"can only be placed in the zero section box\" ({who})"
+        return f"Sea Box Section: convoys \"can only be placed in the zero section box\" ({label(state, unit.id)})"
     left = speed - r.ma_cost
     if left < 0:
-        return f"{RULE}: {who} has {max(speed, 0):g} movement points; {area_name(to)} is {r.ma_cost} sea areas away"
+        return f"{RULE}: {label(state, unit.id)} has {max(speed, 0):g} movement points; {area_name(to)} is {r.ma_cost} sea areas away"
     if search_number(section) > left:
-        return (f"{RULE}: {who} has {left:g} movement points left in {area_name(to)}, so it may be placed in a "
+        return (f"{RULE}: {label(state, unit.id)} has {left:g} movement points left in {area_name(to)}, so it may be placed in a "
                 f"section whose search number is at most {left:g}, not section {section}")
     return None
 
 
-def closed_area_problem(state, host, origin: str, to: str) -> str | None:
+def closed_area_problem(state, host, origin: str, to: str, refusals: dict | None = None) -> str | None:
     """A sea area on the way that the game closes (the ``sea_area_refusal`` hook: a
-    scenario's partial map), or None."""
+    scenario's partial map), or None; ``refusals``: each area's answer in this state, kept
+    by a caller that asks about many moves."""
     if host is None:
         return None
     r = route(origin, to)
     for area in (r.path if r else []):
-        reason = host.pm.hook.sea_area_refusal(state=state, area=area)
+        if refusals is None:
+            reason = host.pm.hook.sea_area_refusal(state=state, area=area)
+        elif area in refusals:
+            reason = refusals[area]
+        else:
+            reason = refusals[area] = host.pm.hook.sea_area_refusal(state=state, area=area)
         if reason:
             return reason
     return None
