@@ -37,7 +37,7 @@ ROW_OF_KIND = {"surface": "surface", "submarine": "SUB / ASW", "naval-air": "air
 TOLD = {"NavalCombatBegan", "NavalSearchResolved", "NavalSectionsIncluded", "SurpriseSpent", "NavalCombatTypeSet",
         "NavalResultsDue", "NavalResultApplied", "NavalUnitDamaged", "NavalUnitLost", "UnitsQueuedForAbort",
         "AbortGroupMoved", "NavalSideAborted", "NavalRoundEnded", "NavalCombatEnded", "SubsCommitted",
-        "PlaneRoleSet", "NavalAirStageReached"}
+        "PlaneRoleSet", "NavalAirStageReached", "InterceptionSearched"}
 # Naval air combat's stages (events.NavalAirStageReached): whose anti-aircraft fire was rolled
 AIR_STAGES = {"aa-by-nis": "the non-initiating side's ships fired their anti-aircraft fire",
               "aa-by-is": "the initiating side's ships fired their anti-aircraft fire",
@@ -203,6 +203,9 @@ def report(state, records) -> dict | None:
         elif t == "NavalCombatTypeSet":
             kind = d["kind"]
             lines.append(f"Combat type: <b>{KINDS.get(kind, kind)}</b> (the chart's {ROW_OF_KIND.get(kind, kind)} row)")
+        elif t == "InterceptionSearched":  # seeds, "Naval Interception": the search die against the number
+            lines.append(f"Interception search: die {d['roll']} against {d['number']}: "
+                         f"{'the moving group is found' if d['success'] else 'not found'}")
         elif t == "PlaneRoleSet":
             lines.append(f"{unit_name(state, d['unit'])} flies as a {d['role']} this round")
         elif t == "NavalAirStageReached":
