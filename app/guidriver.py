@@ -34,6 +34,7 @@ from .setuptray import PLACE, TRAY_COMMANDS
 SWALLOWED_AT_MOST = 3  # clicks in a row that change nothing before the driver gives up
 STACK_CLICKS = 12
 WHEELS_AT_MOST = 40  # wheel turns at one place before the driver gives up on scrolling there
+AIM_INPUTS_AT_MOST = 400  # wheel turns, keys or drags for one aim, even when each moves something
 IDLE_AT_MOST = 300  # frames with nothing to click (no decision shown) before the driver gives up  # clicks on one stack while looking for one of its units
 
 
@@ -75,6 +76,7 @@ class GuiDriver:
         self.done = False
         self._idle = 0
         self._wheels = 0
+        self._aim_inputs = 0
         self.scrolling: list = []
         self.trace = bool(os.environ.get("WIF_DRIVER_TRACE"))
 
@@ -107,8 +109,12 @@ class GuiDriver:
         # wheel turns or scrolling keys for one aim (a key towards a hex may alternate direction)
         same_aim = action.kind in ("wheel", "key", "drag") and self._last is not None \
             and self._last.kind == action.kind and self._last.what == action.what
-        self._wheels = self._wheels + 1 if same_aim else 0
-        if self._wheels > WHEELS_AT_MOST:
+        # a wheel turn over a scroll bar whose handle moved since the last one made progress (a
+        # long form takes many): only turns that move nothing, or very many, mean it cannot be done
+        progress = same_aim and action.kind == "wheel" and self._last.pos != action.pos
+        self._wheels = 0 if not same_aim else self._wheels if progress else self._wheels + 1
+        self._aim_inputs = self._aim_inputs + 1 if same_aim else 0
+        if self._wheels > WHEELS_AT_MOST or self._aim_inputs > AIM_INPUTS_AT_MOST:
             inputs = {"wheel": "wheel turns", "key": "keys", "drag": "drags of the map"}[action.kind]
             raise Stuck(f"{WHEELS_AT_MOST} {inputs} did not bring "
                         f"{action.what} into view (making {self.target})")
