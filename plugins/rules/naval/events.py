@@ -167,6 +167,7 @@ class NavalSearchResolved(EventData):
     included: dict[str, list[str]]
     found: dict[str, bool]
     surprise: dict[str, int]
+    over: str = ""  # why the combat ended before any search (a side with no unit committed)
 
 
 @rules.event
@@ -397,7 +398,9 @@ def _searched(state, event):
     c = naval(state).combat
     d = event.data
     c.rolls, c.included, c.found, c.surprise = d["rolls"], d["included"], d["found"], d["surprise"]
-    if not any(d["found"].values()):
+    if d.get("over"):
+        c.over = d["over"]
+    elif not any(d["found"].values()):
         c.over = "both searches failed"
 
 

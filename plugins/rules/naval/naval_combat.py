@@ -263,6 +263,14 @@ def section_search(state, side: str, section: int, weather: str, of_units=None) 
 def search_die_rolls(ctx, step_id: str) -> None:
     state = ctx.state
     c = naval(state).combat
+    # "make sure that both sides have units committed to the naval combat.  It is possible that
+    # one side had only submarines and decided to not commit their subs.  In that case, the
+    # combat is over."
+    idle = [side for side in sides_in_order(state) if not committed(state, side)]
+    if idle:
+        ctx.emit(NavalSearchResolved(rolls={}, included={}, found={}, surprise={},
+                                     over=f"{idle[0]} has no unit committed (its SUBs were not committed)"))
+        return
     weather = core.weather_in(state, box_hex(c.area))
     rolls, included, found, best = {}, {}, {}, {}
     for side in sides_in_order(state):

@@ -186,3 +186,17 @@ def test_naval_air_combat_carrier_planes_strike_and_targets_alternate(tmp_path):
     dice(g, 1, 1, 1, then_ordinary=True)
     ok(g, type="ChooseNavalTarget", actor="germany", unit="r2")
     assert [c.actor for c in g.choices().commands() if c.type == "ChooseNavalTarget"] == ["ussr"]
+
+
+def test_search_die_rolls_no_combat_when_a_side_commits_nothing(tmp_path):
+    """Search Die Rolls: "make sure that both sides have units committed ... one side had only
+    submarines and decided to not commit their subs.  In that case, the combat is over" (a bot
+    game of Guadalcanal met it: Japanese aircraft against an uncommitted US SUB)."""
+    g = baltic(tmp_path, [ship("g1", attack=6, defense=4)], [ship("r1", power="ussr", type_="sub", hex_=LENINGRAD)])
+    sail(g, ["g1"])
+    ok(g, type="FinishStep", actor="germany")
+    ok(g, type="SelectNavalCombatArea", actor="germany", area="BA", initiating_unit=None)
+    ok(g, type="CommitSubs", actor="ussr", commit=False)
+    searched = of_type(g, "NavalSearchResolved")[-1]
+    assert "allies has no unit committed" in searched["over"] and not searched["rolls"]
+    assert of_type(g, "NavalCombatEnded") and g.state["naval"].combat is None
