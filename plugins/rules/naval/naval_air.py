@@ -19,6 +19,7 @@ is not an air mission, so it counts against no activity limit.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from functools import cache, lru_cache
 
 from kernel.choices import Field, Option
@@ -62,6 +63,10 @@ def _hexes_to_sea(hex_: tuple[int, int], area: str) -> int:
     # grid.distance over every all-sea hex, with the rows searched nearest first: a hex
     # ``dr`` rows away is at least ``dr`` hexes away, so farther rows are skipped once a
     # hex that near is found.
+    # Within a row ``dr`` away the distance to column ``x`` (a hex's axial q, shifted across
+    # the wrap) falls to ``abs(dr)`` for x in [q - max(0, dr), q - min(0, dr)] and rises on
+    # either side, so only the nearest column at or left of that stretch and the nearest at or
+    # right of it can be closest.
     grid = core.world_map().grid
     q, r = grid.to_axial(grid.normalize(hex_))
     shifts = (-grid.cols, 0, grid.cols) if grid.wrap else (0,)
@@ -70,12 +75,15 @@ def _hexes_to_sea(hex_: tuple[int, int], area: str) -> int:
         dr = row - r
         if best is not None and abs(dr) >= best:
             break
-        for qb in qs:
-            for shift in shifts:
-                dq = q - qb - shift
-                d = (abs(dq) + abs(dr) + abs(dq - dr)) // 2
-                if best is None or d < best:
-                    best = d
+        for shift in shifts:
+            low, high = q - max(0, dr) - shift, q - min(0, dr) - shift
+            i, j = bisect_right(qs, high) - 1, bisect_left(qs, low)
+            for k in (i, j):
+                if 0 <= k < len(qs):
+                    dq = q - qs[k] - shift
+                    d = (abs(dq) + abs(dr) + abs(dq - dr)) // 2
+                    if best is None or d < best:
+                        best = d
     if best is None:
         raise ValueError(f"{RULE}: sea area {area!r} has no hexes on the map")
     return best
@@ -83,13 +91,13 @@ def _hexes_to_sea(hex_: tuple[int, int], area: str) -> int:
 
 @cache
 def _all_sea_rows(area: str) -> dict[int, tuple[int, ...]]:
-    """The all-sea hexes of ``area`` (``_all_sea``) in axial coordinates: row -> columns."""
+    """The all-sea hexes of ``area`` (``_all_sea``) in axial coordinates: row -> sorted columns."""
     grid = core.world_map().grid
     rows: dict[int, list[int]] = {}
     for h in _all_sea(area):
         qb, rb = grid.to_axial(grid.normalize(h))
         rows.setdefault(rb, []).append(qb)
-    return {row: tuple(qs) for row, qs in rows.items()}
+    return {row: tuple(sorted(qs)) for row, qs in rows.items()}
 
 
 def can_fly_to_sea(unit) -> bool:
