@@ -12,7 +12,7 @@ each joins, and what is authored, is in ``data/straits_and_canals.json`` (its he
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from plugins.rules import core
@@ -63,19 +63,25 @@ def _steps(origin: str, to: str, path: tuple[str, ...]) -> list[tuple[str, str]]
     return list(zip(ends, ends[1:]))
 
 
+@lru_cache(maxsize=65536)
+def _crossed(origin: str, to: str, path: tuple[str, ...]) -> tuple[dict, ...]:
+    """The passages on this move's way, in order (the map is read-only: each way is read once;
+    most cross none)."""
+    table = passages()
+    return tuple(p for a, b in _steps(origin, to, path) for p in table.get(frozenset((a, b)), ()))
+
+
 def passage_problem(state, unit, origin: str, to: str, path: tuple[str, ...], returning: bool = False) -> str | None:
     """Why ``unit`` may not pass a strait or canal on this move's way, or None."""
-    table = passages()
-    for a, b in _steps(origin, to, path):
-        for p in table.get(frozenset((a, b)), ()):
-            if p.get("subs_pass") and is_sub(unit):
-                continue
-            if p.get("returns_pass") and returning:
-                continue
-            if _closed(state, unit.power, p):
-                return (f"Naval Movement Restriction: {p['name']} is closed to {unit.power}'s ships "
-                        f"({' and '.join(x.removeprefix('port:') for x in p['between'])}): "
-                        + _why(p))
+    for p in _crossed(origin, to, tuple(path)):
+        if p.get("subs_pass") and is_sub(unit):
+            continue
+        if p.get("returns_pass") and returning:
+            continue
+        if _closed(state, unit.power, p):
+            return (f"Naval Movement Restriction: {p['name']} is closed to {unit.power}'s ships "
+                    f"({' and '.join(x.removeprefix('port:') for x in p['between'])}): "
+                    + _why(p))
     return None
 
 
