@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from app.bot_sea import SeaSense, _world, place_areas, sea_score
 from app.bots import Bot, Tally, play_pending
+from kernel.engine import NO_RULE_YET
 from kernel.game import Game
 
 
@@ -57,13 +58,19 @@ def test_invasion_greedy_scores_an_objective_above_any_other_hex_and_above_a_mov
 
 def test_invasion_greedy_japan_invades_from_the_coral_sea_and_sails(tmp_path):
     """Greedy bots from the start: Japan's MO Invasion Force lands the South Seas Detachment by
-    invasion (a forced land attack), task forces put to sea, and every offer was accepted."""
+    invasion (a forced land attack), task forces put to sea, and every offer was accepted; the
+    Ignore Notional phase's Overrun Check that follows has its rule (no 'no rule yet')."""
     def invaded(game):
         return any(r.type == "AttackDeclared" and r.data.get("forced") == "invasion" for r in game.history(1))
 
+    def overrun_checked(game):
+        return any(r.type in ("StepSkipped", "DigressionStarted") and "overrun" in str(r.data.get("step"))
+                   for r in game.history(1))
+
     with Game.new("guadalcanal", tmp_path / "g.wif", seed=1) as game:
-        tally = _greedy_until(game, lambda g: g.state.kernel.turn > 1 or invaded(g))
+        tally = _greedy_until(game, lambda g: g.state.kernel.turn > 1 or (invaded(g) and overrun_checked(g)))
         assert tally.refused == []
         assert invaded(game), tally.by_type
+        assert [r.data for r in game.history(1) if r.type == "StepSkipped" and r.data["reason"] == NO_RULE_YET] == []
         assert tally.by_type.get("Invade", 0) >= 1
         assert tally.by_type.get("MoveNavalGroup", 0) >= 1

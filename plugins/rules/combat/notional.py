@@ -7,12 +7,13 @@ from kernel.choices import Field, Option, yes_no
 from kernel.errors import Rejected
 from kernel.events import Command
 from plugins.rules import core
+from plugins.rules.land import REBASE_DIGRESSION
 from plugins.rules.units import UnitMoved
 
 from . import odds as O
 from .events import AttackCancelled, NotionalDecided
 from .labels import hex_label
-from .state import Combat, cs, defenders, defending_leader, living_attackers, open_combats, rules
+from .state import COMBAT, Combat, cs, defenders, defending_leader, living_attackers, open_combats, rules
 
 RULE = "Ignore Notional"
 
@@ -88,3 +89,12 @@ def notional_refusal(state, power: str) -> str | None:
     if notional_pending(state, power):
         return f"{RULE}: decide whether the notional unit defends each invaded or paradropped hex"
     return None
+
+
+@rules.step_rule(f"{COMBAT}.ignore-notional.overrun-check")
+def overrun_check_after_notional(ctx, step_id: str) -> None:
+    """Ignore Notional: "When all decisions concerning notional units have been made, the game
+    checks to see if any naval/air units have been overrun.  If so, a digression is processed
+    to rebase those units" - land's Rebase Overrun Units digression, which is skipped with its
+    reason when no overrun unit is left."""
+    ctx.push(REBASE_DIGRESSION)
