@@ -101,7 +101,8 @@ class GuiDriver:
             return
         if action is None:
             self._idle += 1
-            if self._idle > IDLE_AT_MOST and not self.done:
+            # on the Victory form the window idles (``wif play --autoplay`` keeps it open): not stuck
+            if self._idle > IDLE_AT_MOST and not self.done and self.figures.to_victory is None:
                 raise Stuck(f"nothing to click for {IDLE_AT_MOST} frames (the game waits for "
                             f"{top.game.state.kernel.sequence.pending if hasattr(top, 'game') else '?'})")
             return
