@@ -1,0 +1,127 @@
+"""A whole game of Guadalcanal through the window (issue 14: "The whole-game window test plays
+Guadalcanal too"): the real program (the scene stack of app/scenes.py, SDL_VIDEODRIVER=dummy)
+opens on the Start New Game form; Guadalcanal and hot seat are chosen by clicks, and both
+sides play its 5 turns to the Victory form through app/guidriver.py, which only posts mouse and
+keyboard events (it reads ``Game.choices`` through a bot to decide what to click, never to
+submit).  The naval decisions are made on the Play form and the map as a player makes them.
+
+It takes minutes (4646 frames, 2552 inputs in 1184 s at load 12-25 on the 2-core VM, seeds
+5/5), so it carries the marker ``whole_game`` as the Barbarossa one does: in the default suite
+(the README's test command, .ci/run, one process per core), left out of a quick run with
+``-m "not whole_game"``.  Seeds 5/5 meet a sea box over a counter (chosen on the form), hexes
+under the Play form (the map dragged) and long forms of destinations (scrolled)."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from app import cli, newgame
+from app.guidriver import GuiDriver
+from app.scenes import NewGameScene, SceneStack
+from kernel.game import Game
+
+pytestmark = pytest.mark.whole_game
+
+GAME_SEED = 5
+BOT_SEED = 5
+
+# The war at sea's decisions the driver makes through the forms and the map in this game (seeds
+# 5/5: 13 naval moves, 4 embarkations, an invasion of Port Moresby's coast, 45 naval air moves,
+# 6 naval combats, 13 returns to base, 18 stays at sea), and the event each leaves in the log
+# (seeds: Naval Movement, Embark/Debark Units, Invasion, Naval Air, Select Sea Area for Naval
+# Combat, Return To Base, Stay at Sea).  With these seeds every naval combat's included units,
+# type and aborts were left to the rules (one choice each): tests/app/test_naval_forms.py makes
+# those by clicks.
+KINDS = {
+    "naval move": ("MoveNavalGroup", "NavalGroupMoved"),
+    "embark": ("EmbarkUnits", "UnitsLoaded"),
+    "invasion": ("Invade", "UnitsUnloaded"),
+    "naval air": ("FlyToSeaArea", "AirUnitsFlewToSea"),
+    "naval combat area": ("SelectNavalCombatArea", "NavalCombatBegan"),
+    "naval return to base": ("ReturnNavalToBase", "NavalGroupMoved"),
+    "stay at sea": ("StayAtSea", "NavalGroupMoved"),
+}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """Play the game once for the module: (driver, save path)."""
+    folder = tmp_path_factory.mktemp("whole-game-guadalcanal")
+    path = folder / "guadalcanal.wif"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WIF_CONFIG_DIR", str(folder / "config"))
+        ask = newgame.ask_optional_rules
+
+        def seeded(hook, *args, **kwargs):
+            if hook == "new_game_with_rules":
+                kwargs["seed"] = GAME_SEED
+            return ask(hook, *args, **kwargs)
+
+        mp.setattr(newgame, "ask_optional_rules", seeded)
+        pygame.display.init()
+        pygame.font.init()
+        try:
+            stack = SceneStack()
+            # another scenario and solitaire first: the driver must choose Guadalcanal and hot seat
+            stack.push(NewGameScene("skirmish", lambda scenario: folder / f"{scenario}.wif"))
+            driver = GuiDriver(policy="random", seed=BOT_SEED, scenario="guadalcanal")
+            driver.window_sizes = set()  # the game window's sizes seen while playing
+
+            def each_frame(stack):
+                window = getattr(stack.top, "window", None)
+                if window is not None:
+                    driver.window_sizes.add(window.screen.get_size())
+                driver(stack)
+
+            stack.run(each_frame=each_frame, fps=None)
+        finally:
+            pygame.quit()
+    f = driver.figures
+    print(f"\nGuadalcanal through the window: {f.frames} frames, {f.actions} inputs, {sum(f.commands.values())} "
+          f"commands in {f.seconds:.0f} s; {f.commands}")
+    return driver, path
+
+
+def test_guadalcanal_from_start_new_game_to_the_victory_form_by_clicks(played):
+    driver, path = played
+    assert driver.figures.victory_seen, "the Victory form was not on screen at the end"
+    game = Game.open(path)
+    try:
+        k = game.state.kernel
+        assert k.sequence.finished and k.scenario == "guadalcanal" and k.options["mode"] == "hotseat"
+    finally:
+        game.close()
+    assert cli.main(["verify", str(path)]) == 0
+
+
+def test_the_game_was_played_in_a_1024x768_window(played):
+    driver, _path = played
+    assert driver.window_sizes == {(1024, 768)}, driver.window_sizes
+
+
+def test_the_move_first_decision_was_offered_once_and_made_by_clicks(played):
+    """The Allies are the USA and the Commonwealth: their Move First Decision is one offer
+    (plugins/rules/turn/initiative.py), made through the form each turn."""
+    driver, path = played
+    game = Game.open(path)
+    try:
+        chosen = [r for r in game.history(1) if r.type == "FirstSideChosen"]
+    finally:
+        game.close()
+    assert len(chosen) == 5, chosen  # one a turn
+    assert driver.figures.commands.get("ChooseFirstMover", 0) == len(chosen)
+
+
+def test_the_naval_decisions_were_made_by_clicks(played):
+    driver, path = played
+    game = Game.open(path)
+    try:
+        in_log: dict[str, int] = {}
+        for record in game.history(1):
+            in_log[record.type] = in_log.get(record.type, 0) + 1
+    finally:
+        game.close()
+    made = driver.figures.commands
+    missing = {kind: pair for kind, pair in KINDS.items() if not made.get(pair[0]) or not in_log.get(pair[1])}
+    assert not missing, f"naval decisions not made through the window: {missing}; made: {made}"
