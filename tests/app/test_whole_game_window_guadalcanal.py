@@ -27,7 +27,7 @@ GAME_SEED = 5
 BOT_SEED = 5
 
 # The war at sea's decisions the driver makes through the forms and the map in this game (seeds
-# 5/5: 13 naval moves, 4 embarkations, an invasion of Port Moresby's coast, 45 naval air moves,
+# 5/5: 13 naval moves, 4 embarkations, an invasion, 45 naval air moves,
 # 6 naval combats, 13 returns to base, 18 stays at sea), and the event each leaves in the log
 # (seeds: Naval Movement, Embark/Debark Units, Invasion, Naval Air, Select Sea Area for Naval
 # Combat, Return To Base, Stay at Sea).  With these seeds every naval combat's included units,
