@@ -30,6 +30,8 @@ NOT_IMPLEMENTED = " [not implemented yet]"
 # in play a rule is described as the game knows it: one whose plugin the game was not started
 # with (or that no plugin implements) cannot be used in this game
 NOT_IN_GAME = " [not in this game]"
+# the catalogue's cannot_implement: the seeds do not give enough of the rule to play it
+CANNOT_BE_PLAYED = " [the seeds do not give enough to play it]"
 ROW_H = 70  # a rule: its ON/OFF button and name, then two lines of its description
 SWITCH_W = 52
 DESCRIPTION_LINES = 2
@@ -118,10 +120,17 @@ class RulesForm:
             if row["group"] != group:
                 continue
             text = ("ON  " if row["on"] else "OFF  ") + row["name"]
-            if not row["implemented"]:
-                text += self.unavailable
+            text += self.unavailable_mark(row)
             out.append((text, row["id"]))
         return out
+
+    def unavailable_mark(self, row: dict) -> str:
+        """What follows the name of a rule the player cannot switch on, and why."""
+        if row["implemented"]:
+            return ""
+        if row.get("cannot_implement") and not self.in_play:
+            return CANNOT_BE_PLAYED
+        return self.unavailable
 
     def show(self, group: str) -> None:
         self.group = group
@@ -146,7 +155,7 @@ class RulesForm:
             switch = UIButton(pygame.Rect(0, y + 2, SWITCH_W, 24), "ON" if rule["on"] else "OFF", m,
                               container=self.list, object_id="#rule_on" if rule["on"] else "#rule_off",
                               tool_tip_text="switch ON or OFF")
-            name = rule["name"] + ("" if rule["implemented"] else self.unavailable)
+            name = rule["name"] + self.unavailable_mark(rule)
             title = UIButton(pygame.Rect(SWITCH_W + 6, y + 2, inner - SWITCH_W - 6, 24), name, m,
                              container=self.list, object_id="#rule_name")
             lines = wrap(rule.get("description", ""), inner - SWITCH_W - 14, lambda t: measure(t)[0],
