@@ -156,8 +156,12 @@ def _destinations(state, power: str, origin: str, group: list, host=None, asked:
                 continue
         if closed_area_problem(state, host, origin, to, refusals):
             continue
-        sections = list(sections_of(to)) if "," not in to else [None]
-        if any(unit_problem(state, u, origin, to, s, powers) is None for u in group for s in sections):
+        if "," in to:  # a port offered only where some unit of the group may go and has room
+            port_hex = key_hex(to)
+            if any(unit_problem(state, u, origin, to, None, powers) is None
+                   and port_room_problem(state, port_hex, [u]) is None for u in group):
+                out.append(to)
+        elif any(unit_problem(state, u, origin, to, s, powers) is None for u in group for s in sections_of(to)):
             out.append(to)
     return out
 
@@ -187,7 +191,8 @@ def _section_fields(state, power, origin, to, group):
 
 
 def _fitting_port(state, port_hex, fit):
-    return fit if port_room_problem(state, port_hex, fit[:1]) is None else []
+    """The units of ``fit`` each of which has room in the port (Naval stacking)."""
+    return [u for u in fit if port_room_problem(state, port_hex, [u]) is None]
 
 
 def _most_at_once(state, to: str, fit) -> int | None:

@@ -84,6 +84,16 @@ def test_naval_stacking_a_minor_port_holds_four(tmp_path):
     assert "Stettin" in reason
 
 
+def test_naval_stacking_a_full_minor_port_is_not_offered(tmp_path):
+    """A port with no room for any unit of the group is no destination (a bot game was offered
+    one with no section or units to choose, and its command was refused)."""
+    ships = [ship(f"s{i}", hex_=STETTIN) for i in range(4)] + [ship("extra")]
+    g = naval_game(tmp_path, ships)
+    offered = [c for c in g.choices().commands() if c.type == "MoveNavalGroup"]
+    destinations = {cmd["to"] for c in offered for cmd in c.commands() if cmd["origin"] == K}
+    assert destinations and S not in destinations
+
+
 def test_naval_movement_every_offered_move_is_accepted(tmp_path):
     g = naval_game(tmp_path, [ship("ca", speed=3, range_=3), ship("dd", type_="dd", speed=6, range_=5),
                               ship("cp", type_="convoy", factors={"points": 2}),
