@@ -207,15 +207,26 @@ class Tracer:
         return not lake_side or (self.raw_weather(a) in FROZEN and self.raw_weather(b) in FROZEN)
 
     # ------------------------------------------------------------ searches
-    def search(self, seeds, railway: bool, limit: int = MAX_RANGE, parents: dict | None = None) -> dict:
+    def search(self, seeds, railway: bool, limit: int = MAX_RANGE, parents: dict | None = None,
+               known: dict | None = None) -> dict:
         """Backwards from ``seeds`` (hexes at cost 0): the path cost from every hex to them.
 
         The cost of a path is the hexes it enters (the start hex is not entered): 1 each,
         2 for desert and desert mountain; 0 along a railway on a railway path.  ``parents``
-        (when given) gets each hex's next hex on its path towards the seeds (ui.py's paths)."""
-        dist = dict(seeds) if isinstance(seeds, dict) else {h: 0 for h in seeds}  # a dict: seeds with costs
+        (when given) gets each hex's next hex on its path towards the seeds (ui.py's paths).
+        ``known``: a finished search's costs to other seeds; the search goes on from the seeds
+        that come cheaper than it, and only where they make a path cheaper (the same costs as a
+        search from both sets of seeds, without walking the known part again)."""
+        seeds = dict(seeds) if isinstance(seeds, dict) else {h: 0 for h in seeds}  # a dict: seeds with costs
+        if known is None:
+            dist, start = seeds, seeds
+        else:
+            dist, start = dict(known), {}
+            for h, cost in seeds.items():
+                if cost < dist.get(h, UNLIMITED):
+                    dist[h] = start[h] = cost
         buckets: dict[int, list] = {}
-        for h, cost in dist.items():
+        for h, cost in start.items():
             buckets.setdefault(cost, []).append(h)
         # locals: this loop runs for every hex of a power's rail net (~2,500 for the USSR) on
         # each new position, e.g. a unit's destinations after every move (issue 11's click)
@@ -275,7 +286,7 @@ class Tracer:
                 coast[h] = min(cost, coast.get(h, UNLIMITED))
         if len(seeded) == len(seeds) and not coast:
             return dist
-        dist = self.search(seeded, railway)
+        dist = self.search(seeded, railway, known=dist)  # goes on from the ports overseas
         for h, cost in coast.items():
             if cost < dist.get(h, UNLIMITED):
                 dist[h] = cost
