@@ -43,7 +43,8 @@ from plugins.rules.air.mission_kinds import MissionKind, register
 from plugins.rules.air.state import air
 from plugins.rules.units import UnitFlipped, units
 
-from .events import NavalAirStageReached, NavalUnitLost, PlaneRoleSet
+from .events import NavalUnitLost
+from .naval_combat_events import NavalAirStageReached, PlaneRoleSet
 from .naval_air import fly_home
 from .naval_combat import ROUND, other
 from .naval_combat_results import chart_results, column_for, due_for, row_for, ships

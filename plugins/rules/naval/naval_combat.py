@@ -32,7 +32,7 @@ from plugins.rules import core
 from plugins.rules.turn.activities import action_problem
 from plugins.rules.units import UnitFlipped, units
 
-from .events import (
+from .naval_combat_events import (
     NavalCombatBegan,
     NavalCombatDeclined,
     NavalCombatPhaseBegan,

@@ -27,7 +27,8 @@ from kernel.events import Command
 from plugins.rules.units import UnitCreated, UnitFactorsChanged, UnitMoved, units
 
 from .naval_combat_abort_queue import queue_aborts
-from .events import NavalResultApplied, ShipsPlacedAtSea, NavalResultsDue, NavalUnitDamaged, NavalUnitLost
+from .events import NavalUnitDamaged, NavalUnitLost, ShipsPlacedAtSea
+from .naval_combat_events import NavalResultApplied, NavalResultsDue
 from .naval_units import (
     aboard,
     is_carrier_air,

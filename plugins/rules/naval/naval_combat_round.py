@@ -10,7 +10,7 @@ from plugins.rules import core
 from plugins.rules.turn.track import current_date
 from plugins.rules.units import units
 
-from .events import NavalCombatEnded, NavalCombatTypeSet, NavalRoundEnded, NavalSideAborted, SurpriseSpent
+from .naval_combat_events import NavalCombatEnded, NavalCombatTypeSet, NavalRoundEnded, NavalSideAborted, SurpriseSpent
 from .naval_combat import ROUND, RULE, other, sides_at_war_in, sides_in_order, units_in_area
 from . import naval_air_combat
 from .naval_combat_abort_queue import merge_into_voluntary, push_if_waiting, queue_aborts

@@ -30,15 +30,14 @@ from kernel.events import Command
 from plugins.rules import core
 from plugins.rules.units import UnitFlipped, units
 
-from .events import (
+from .naval_combat_events import NavalCombatBegan, SubsCommitted
+from .naval_interception_events import (
+    InterceptStopOrFight,
     InterceptionAttempted,
     InterceptionDeclined,
     InterceptionSearched,
-    InterceptStopOrFight,
-    NavalCombatBegan,
     NavalMoveFinished,
     NavalMoveInterrupted,
-    SubsCommitted,
 )
 from .naval_combat import other, section_search, side_dm, units_in_area
 from .naval_movement_moving_naval_units import perform_move
