@@ -15,7 +15,7 @@ named after the seed sections they implement:
 - ``air_to_air``: air-to-air combat (RAC 14.3): strengths, rounds, dice and results;
   ``air_combat_decisions``: Select Location, Arrange Units (secret until both are ready),
   the affected unit, abort or stay;
-- ``anti_aircraft``: Plot Anti-aircraft Fire and its results (AA divisions; the AA table);
+- ``anti_aircraft``: Plot Anti-aircraft Fire (AA divisions; the AA table); ``anti_aircraft_fire_results``: its results;
 - ``performed``: Air Mission Performed; Ground Strike and Ground Support;
 - ``return_to_base``: after a mission, the Return to Base Digression, the end of turn;
 - ``rebase``: Air Rebase; ``rebase_overrun``: air units in the Rebase Overrun Units
@@ -59,6 +59,7 @@ from kernel.hookspecs import hookimpl
 
 from . import air_combat_decisions as decisions
 from . import anti_aircraft as aa
+from . import anti_aircraft_fire_results as aa_results
 # noqa: F401 - they register with ``rules`` (describers, commands) and with mission_kinds (missions)
 from . import air_transport, describe, mission_choices, rebase, rebase_overrun, return_to_base, strategic_bombardment  # noqa: F401,E501
 from .air_to_air import (
@@ -156,7 +157,7 @@ rules.command(RebaseAir, choices=rebase.rebase_choices, preview=rebase.rebase_pr
 rules.command(PlotAAFire, choices=aa.plot_choices, preview=aa.plot_preview)(aa.plot_aa_fire)
 rules.command(RebaseAirUnit, choices=rebase_overrun.rebase_overrun_choices,
               preview=rebase_overrun.rebase_overrun_preview)(rebase_overrun.rebase_air_unit)
-rules.command(ApplyAADamage, choices=aa.damage_choices, preview=aa.damage_preview)(aa.apply_aa_damage)
+rules.command(ApplyAADamage, choices=aa_results.damage_choices, preview=aa_results.damage_preview)(aa_results.apply_aa_damage)
 del m, d, r
 
 rules.step_rule(*MISSION_KIND)(start_mission)  # every air mission phase (mission_kinds.py)
@@ -172,7 +173,7 @@ rules.step_rule(f"{ROUND}.both-staying")(both_staying)
 def skip_step(state, step_id, spec):
     if step_id in MISSION_KIND:
         return mission_phase_skip(state, step_id)
-    if step_id in aa.RESULT_STEPS and not aa.pending_hexes(state):
+    if step_id in aa.RESULT_STEPS and not aa_results.pending_hexes(state):
         return "no anti-aircraft fire was plotted, or it did no damage"
     if step_id.startswith(AM + "."):
         return subphase_skip(state, step_id)
@@ -207,7 +208,7 @@ def player_view(state, player, view):
 @hookimpl
 def finish_step_refusal(state, step_id, power):
     return (return_to_base.finish_refusal(state, step_id, power) or decisions.finish_refusal(state, step_id or "", power)
-            or aa.damage_refusal(state, step_id or "", power) or rebase_overrun.finish_refusal(state, step_id or "", power))
+            or aa_results.damage_refusal(state, step_id or "", power) or rebase_overrun.finish_refusal(state, step_id or "", power))
 
 
 @hookimpl
@@ -215,8 +216,8 @@ def step_ended(ctx, step_id, spec):
     if step_id == ARRANGE_UNITS:
         decisions.reveal_lines(ctx)  # both sides are ready
     if step_id in aa.PLOT_STEPS:
-        aa.roll_aa_fire(ctx, step_id)  # Anti-aircraft Fire Results (Die Rolls)
-    aa.disorganize_after_combat(ctx, step_id)  # AA units that fired at ground support
+        aa_results.roll_aa_fire(ctx, step_id)  # Anti-aircraft Fire Results (Die Rolls)
+    aa_results.disorganize_after_combat(ctx, step_id)  # AA units that fired at ground support
     # Air-to-air Combat: Attacking / Defending Unit's Result: "if a unit is aborted, a
     # digression is necessary for the owner to perform a return to base for the air unit";
     # so too for a voluntary abort (an "A" result to every unit of the side).
@@ -232,7 +233,7 @@ def resolve_deciders(state, step_id, spec, kind):
     if kind in RTB_DECIDER_KINDS:
         return return_to_base.deciders(state, step_id, kind)
     if kind == "rule:aa-damage-recipients":
-        return aa.recipients(state)
+        return aa_results.recipients(state)
     return decisions.deciders(state, step_id, kind)
 
 

@@ -10,7 +10,7 @@ from plugins.rules.combat import GroundSupportAdded
 from plugins.rules.core import hex_key
 from plugins.rules.units import UnitFlipped
 
-from .anti_aircraft import disorganize_fired
+from .anti_aircraft_fire_results import disorganize_fired
 from plugins.rules.core import enemies
 
 from .aircraft import destroy, has_base_in_reach, tactical_factor, units_of

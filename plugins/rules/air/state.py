@@ -111,7 +111,7 @@ class AirState(BaseModel):
     # Ground Support: "col,row" of the defending hex -> side -> tactical factors added
     ground_support: dict[str, dict[str, int]] = Field(default_factory=dict)
     # AA units that fired at ground support: unit -> "col,row" of the combat; disorganized
-    # "after the Advancing after combat subphase" (anti_aircraft.disorganize_after_combat)
+    # "after the Advancing after combat subphase" (anti_aircraft_fire_results.disorganize_after_combat)
     aa_after_combat: dict[str, str] = Field(default_factory=dict)
 
 

@@ -37,6 +37,7 @@ from kernel.choices import Field, Option
 from kernel.errors import Rejected
 from kernel.events import Command
 from plugins.rules.air import anti_aircraft as aa
+from plugins.rules.air import anti_aircraft_fire_results as aa_results
 from plugins.rules.air import air_to_air
 from plugins.rules.air.events import AirMissionBegan, AirUnitDestroyed, AirUnitFlew, AirUnitReturned, AAFireRolled
 from plugins.rules.air.mission_kinds import MissionKind, register
@@ -276,7 +277,7 @@ def after_air_to_air(ctx) -> None:
     c = naval(ctx.state).combat
     ctx.emit(NavalAirStageReached(stage="aa-by-nis"))
     fire_aa(ctx, other(ctx.state, c.initiator))
-    if not aa.pending_hexes(ctx.state):
+    if not aa_results.pending_hexes(ctx.state):
         after_aa(ctx, other(ctx.state, c.initiator))
 
 
@@ -291,7 +292,7 @@ def after_aa(ctx, firing: str) -> None:
         return
     ctx.emit(NavalAirStageReached(stage="aa-by-is"))
     fire_aa(ctx, c.initiator)
-    if not aa.pending_hexes(ctx.state):
+    if not aa_results.pending_hexes(ctx.state):
         after_aa(ctx, c.initiator)
 
 
@@ -333,7 +334,7 @@ def skip(state, step_id: str) -> str | None:
         return None if not c.air_stage else f"{RULE}: the planes have flown this round"
     if step_id in (AA_BY_NIS, AA_BY_IS):
         stage = "aa-by-nis" if step_id == AA_BY_NIS else "aa-by-is"
-        if c.air_stage != stage or not aa.pending_hexes(state):
+        if c.air_stage != stage or not aa_results.pending_hexes(state):
             return "Anti-aircraft Combat: no bomber is left for the ships to fire at, or the fire did no damage"
         return None
     return None
