@@ -39,7 +39,7 @@ from kernel.hookspecs import hookimpl
 from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
-from . import events, naval_combat_events, naval_interception_events  # noqa: F401
+from . import describe, events, naval_combat_events, naval_interception_events  # noqa: F401
 from . import naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
 from . import naval_air, naval_air_combat, naval_interception, overseas_supply, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_abort_queue as abort_queue
