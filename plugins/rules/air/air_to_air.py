@@ -173,6 +173,9 @@ def begin_round(ctx) -> None:
     if not (alive(c, c.attacker) and alive(c, c.defender)):
         return
     power, values, no_roll = strengths(state, {s: c.lines[s] for s in (c.defender, c.attacker)}, ctx.host.pm.hook)
+    for side in values:
+        values[side] += sum(d for answer in ctx.host.pm.hook.air_combat_value_modifiers(state=state, combat=c, side=side)
+                            for d, _ in answer or ())
     ctx.emit(AirCombatRoundStarted(round=c.round + 1, strength=power, value=values, no_roll=no_roll))
     fire(ctx, c.defender)  # 1. The inactive side rolls two dice and adds them together.
 

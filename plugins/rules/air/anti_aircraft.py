@@ -75,11 +75,16 @@ def _band(bands, value: int) -> int:
     return next(i for i, (low, high) in enumerate(bands) if low <= value <= high)
 
 
-def table_cell(factors: int, bombers: int) -> str:
-    """The anti-aircraft table's cell for ``factors`` AA factors at ``bombers`` bombers: "-1/6"."""
+def table_cell(factors: int, bombers: int, shift: int = 0) -> str | None:
+    """The anti-aircraft table's cell for ``factors`` AA factors at ``bombers`` bombers: "-1/6";
+    ``shift`` columns up (+) or down (-) ("Surprise Points": "During the anti-aircraft phase you
+    can increase or decrease the column by 1 for each 2 surprise points you spend").  None: moved
+    off the table's low end, the fire does nothing (authored, as the naval chart's "if you are
+    moved off the left-hand end, you inflict no result"); no cell beyond the high end."""
     t = table()
     ladder = t["ladder"]
-    return ladder[min(_band(t["columns"], factors) + _band(t["rows"], bombers), len(ladder) - 1)]
+    index = _band(t["columns"], factors) + _band(t["rows"], bombers) + shift
+    return None if index < 0 else ladder[min(index, len(ladder) - 1)]
 
 
 def cell_dice(cell: str) -> tuple[int, int]:

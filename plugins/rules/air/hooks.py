@@ -17,6 +17,13 @@ class HOOKSPECS:
         reason)``.  ``role`` is "front-fighter", "front-bomber" or "backup"."""
 
     @staticmethod
+    @hookspec
+    def air_combat_value_modifiers(state, combat, side):
+        """Changes to ``side``'s air-to-air combat value in ``combat`` (the air plugin's
+        ``Combat``) for every round of it: a list of ``(delta, reason)`` (the naval plugin's
+        surprise points in a naval air combat)."""
+
+    @staticmethod
     @hookspec(firstresult=True)
     def backup_fighter_counts(state, unit, rating, opposing_front_rating):
         """False if a back-up fighter adds nothing to its side's air-to-air strength;
