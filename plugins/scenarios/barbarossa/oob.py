@@ -12,6 +12,7 @@ Public functions other plugins and tools may use:
 from __future__ import annotations
 
 import json
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -162,24 +163,53 @@ def _map():
     return world_map()
 
 
-@cache
+_AREAS_LOCK = threading.Lock()  # a server decides many games at once, one thread each
+
+
 def area_hexes(area_id: str) -> frozenset[tuple[int, int]]:
+    """The land hexes of a setup area, computed once per process (every area at the first
+    call: a game's first placing would pay it otherwise, and every game decided at that
+    moment with it)."""
+    return _all_area_hexes()[area_id]
+
+
+def _all_area_hexes() -> dict[str, frozenset[tuple[int, int]]]:
+    with _AREAS_LOCK:
+        return _compute_area_hexes()
+
+
+@cache
+def _compute_area_hexes() -> dict[str, frozenset[tuple[int, int]]]:
     m = _map()
+    return {area_id: _area_hexes(m, area) for area_id, area in scenario_data().areas.items()}
+
+
+def _area_hexes(m, area: Area) -> frozenset[tuple[int, int]]:
     out = set()
-    for clause in scenario_data().areas[area_id].clauses:
+    for clause in area.clauses:
         for code in clause.countries:
-            for h in m.hexes_of_country(code):
+            for h in _country_hexes(m, code, clause):
                 h = tuple(h)
-                if not m.is_land(h):
-                    continue
                 if clause.cols and not clause.cols[0] <= h[0] <= clause.cols[1]:
                     continue
                 if clause.rows and not clause.rows[0] <= h[1] <= clause.rows[1]:
+                    continue
+                if not m.is_land(h):
                     continue
                 if clause.cities and m.city_at(h) is None:
                     continue
                 out.add(h)
     return frozenset(out)
+
+
+def _country_hexes(m, code: str, clause: Clause) -> list[tuple[int, int]]:
+    """The hexes of ``code`` a clause may take: a clause bounded both ways looks only in its box
+    (the USSR has some 20,000 hexes; the whole country took most of the areas' time)."""
+    if not (clause.cols and clause.rows):
+        return m.hexes_of_country(code)
+    cols = range(max(0, clause.cols[0]), min(m.grid.cols - 1, clause.cols[1]) + 1)
+    rows = range(max(0, clause.rows[0]), min(m.grid.rows - 1, clause.rows[1]) + 1)
+    return [(c, r) for r in rows for c in cols if m.country_code((c, r)) == code]
 
 
 @cache

@@ -11,6 +11,8 @@ default position (or the nearest legal hex of its area).  Handler, choices and p
 
 from __future__ import annotations
 
+from functools import cache
+
 from kernel.choices import one_of
 from kernel.errors import Rejected
 from kernel.events import Command
@@ -95,11 +97,18 @@ def _nearest_legal(state, power: str, unit_id: str) -> tuple[int, int] | None:
     default = tuple(udata.hex)
     if placement_problem(state, power, unit_id, default) is None:
         return default
-    grid = world_map().grid
-    for h in sorted(oob.area_hexes(udata.area), key=lambda h: (grid.distance(default, h), h[1], h[0])):
+    for h in _nearest_first(udata.area, default):
         if placement_problem(state, power, unit_id, h) is None:
             return h
     return None
+
+
+@cache
+def _nearest_first(area: str, default: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """The hexes of a setup area, nearest ``default`` first (then by row and column): the map and
+    the areas do not change, so once per process for each default position."""
+    grid = world_map().grid
+    return tuple(sorted(oob.area_hexes(area), key=lambda h: (grid.distance(default, h), h[1], h[0])))
 
 
 def place_defaults(ctx, power: str) -> int:
