@@ -39,7 +39,7 @@ from .iced_in_ports import iced_in_problem
 from .naval_units import is_scs, is_sub, kind
 from .sea_box_section import areas_of_port, ports_of_area
 from .state import naval
-from .straits_and_canals import closed_between
+from .straits_and_canals import closed_between, passages
 
 
 @cache
@@ -141,4 +141,15 @@ def overseas_links(tracer, dist: dict, railway: bool) -> tuple[dict, dict]:
     return ports, coast
 
 
-trace.OVERSEAS_LINKS.append(overseas_links)
+def overseas_inputs(tracer):
+    """What ``overseas_links`` reads besides the tracer's passability (its weather covers the
+    iced-in ports): the sea areas blocked to the power and the straits and canals closed to it."""
+    state = tracer.state
+    if "naval" not in state.sections:
+        return None
+    power = tracer.power
+    closed = frozenset(ends for ends in passages() if closed_between(state, power, *ends))
+    return frozenset(blocked_areas(state, power)), closed
+
+
+trace.OVERSEAS_LINKS.append(trace.OverseasRule(links=overseas_links, inputs=overseas_inputs))

@@ -8,12 +8,14 @@ becomes disorganized.  Handler, choices and preview ask ``reorganize_problem``.
 
 from __future__ import annotations
 
+import heapq
 from typing import Literal
 
 from kernel.choices import Option, one_of
 from kernel.errors import Rejected
 from kernel.events import Command
 from plugins.rules.core import is_hq
+from plugins.rules.land.movement import BAD_WEATHER, effective_terrain
 from plugins.rules.units import UnitFlipped
 
 from . import trace
@@ -37,6 +39,36 @@ def hq_points_left(state, hq) -> int | float:
     used = supply_state(state).hq_points.get(hq.id)
     spent = used[2] if used and tuple(used[:2]) == now(state) else 0
     return max(0, reorg_value(hq) - spent)
+
+
+def reorganization_costs(state, hq, limit: int) -> dict:
+    """Reorganize Units, By HQ: motorized-MP cost from the HQ's hex to each hex within its
+    reorganization range, traced like a basic supply path, never overseas.  A hex adjacent
+    to the HQ is always within range if the path may enter it."""
+    tracer = trace.tracer_for(state, hq.power)  # its enterable hexes shared with the supply trace
+    start = tuple(hq.hex)
+    dist = {start: 0}
+    frontier = [(0, start)]
+    while frontier:
+        d, h = heapq.heappop(frontier)
+        if d != dist.get(h):
+            continue
+        for n, lake_side, _straits, _rail in trace._adjacent(h):
+            if not tracer.enterable(n) or not tracer.crossable(h, n, lake_side):
+                continue
+            weather = tracer.weather(n)
+            cost = trace.MOTORIZED_COST.get(effective_terrain(trace._hex_facts(n)[0], weather), 1)
+            if weather in BAD_WEATHER:
+                cost *= 2
+            nd = d + cost
+            if d == 0:
+                nd = min(nd, limit)  # "You may always trace 1 hex"
+            if nd > limit:
+                continue
+            if nd < dist.get(n, trace.UNLIMITED):
+                dist[n] = nd
+                heapq.heappush(frontier, (nd, n))
+    return dist
 
 
 def _partial(state, unit_id: str) -> int:
@@ -90,7 +122,7 @@ def reorganize_problem(state, hq_id: str, unit_id: str, actor: str | None = None
     if state.kernel.side_of(unit.power) != state.kernel.side_of(hq.power):
         return f"{RULE}: {_name(unit)} does not co-operate with {_name(hq)}"
     if costs is None:
-        costs = trace.reorganization_costs(state, hq, reorg_value(hq))
+        costs = reorganization_costs(state, hq, reorg_value(hq))
     if tuple(unit.hex) not in costs:
         return (f"{RULE}: {_name(unit)} is beyond the HQ's reorganization range "
                 f"({reorg_value(hq)} motorized movement points, traced like a basic supply path)")
@@ -140,7 +172,7 @@ def targets(state, hq, actor: str | None = None) -> list[str]:
     """The units ``hq`` may reorganize now."""
     if hq_problem(state, actor, hq.id):
         return []
-    costs = trace.reorganization_costs(state, hq, reorg_value(hq))
+    costs = reorganization_costs(state, hq, reorg_value(hq))
     return sorted(u.id for u in state["units"].units.values()
                   if not u.face_up and u.on_map and tuple(u.hex) in costs
                   and reorganize_problem(state, hq.id, u.id, actor=actor, costs=costs) is None)

@@ -19,105 +19,60 @@ Seeds, "Supply Sources and Paths" (L8351-8544):
   controlled by another major power that does not agree (the USSR and the other Allies
   until the USSR is at war with Germany), a neutral hex, or cross an unfrozen lake hexside.
 
-Every search runs backwards from the sources, so one search answers for every hex; the
-result of a (power, extra home country) pair is cached per state object and event seq.
-Overseas supply paths ("Overseas supply paths": via sea areas to a friendly port) are the naval
-plugin's: it adds its rule to ``OVERSEAS_LINKS`` (plugins/rules/naval/overseas_supply.py);
-without it no path goes overseas.
+Every search runs backwards from the sources, so one search answers for every hex.  A search
+depends on nothing but the seeds and what ``Tracer.passability`` gathers (weather, hex control,
+the war, the enemy ZOC a friendly unit does not cancel, what the overseas rules read), so its
+answer is kept under that key and reused by any later position, or other power, for which the
+key is the same (a move in the rear, a naval step, an air mission leave it unchanged).  The
+chain of sources is sources.py's.  Overseas supply paths ("Overseas supply paths": via sea
+areas to a friendly port) are the naval plugin's: it adds its rule to ``OVERSEAS_LINKS``
+(plugins/rules/naval/overseas_supply.py); without it no path goes overseas.
 """
 
 from __future__ import annotations
 
-import heapq
-import json
 import threading
-from functools import cache
-from pathlib import Path
+from collections import OrderedDict
+from typing import Callable, NamedTuple
 
-from kernel.hexgrid import WORLD
 from plugins.rules import core
 from plugins.rules.core import is_hq
-from plugins.rules.land.movement import BAD_WEATHER, FROZEN, effective_terrain, effective_weather, zoc_hexes
+from plugins.rules.land.movement import FROZEN, effective_weather, zoc_hexes
 
-DATA = json.loads((Path(__file__).parent / "data" / "supply.json").read_text(encoding="utf-8"))
-RANGE: dict[str, int] = DATA["range"]
-MAX_RANGE = max(RANGE.values())
-MIN_RANGE = min(RANGE.values())
-HOME_COUNTRIES: dict[str, list[str]] = DATA["home_countries"]
-NATIONALITY_COUNTRIES: dict[str, str] = DATA["nationality_countries"]
-# Reorganize Units, By HQ: the range is in *motorized* movement points, a cost table of its
-# own (land movement has no motorized costs yet); weather and frozen terrain are land's.
-MOTORIZED_COST: dict[str, int] = DATA["motorized_cost"]
-REORG_COST: int = DATA["reorg_cost"]
-DESERTS = ("desert", "desert mountain")
-UNLIMITED = 10_000
-ALWAYS_SUPPLIED_TYPES = {"partisan"}  # Partisans: "they are always in supply" (L4101, L4224)
-# Extension point: ``links(tracer, dist, railway) -> (ports, coast)``: given the path costs
-# ``dist`` from each hex to the sources over land, the ports a path may enter from overseas
-# ({port hex: cost}, paths go on inland from them) and the coastal hexes whose units trace
-# overseas ({hex: cost}); the naval plugin's overseas supply paths.
-OVERSEAS_LINKS: list = []
-
-
-# ---------------------------------------------------------------- static map facts (cached)
-@cache
-def _rail_edges() -> frozenset:
-    edges = set()
-    for line in core.world_map().rails:
-        for a, b in zip(line.hexes, line.hexes[1:]):
-            edges.add((a, b))
-            edges.add((b, a))
-    return frozenset(edges)
+from .map_facts import (  # noqa: F401 - the names other modules read as trace.*
+    ALWAYS_SUPPLIED_TYPES,
+    DESERTS,
+    HOME_COUNTRIES,
+    MAX_RANGE,
+    MIN_RANGE,
+    MOTORIZED_COST,
+    NATIONALITY_COUNTRIES,
+    RANGE,
+    REORG_COST,
+    UNLIMITED,
+    _adjacent,
+    _capital_of,
+    _cities_of,
+    _hex_facts,
+    country_of_nationality,
+    home_countries,
+)
 
 
-@cache
-def _hex_facts(hex_) -> tuple[str, int, str | None, bool]:
-    """(terrain, weather zone, country code, railway hex)."""
-    m = core.world_map()
-    return m.terrain(hex_), m.weather_zone(hex_), m.country_code(hex_), bool(m.rails_at(hex_))
+class OverseasRule(NamedTuple):
+    """An extension point for paths that go overseas (the naval plugin's overseas supply paths).
+
+    ``links(tracer, dist, railway) -> (ports, coast)``: given the path costs ``dist`` from each
+    hex to the sources over land, the ports a path may enter from overseas ({port hex: cost},
+    paths go on inland from them) and the coastal hexes whose units trace overseas ({hex: cost}).
+    ``inputs(tracer) -> hashable``: everything ``links`` reads besides the tracer's own
+    passability and ``dist`` (e.g. the sea areas enemy ships block): searches are reused while
+    it stays equal, so it must change whenever the answer of ``links`` may."""
+    links: Callable
+    inputs: Callable
 
 
-@cache
-def _adjacent(hex_) -> tuple[tuple[tuple[int, int], bool, bool, bool], ...]:
-    """(neighbour, lake hexside, straits hexside, railway edge) for each neighbour."""
-    m = core.world_map()
-    rails = _rail_edges()
-    out = []
-    for direction in range(6):
-        n = WORLD.neighbour(hex_, direction)
-        if n is None:
-            continue
-        side = WORLD.hexside(hex_, direction)
-        feature = m.hexside_feature(side) if side is not None else None
-        kind = feature.kind if feature else ""
-        out.append((n, kind == "lake", kind == "strait", (hex_, n) in rails))
-    return tuple(out)
-
-
-@cache
-def _cities_of(country: str) -> tuple[tuple[int, int], ...]:
-    return tuple(c.hex for c in core.world_map().cities.values() if c.country == country)
-
-
-@cache
-def _capital_of(country: str) -> tuple[int, int] | None:
-    m = core.world_map()
-    info = m.countries.get(country)
-    city = m.city(info.capital) if info and info.capital else None
-    return city.hex if city else None
-
-
-def home_countries(power: str) -> list[str]:
-    return list(HOME_COUNTRIES.get(power, []))
-
-
-def country_of_nationality(nationality: str) -> str | None:
-    """The home country (map code) of a unit of ``nationality``: Supply Sources and Paths,
-    "any friendly city in the unit's unconquered home country" is a primary source."""
-    if not nationality:
-        return None
-    found = core.world_map().country(NATIONALITY_COUNTRIES.get(nationality, nationality))
-    return found.code if found else None
+OVERSEAS_LINKS: list[OverseasRule] = []
 
 
 # ---------------------------------------------------------------- one tracer per power
@@ -158,7 +113,20 @@ class Tracer:
                 if is_hq(unit):
                     self.hqs.append(unit)
         self._enterable: dict = {}
-        self._traced: dict = {}  # primary source hexes -> SupplyResult (trace depends on nothing else)
+        self._passability = None
+
+    def passability(self) -> tuple:
+        """Everything a search reads besides its seeds and the map: two tracers with equal keys
+        find the same paths, whatever the power or position (the cache's key)."""
+        if self._passability is None:
+            # friendly_controlled asks the power itself only while the USSR stays apart
+            apart_as = self.power if self.ussr_apart and "ussr" in self.friends else None
+            self._passability = (
+                frozenset(self.friends), apart_as, frozenset(self.enemy_powers),
+                frozenset(self.zone_weather.items()), frozenset(self.countries.items()),
+                frozenset(self.hex_control.items()), frozenset(self.zoc - self.friendly_land),
+                tuple(rule.inputs(self) for rule in OVERSEAS_LINKS))
+        return self._passability
 
     # ------------------------------------------------------------ hex questions
     def raw_weather(self, hex_) -> str:
@@ -271,14 +239,19 @@ class Tracer:
 
     def reach(self, seeds, railway: bool) -> dict:
         """``search`` and, where a rule adds them (``OVERSEAS_LINKS``), paths that go overseas
-        once: from a port or coastal hex by sea to a friendly port, then on over land."""
+        once: from a port or coastal hex by sea to a friendly port, then on over land.  Kept
+        under the seeds and ``passability`` (the caller must not change the answer)."""
+        key = ("reach", self.passability(), frozenset(seeds), railway)
+        return remembered(key, lambda: self._reach(seeds, railway))
+
+    def _reach(self, seeds, railway: bool) -> dict:
         dist = self.search(seeds, railway)
         if not OVERSEAS_LINKS:
             return dist
         seeded = {h: 0 for h in seeds}
         coast: dict = {}
-        for links in OVERSEAS_LINKS:
-            ports, shore = links(self, dist, railway)
+        for rule in OVERSEAS_LINKS:
+            ports, shore = rule.links(self, dist, railway)
             for h, cost in ports.items():
                 if cost < seeded.get(h, UNLIMITED):
                     seeded[h] = cost
@@ -339,53 +312,35 @@ class Tracer:
                 out.setdefault(capital, f"capital of conquered {country}")
         return out
 
-    def trace(self, extra_country: str | None = None) -> "SupplyResult":
-        primaries = self.primary_sources(extra_country)
-        # units of a minor country whose cities are already the power's sources (e.g. the
-        # Commonwealth's Australians) are supplied exactly like the power's own
-        already = self._traced.get(frozenset(primaries))
-        if already is not None:
-            return already
-        candidates = self.secondary_candidates()
-        active: dict = {}
-        pending = {h: label for h, label in candidates.items() if h not in primaries}
-        if pending:
-            rail = self.reach(primaries, railway=True)
-            for h in list(pending):
-                if rail.get(h, UNLIMITED) <= self.range_at(h):
-                    active[h] = "secondary"
-                    del pending[h]
-            while pending and active:  # tertiary sources: chains of basic paths
-                basic = self.reach(set(active), railway=False)
-                new = [h for h in pending if basic.get(h, UNLIMITED) <= self.range_at(h)]
-                if not new:
-                    break
-                for h in new:
-                    active[h] = "tertiary"
-                    del pending[h]
-        sources = primaries | set(active)
-        dist = self.reach(sources, railway=False)
-        # (no weather lookup for a cost within every weather's range: overseas paths make dist large)
-        supplied = {h for h, d in dist.items() if (d <= MIN_RANGE or d <= self.range_at(h)) and _hex_facts(h)[0] != "sea"}
-        result = self._traced[frozenset(primaries)] = SupplyResult(primaries, active, dist, supplied, sources)
-        return result
+    def trace(self, extra_country: str | None = None):
+        """The power's (or its ``extra_country`` units') sources and supplied hexes: sources.py."""
+        from .sources import trace_sources
+
+        return trace_sources(self, extra_country)
 
 
-class SupplyResult:
-    __slots__ = ("primaries", "active", "dist", "supplied", "sources")
-
-    def __init__(self, primaries, active, dist, supplied, sources):
-        self.primaries = primaries  # primary source hexes
-        self.active = active  # secondary/tertiary source hex -> "secondary" | "tertiary"
-        self.dist = dist  # hex -> basic path cost to the nearest source (<= 4)
-        self.supplied = supplied  # hexes where a unit is in supply
-        self.sources = sources
-
-
-# ---------------------------------------------------------------- cache per state and seq
+# ---------------------------------------------------------------- caches, one per thread
 # One cache per thread: a server (app/net/server.py) decides each of its games on the game's
 # own thread, so games never evict, or worse read, each other's traces.
 _caches = threading.local()
+# searches and traces kept across positions, the oldest dropped first: a few positions' worth
+# (a trace is 2-5 searches; each search's answer is a few thousand hexes)
+REMEMBERED = 48
+
+
+def remembered(key, compute):
+    """The answer kept under ``key`` in this thread, or ``compute()``'s, kept."""
+    kept = getattr(_caches, "kept", None)
+    if kept is None:
+        kept = _caches.kept = OrderedDict()
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = compute()
+        if len(kept) > REMEMBERED:
+            kept.popitem(last=False)
+    else:
+        kept.move_to_end(key)
+    return found
 
 
 def _position(state) -> dict:
@@ -397,7 +352,9 @@ def _position(state) -> dict:
     return cache
 
 
-def result_for(state, power: str, extra_country: str | None = None) -> SupplyResult:
+def result_for(state, power: str, extra_country: str | None = None):
+    """The ``SupplyResult`` (sources.py) of ``power``'s units, or of its units whose home
+    country is ``extra_country``, in this position."""
     results = _position(state)["results"]
     key = (power, extra_country)
     found = results.get(key)
@@ -419,46 +376,13 @@ def tracer_for(state, power: str) -> Tracer:
 
 def basic_reach(state, power: str, hex_) -> dict:
     """Basic supply path costs (railways not free) from each hex to ``hex_`` for units of
-    ``power``, within the longest range: searched once per position (e.g. every unit asking
+    ``power``, within the longest range: searched once per passability (e.g. every unit asking
     whether it traces to the same HQ)."""
-    results = _position(state)["results"]
-    key = ("reach", power, tuple(hex_))
-    found = results.get(key)
-    if found is None:
-        found = results[key] = tracer_for(state, power).search({tuple(hex_)}, railway=False)
-    return found
+    tracer = tracer_for(state, power)
+    start = tuple(hex_)
+    return remembered(("basic", tracer.passability(), start), lambda: tracer.search({start}, railway=False))
 
 
 def clear_cache() -> None:
     _caches.cache = None
-
-
-# ---------------------------------------------------------------- HQ reorganization paths
-def reorganization_costs(state, hq, limit: int) -> dict:
-    """Reorganize Units, By HQ: motorized-MP cost from the HQ's hex to each hex within its
-    reorganization range, traced like a basic supply path, never overseas.  A hex adjacent
-    to the HQ is always within range if the path may enter it."""
-    tracer = Tracer(state, hq.power)
-    start = tuple(hq.hex)
-    dist = {start: 0}
-    frontier = [(0, start)]
-    while frontier:
-        d, h = heapq.heappop(frontier)
-        if d != dist.get(h):
-            continue
-        for n, lake_side, _straits, _rail in _adjacent(h):
-            if not tracer.enterable(n) or not tracer.crossable(h, n, lake_side):
-                continue
-            weather = tracer.weather(n)
-            cost = MOTORIZED_COST.get(effective_terrain(_hex_facts(n)[0], weather), 1)
-            if weather in BAD_WEATHER:
-                cost *= 2
-            nd = d + cost
-            if d == 0:
-                nd = min(nd, limit)  # "You may always trace 1 hex"
-            if nd > limit:
-                continue
-            if nd < dist.get(n, UNLIMITED):
-                dist[n] = nd
-                heapq.heappush(frontier, (nd, n))
-    return dist
+    _caches.kept = None

@@ -1,0 +1,87 @@
+"""What a supply trace reads that never changes in a game: the supply data file (ranges by
+weather, home countries, nationalities, HQ reorganization costs) and the map's facts about each
+hex, kept once per process (seeds, "Supply Sources and Paths"; "Reorganize Units")."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from kernel.hexgrid import WORLD
+from plugins.rules import core
+
+DATA = json.loads((Path(__file__).parent / "data" / "supply.json").read_text(encoding="utf-8"))
+RANGE: dict[str, int] = DATA["range"]
+MAX_RANGE = max(RANGE.values())
+MIN_RANGE = min(RANGE.values())
+HOME_COUNTRIES: dict[str, list[str]] = DATA["home_countries"]
+NATIONALITY_COUNTRIES: dict[str, str] = DATA["nationality_countries"]
+# Reorganize Units, By HQ: the range is in *motorized* movement points, a cost table of its
+# own (land movement has no motorized costs yet); weather and frozen terrain are land's.
+MOTORIZED_COST: dict[str, int] = DATA["motorized_cost"]
+REORG_COST: int = DATA["reorg_cost"]
+DESERTS = ("desert", "desert mountain")
+UNLIMITED = 10_000
+ALWAYS_SUPPLIED_TYPES = {"partisan"}  # Partisans: "they are always in supply" (L4101, L4224)
+
+
+# ---------------------------------------------------------------- static map facts (cached)
+@cache
+def _rail_edges() -> frozenset:
+    edges = set()
+    for line in core.world_map().rails:
+        for a, b in zip(line.hexes, line.hexes[1:]):
+            edges.add((a, b))
+            edges.add((b, a))
+    return frozenset(edges)
+
+
+@cache
+def _hex_facts(hex_) -> tuple[str, int, str | None, bool]:
+    """(terrain, weather zone, country code, railway hex)."""
+    m = core.world_map()
+    return m.terrain(hex_), m.weather_zone(hex_), m.country_code(hex_), bool(m.rails_at(hex_))
+
+
+@cache
+def _adjacent(hex_) -> tuple[tuple[tuple[int, int], bool, bool, bool], ...]:
+    """(neighbour, lake hexside, straits hexside, railway edge) for each neighbour."""
+    m = core.world_map()
+    rails = _rail_edges()
+    out = []
+    for direction in range(6):
+        n = WORLD.neighbour(hex_, direction)
+        if n is None:
+            continue
+        side = WORLD.hexside(hex_, direction)
+        feature = m.hexside_feature(side) if side is not None else None
+        kind = feature.kind if feature else ""
+        out.append((n, kind == "lake", kind == "strait", (hex_, n) in rails))
+    return tuple(out)
+
+
+@cache
+def _cities_of(country: str) -> tuple[tuple[int, int], ...]:
+    return tuple(c.hex for c in core.world_map().cities.values() if c.country == country)
+
+
+@cache
+def _capital_of(country: str) -> tuple[int, int] | None:
+    m = core.world_map()
+    info = m.countries.get(country)
+    city = m.city(info.capital) if info and info.capital else None
+    return city.hex if city else None
+
+
+def home_countries(power: str) -> list[str]:
+    return list(HOME_COUNTRIES.get(power, []))
+
+
+def country_of_nationality(nationality: str) -> str | None:
+    """The home country (map code) of a unit of ``nationality``: Supply Sources and Paths,
+    "any friendly city in the unit's unconquered home country" is a primary source."""
+    if not nationality:
+        return None
+    found = core.world_map().country(NATIONALITY_COUNTRIES.get(nationality, nationality))
+    return found.code if found else None
