@@ -37,6 +37,10 @@ SHIP_KINDS = ("battleship", "cruiser", "destroyer", "carrier", "transport-ship",
 LAND_KINDS = set(LAND_TYPES.values())
 KNOWN_TYPES = {**LAND_TYPES, **AIR_TYPES, **NAVAL_TYPES}
 BRANCH_ORDER = {"land": 0, "air": 1, "naval": 2}
+# Ships in Flames, "Naval Combat Results": a D "is damaged. Put a damage marker on the unit".
+# The map's damage marker is a red frame round the counter (the sea-box layer's colour), so it
+# hides no name nor factor.
+DAMAGED = (230, 40, 40)
 
 
 def stack_order(units: list) -> list:
@@ -151,6 +155,17 @@ class CounterArt:
             found = pygame.Surface((min(size, text.get_width() + 3), height))
             found.fill((0, 0, 0))
             found.blit(text, ((found.get_width() - text.get_width() + 1) // 2, (height - text.get_height() + 1) // 2))
+            self._cache[key] = found
+        return found
+
+    def damage_frame(self, size: int) -> pygame.Surface:
+        """The damage marker over a ``size`` counter (or a pile holding a damaged ship): a
+        red frame, 2 px from 18 px up, clear inside."""
+        key = ("damaged", size)
+        found = self._cache.get(key)
+        if found is None:
+            found = pygame.Surface((size, size), pygame.SRCALPHA)
+            pygame.draw.rect(found, DAMAGED, found.get_rect(), 2 if size >= 18 else 1)
             self._cache[key] = found
         return found
 

@@ -4,7 +4,8 @@ of a stack), drawn every frame on top of the baked chunks.
 Everything stays inside its hex, so a stack never hides a neighbour: the top counter is the
 largest square that fits (``ZoomGeometry.counter``), the counters underneath show as
 narrowing edges above it, in the hex's top corner, and the stack's count sits on the top
-counter's top-right corner.  A city name a counter would cover is drawn again on top, on a
+counter's top-right corner; a stack holding a ship damaged in port has the damage marker (a red
+frame) round its top counter, as a pile at sea has in the sea boxes.  A city name a counter would cover is drawn again on top, on a
 plate, under the counters of its own hex, so no counter hides a city label.
 
 Per stack the blits are built once per (game event, zoom, resolution) and sorted by x, so a
@@ -24,6 +25,7 @@ from kernel.hexgrid import Hex
 from . import mapstyle
 from .chunklayers import city_label
 from .counters import name_band, stack_order
+from .uihooks import ask_game
 
 EDGE_HEIGHT = 3  # pixels of each edge of a counter underneath (its top 2 rows show)
 LABEL_PLATE = (244, 240, 222)
@@ -71,6 +73,7 @@ class UnitLayer:
         self.dmap = dmap
         self.seq = -1
         self._stacks: list[tuple[Hex, list]] = []
+        self._damaged: set[str] = set()  # ships damaged in port (the damage marker)
         self._sprites: list = []
         self._sprites_x: list[int] = []
         self._labels: list = []
@@ -105,8 +108,25 @@ class UnitLayer:
                 if members:
                     stacks.append(((int(c), int(r)), stack_order(members)))
             self._stacks = stacks
+            self._damaged = self._damaged_in_port(stacks)
             self.seq = seq
         return self._stacks
+
+    def _damaged_in_port(self, stacks) -> set[str]:
+        """The ships damaged in port (Ships in Flames, "Naval Combat Results": "Put a damage
+        marker on the unit"), as the game tells each port's units (the naval rules' Naval
+        Review Details UI hook), asked once per game event for the ports holding ships."""
+        model = self.dmap.model
+        game = getattr(model, "game", None)
+        if game is None:
+            return set()
+        out: set[str] = set()
+        for (col, row), members in stacks:
+            if not any(u.branch == "naval" for u in members) or model.world.port_at((col, row)) is None:
+                continue
+            details = ask_game(game, "naval_review_details", state=game.state, location=f"{col},{row}")
+            out |= {uid for uid, row_ in ((details or {}).get("units") or {}).items() if row_.get("damaged")}
+        return out
 
     def _edge(self, unit, width: int) -> pygame.Surface:
         colour = mapstyle.power_colour(unit.nationality or unit.power)
@@ -141,6 +161,8 @@ class UnitLayer:
             for (left, top, width, height), unit in reversed(list(zip(layout.edges, underneath))):
                 parts.append((self._edge(unit, width), left, top))
             parts.append((art.surface(members[0], size, dmap.unit_resolution), corner, corner))
+            if self._damaged and any(u.id in self._damaged for u in members):
+                parts.append((art.damage_frame(size), corner, corner))
             if len(members) > 1 and size >= 18:
                 badge = art.badge(len(members), size)
                 parts.append((badge, *layout.badge_at(badge)))

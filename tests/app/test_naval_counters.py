@@ -74,3 +74,46 @@ def test_a_pile_holding_a_damaged_ship_is_framed_in_red_and_shows_its_count_besi
             assert tuple(win.screen.get_at(point))[:3] == (230, 40, 40), point
     finally:
         g.close()
+
+
+def test_a_ship_damaged_in_port_has_the_damage_marker_on_its_stack(tmp_path, monkeypatch):
+    """Ships in Flames, "Naval Combat Results": a D result - "Put a damage marker on the unit".
+    A ship damaged in port (a port attack, or back from combat) shows the marker on the map: a
+    red frame round its stack's top counter; the undamaged ship beside it has none, and the
+    marker goes when the ship is repaired."""
+    from app.counters import DAMAGED
+    from app.play import GameWindow
+    from app.stackdraw import counter_layout
+    from helpers import lab_game, rig
+    from helpers import ship as lab_ship
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.font.init()
+    konigsberg, danzig = (200, 50), (198, 51)
+    g = lab_game(tmp_path / "g.wif", options={"units": [lab_ship("bb", type_="bb", hex_=konigsberg),
+                                                        lab_ship("ca", hex_=danzig)],
+                                              "start_at": "turn.impulse.naval.naval-movement"}, extra_plugins=["naval"])
+    try:
+        win = GameWindow(g, forms=True)
+        win.primary.set_zoom(7)
+        win.primary.center_on(konigsberg)
+        body = win.panels["detailed"].body
+        layout = counter_layout(7)
+        size = layout.side
+
+        def frame_of(hex_) -> list:
+            """The top counter's top, left and right edges (the city's name is drawn over its foot)."""
+            win.draw()
+            cx, cy = win.primary.hex_to_screen(hex_)
+            x, y = body.x + cx + layout.corner, body.y + cy + layout.corner
+            return [tuple(win.screen.get_at(p))[:3] for p in ((x + size // 2, y), (x, y + size // 4),
+                                                               (x + size - 1, y + size // 4))]
+
+        assert DAMAGED not in frame_of(konigsberg)
+        rig(g, "RigNavalDamage", unit="bb")
+        assert frame_of(konigsberg) == [DAMAGED] * 3
+        assert DAMAGED not in frame_of(danzig), "only the damaged ship's stack is marked"
+        rig(g, "RigNavalDamage", unit="bb", damaged=False)
+        assert DAMAGED not in frame_of(konigsberg)
+    finally:
+        g.close()
