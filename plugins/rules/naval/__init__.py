@@ -40,7 +40,7 @@ from plugins.rules.air import return_to_base as air_return
 
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import describe, events, naval_combat_events, naval_interception_events  # noqa: F401
-from . import naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval  # noqa: F401
+from . import naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval, surprise_points  # noqa: F401
 from . import naval_air, naval_air_combat, naval_interception, overseas_supply, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_abort_queue as abort_queue
 from . import naval_combat_steps as steps
@@ -85,8 +85,6 @@ def resolve_deciders(state, step_id, spec, kind):
         return naval_interception.deciders(state, step_id, kind)
     if step_id == abort_queue.MOVE_STEP:
         return abort_queue.deciders(state, step_id, kind)
-    if kind == "rule:plane-role-owners":
-        return sorted({u.power for u in naval_air_combat.flexible_planes(state)})
     return steps.deciders(state, step_id, kind)
 
 
@@ -114,6 +112,11 @@ def step_ended(ctx, step_id, spec):
     naval_air_combat.a2a_over(ctx, step_id)  # the air-to-air combat of a naval air combat is over
     naval_air_combat.aa_step_ended(ctx, step_id)
     naval_air_combat.reorganize_aboard(ctx, step_id)
+
+
+@hookimpl
+def air_combat_value_modifiers(state, combat, side):
+    return surprise_points.air_value_modifiers(state, combat, side)
 
 
 @hookimpl

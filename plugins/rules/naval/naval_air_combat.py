@@ -26,7 +26,8 @@ Authored (the seeds leave these out): aircraft aborted in air-to-air combat go h
 (a land-based one to the hex it flew to sea from, a carrier plane stays aboard its carrier,
 disorganized); those aborted by AA go home at the end of the round; a destroy result destroys
 one aircraft whatever it is (the seeds' "2 carrier planes" for 10 points is not modelled);
-surprise points do not shift the AA or air-to-air values; the air-to-air combat and the AA
+surprise points bought at the start of the combat shift the AA columns and the air-to-air values
+(surprise_points.py); the air-to-air combat and the AA
 fire of both sides are worked out before either side's air-to-sea attack (as the results of
 both attacks are worked out before either is applied in surface combat).
 """
@@ -245,10 +246,14 @@ def fire_aa(ctx, firing: str) -> None:
     total = int(ships_aa(state, firing))
     if not flights or total <= 0:
         return
-    cell = aa.table_cell(total, len(flights))
+    shift = naval(state).combat.aa_shifts.get(firing, 0)  # surprise points spent on this fire
+    cell = aa.table_cell(total, len(flights), shift)
+    if cell is None:
+        return  # moved off the table's low end by surprise points: no fire
     _, count = aa.cell_dice(cell)
     hex_ = box_hex(naval(state).combat.area)
-    dice = ctx.roll(f"Anti-aircraft Combat: {firing}'s ships ({total} AA) fire at {len(flights)} bombers, {cell}",
+    moved = f", {shift:+d} column(s) for surprise" if shift else ""
+    dice = ctx.roll(f"Anti-aircraft Combat: {firing}'s ships ({total} AA) fire at {len(flights)} bombers, {cell}{moved}",
                     faces=10, count=count)
     points = aa.points_of(cell, dice)
     ctx.emit(AAFireRolled(hex=hex_, side=firing, factors=total, bombers=[f.unit for f in flights], cell=cell,
@@ -268,7 +273,13 @@ def attack_due(ctx, attacker: str) -> None:
     target = other(state, attacker)
     if not bombers(state, attacker) or not c.included.get(target):
         return
-    col = column_for(pressing_factors(state, attacker), c.shifts.get(attacker, 0))
+    pressing = pressing_factors(state, attacker)
+    if column_for(pressing) is None:
+        # "If anti-aircraft fire reduces the attacker's air-to-sea factors to the zero column,
+        # then combat is over.  Surprise points may not be used to increase the attack to a
+        # positive number" (Surprise Points)
+        return
+    col = column_for(pressing, c.shifts.get(attacker, 0))
     row = row_for(ships(state, c.included[target]))
     due_for(ctx, target, col, row, chart_results(col, row))
 

@@ -179,6 +179,14 @@ def _surprise(state, event):
         c.shifts[d["side"]] = c.shifts.get(d["side"], 0) + 1
     elif d["benefit"] == "enemy-column":
         c.shifts[other] = c.shifts.get(other, 0) - 1
+    elif d["benefit"] == "own-air-to-air":
+        c.air_values[d["side"]] = c.air_values.get(d["side"], 0) + 1
+    elif d["benefit"] == "enemy-air-to-air":
+        c.air_values[other] = c.air_values.get(other, 0) - 1
+    elif d["benefit"] == "own-aa-column":
+        c.aa_shifts[d["side"]] = c.aa_shifts.get(d["side"], 0) + 1
+    elif d["benefit"] == "enemy-aa-column":
+        c.aa_shifts[other] = c.aa_shifts.get(other, 0) - 1
 
 
 @rules.reducer("NavalCombatTypeSet")
@@ -234,7 +242,7 @@ def _round_ended(state, event):
     c.round = event.data["round"] + 1
     c.half_a, c.aborting, c.due, c.subs, c.shifts, c.surprise, c.applied = {}, [], {}, {}, {}, {}, {}
     c.included, c.found, c.rolls, c.kind, c.voluntary = {}, {}, {}, "", []
-    c.fighters, c.air_stage = [], ""
+    c.fighters, c.air_stage, c.air_values, c.aa_shifts = [], "", {}, {}
     if event.data["over"]:
         c.over = event.data["over"]
 

@@ -1,5 +1,6 @@
-"""Naval Combat: the rest of a round: surprise, combat type, the attacks, the round's end,
-voluntary aborts and the next round (see naval_combat.py for the seeds quoted)."""
+"""Naval Combat: the rest of a round: combat type, the attacks, the round's end, voluntary
+aborts and the next round (see naval_combat.py for the seeds quoted; the surprise points
+spent on the way: surprise_points.py)."""
 
 from __future__ import annotations
 
@@ -18,53 +19,7 @@ from .naval_combat_results import due_for, flying_planes, results_due
 from .naval_units import convoy_points, damaged, is_sub
 from .sea_box_section import box_hex
 from .state import naval, rules
-
-SURPRISE_COSTS = {"avoid-combat": 4, "own-column": 2, "enemy-column": 2}
-
-
-# ---------------------------------------------------------------- Naval Combat Surprise
-class SpendSurprise(Command):
-    benefit: str  # avoid-combat, own-column, enemy-column
-
-
-def surprise_side(state) -> str | None:
-    c = naval(state).combat
-    if c is None or c.over:
-        return None
-    return next((s for s, p in c.surprise.items() if p >= 2), None)
-
-
-def why_not_spend(state, actor, benefit: str) -> str | None:
-    side = state.kernel.side_of(actor)
-    c = naval(state).combat
-    if surprise_side(state) != side:
-        return "Surprise Points: only the side with more surprise points spends them"
-    cost = SURPRISE_COSTS.get(benefit)
-    if cost is None:
-        return f"Surprise Points: {benefit!r} is not a benefit ({', '.join(SURPRISE_COSTS)})"
-    if c.surprise.get(side, 0) < cost:
-        return f"Surprise Points: {benefit} costs {cost}; {side} has {c.surprise.get(side, 0)}"
-    return None
-
-
-def spend_choices(state, actor, step_id):
-    side = state.kernel.side_of(actor)
-    if surprise_side(state) != side:
-        return None
-    fit = [b for b in SURPRISE_COSTS if why_not_spend(state, actor, b) is None]
-    return [Field("benefit", "option", [Option(b, f"{b} ({SURPRISE_COSTS[b]} points)") for b in fit])] if fit else None
-
-
-@rules.command(SpendSurprise, choices=spend_choices,
-               preview=lambda state, cmd: {"cost": SURPRISE_COSTS.get(cmd.benefit),
-                                           "left": naval(state).combat.surprise.get(state.kernel.side_of(cmd.actor), 0)
-                                           if naval(state).combat else 0})
-def spend_surprise(ctx, cmd: SpendSurprise) -> None:
-    problem = why_not_spend(ctx.state, cmd.actor, cmd.benefit)
-    if problem:
-        raise Rejected(problem)
-    ctx.emit(SurpriseSpent(side=ctx.state.kernel.side_of(cmd.actor), benefit=cmd.benefit,
-                           points=SURPRISE_COSTS[cmd.benefit]))
+from .surprise_points import CHOOSE_TYPE_COST
 
 
 # ---------------------------------------------------------------- Select Naval Combat Type
@@ -144,13 +99,13 @@ def type_chooser(state) -> str | None:
     c = naval(state).combat
     if c is None or c.over or c.kind:
         return None
-    rich = next((s for s, p in c.surprise.items() if p >= SURPRISE_COSTS["avoid-combat"]), None)
+    rich = next((s for s, p in c.surprise.items() if p >= CHOOSE_TYPE_COST), None)
     return rich or c.initiator
 
 
 def allowed_types(state) -> list[str]:
     c = naval(state).combat
-    if c.surprise.get(type_chooser(state), 0) >= 4:
+    if c.surprise.get(type_chooser(state), 0) >= CHOOSE_TYPE_COST:
         return ["surface", "submarine", "naval-air"]
     return [combat_type(state)]
 
@@ -184,7 +139,7 @@ def choose_naval_combat_type(ctx, cmd: ChooseNavalCombatType) -> None:
         raise Rejected(problem)
     side = ctx.state.kernel.side_of(cmd.actor)
     if cmd.kind != combat_type(ctx.state):
-        ctx.emit(SurpriseSpent(side=side, benefit="choose-type", points=4))
+        ctx.emit(SurpriseSpent(side=side, benefit="choose-type", points=CHOOSE_TYPE_COST))
     start_attacks(ctx, cmd.kind)
     ctx.finish_decision(cmd.actor)
 

@@ -11,7 +11,8 @@ from plugins.rules.units import units
 from . import naval_air_combat
 from .naval_combat import PROC, ROUND, SELECT_AREA, eligible_areas, other, side_dm, subs_in, units_in_area
 from .naval_combat_results import eligible_targets, target_side_for
-from .naval_combat_round import surprise_side, type_chooser
+from .naval_combat_round import type_chooser
+from .surprise_points import naval_air_spender, spender_dm, surprise_side
 from .naval_units import is_sub
 from .state import naval
 
@@ -99,6 +100,8 @@ def skip(state, step_id: str) -> str | None:
         if step_id == f"{ROUND}.kamikaze":
             return "Kamikaze Attacks by Japan: the optional rule Kamikaze is not in play" if not is_on(state, "kamikaze") \
                 else "Kamikaze Attacks by Japan: Japan has no kamikaze air unit in this edition"
+        if step_id == naval_air_combat.PLANE_ROLES and naval_air_spender(state):
+            return None  # the side with surprise points left may spend them (surprise_points)
         return naval_air_combat.skip(state, step_id)
     if step_id in (f"{ROUND}.asw-prefire-nis", f"{ROUND}.asw-prefire-is"):
         return "ASW Pre-fire: the optional rule Convoys in Flames is not in play"
@@ -134,6 +137,10 @@ def deciders(state, step_id: str, kind: str) -> list[str] | None:
     if kind == "rule:surprise-dm":
         side = surprise_side(state)
         return [side_dm(state, side, c.area)] if side else []
+    if kind == "rule:plane-role-owners":
+        # the owners of planes that may choose their role, and the side that may spend
+        # surprise points at the start of the naval air combat
+        return sorted({u.power for u in naval_air_combat.flexible_planes(state)} | set(spender_dm(state)))
     if kind == "rule:naval-combat-type-chooser":
         side = type_chooser(state)
         return [side_dm(state, side, c.area)] if side else []

@@ -59,6 +59,10 @@ class NavalCombat(BaseModel):
     found: dict[str, bool] = Field(default_factory=dict)  # side -> its own search found a section
     surprise: dict[str, int] = Field(default_factory=dict)  # side -> surprise points left to spend
     shifts: dict[str, int] = Field(default_factory=dict)  # side -> columns its own attack moves (+ right, - left)
+    # surprise points spent in a naval air combat: side -> change to its air-to-air combat
+    # value, side -> columns its ships' anti-aircraft fire moves (+ up, - down)
+    air_values: dict[str, int] = Field(default_factory=dict)
+    aa_shifts: dict[str, int] = Field(default_factory=dict)
     kind: str = ""  # this round's combat type: surface, submarine
     due: dict[str, list[str]] = Field(default_factory=dict)  # target side -> results still to apply
     applied: dict[str, int] = Field(default_factory=dict)  # target side -> results applied this round
