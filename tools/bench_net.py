@@ -96,9 +96,11 @@ def run(games=(1, 10, 50), seconds: float = 60.0, think: float = 0.0, profile: s
 
 def _profile(pid: int, seconds: float, py_spy: str, games: int):
     """py-spy (not a dependency: give its path) samples the server while the bots play; its
-    collapsed stacks go to wif-bench-net-N.txt in the working directory."""
+    collapsed stacks go to wif-bench-net-N.txt in the working directory.  Only the thread that
+    holds the GIL is sampled (``--gil``): one process decides on one core, so that is where the
+    process's time goes (a thread waiting for its queue, a lock or the GIL is left out)."""
     return subprocess.Popen([py_spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "100",
-                             "--format", "raw", "--output", f"wif-bench-net-{games}.txt"],
+                             "--gil", "--format", "raw", "--output", f"wif-bench-net-{games}.txt"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
