@@ -29,6 +29,12 @@ IN_AREA = 0.5  # a task force at sea beside an objective
 PER_SHIP = 0.05  # a bigger task force is a better one (escorts sail with what they escort)
 INTO_PORT = -0.5  # going back to port gains nothing by itself
 COMBAT_KIND = {"naval-air": 2.0, "surface": 1.0}  # carriers strike when they may
+STAY_CONVOY = 1.0  # convoys keep their sea lanes: "convoys ... may remain at sea indefinitely"
+STAY_NEAR = 0.2  # a warship stays at sea only beside an objective or enemy ships
+STAY_ELSEWHERE = -0.3  # ... else it goes home (to reorganize, and out of harm's way)
+PORT_ATTACK = "Port Attack"  # the air mission a port attack flies (its preview's "mission")
+PORT_TARGET = {"carriers": 0.6, "battleships": 0.4, "cruisers": 0.15, "transports": 0.1, "subs": 0.1,
+               "convoy_points": 0.05}  # what the enemy ships in a port are worth bombing, by kind
 
 
 @cache
@@ -93,12 +99,18 @@ class SeaSense:
     def __init__(self, game, power: str, objectives: list[tuple[int, int]]):
         self.objectives = set(objectives)
         self.target_areas = frozenset(a for h in objectives for a in _coastal_areas(tuple(h)))
-        side = game.state.kernel.side_of(power) or power
+        self.game = game
+        self.side = side = game.state.kernel.side_of(power) or power
         self.enemy_at_sea: dict[str, int] = {}
+        self.own_at_sea: dict[str, dict] = {}  # unit id -> its sea-box row (area, section, kind)
         for box in ask_game(game, "sea_boxes", state=game.state) or []:
             enemies = [u for u in box["units"] if u["side"] != side and u["kind"] != "convoy"]
             if enemies:
                 self.enemy_at_sea[box["area"]] = len(enemies)
+            for u in box["units"]:
+                if u["side"] == side:
+                    self.own_at_sea[u["id"]] = {**u, "area": box["area"]}
+        self._ports: dict[tuple[int, int], dict] | None = None
 
     def distance(self, place: str) -> float:
         dist = _distances(self.target_areas | frozenset(self.enemy_at_sea))
@@ -130,6 +142,36 @@ class SeaSense:
     def embark_score(self, preview: dict) -> float:
         return EMBARK if preview.get("land_units") and self.objectives else 0.0
 
+    def stay_score(self, cmd: dict) -> float:
+        """Stay At Sea: convoys stay (they hold the sea lanes the victory points count, and
+        "convoys ... may remain at sea indefinitely"); a warship stays only where it is wanted."""
+        score = 0.0
+        for uid in cmd.get("units") or []:
+            row = self.own_at_sea.get(uid)
+            if row is None:
+                continue
+            if row["kind"] == "convoy":
+                score += STAY_CONVOY
+            else:
+                score += STAY_NEAR if self.distance(row["area"]) == 0 else STAY_ELSEWHERE
+        return score
+
+    def convoys(self, unit_ids) -> set[str]:
+        """The convoys at sea among ``unit_ids``: the greedy bot leaves them on their lanes."""
+        return {u for u in unit_ids if self.own_at_sea.get(u, {}).get("kind") == "convoy"}
+
+    def port_attack_score(self, hex_) -> float:
+        """A bomber's port attack on ``hex_``: worth flying by the enemy ships there (the
+        Naval Review's tally of that port), carriers and battleships first."""
+        if self._ports is None:
+            review = ask_game(self.game, "naval_review", state=self.game.state) or {}
+            self._ports = {tuple(loc["hex"]): loc["sides"] for loc in review.get("locations", [])
+                           if loc["kind"] == "port"}
+        sides = self._ports.get(tuple(hex_), {})
+        value = sum(PORT_TARGET.get(k, 0) * n for side, tally in sides.items() if side != self.side
+                    for k, n in tally.items())
+        return 0.5 + value if value > 0 else 0.0
+
     def fly_score(self, cmd: dict) -> float:
         """An aircraft flying to sea: worth it where enemy ships are."""
         return 1.0 + self.enemy_at_sea[cmd["area"]] / 10 if cmd.get("area") in self.enemy_at_sea else 0.0
@@ -138,6 +180,10 @@ class SeaSense:
 def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
     """The greedy bot's score of a naval command from its preview, or None when ``cmd`` is not
     one the sea knows (the caller scores it as before)."""
+    if cmd.get("type") == "StayAtSea":
+        return sense.stay_score(cmd)
+    if preview.get("mission") == PORT_ATTACK and preview.get("role") == "bomber":
+        return sense.port_attack_score(preview["hex"])
     if preview.get("invasion"):
         return sense.invade_score(preview["hex"])
     if "land_units" in preview:
@@ -175,7 +221,8 @@ def sea_move_candidates(choice: CommandChoice, rng, sense: SeaSense) -> list[dic
                     units_field = next((f for f in section.next_fields() if f.kind == "units"), None)
                     if units_field is None:
                         continue
-                    values = [o.value for o in units_field.all_options()]
+                    held = sense.convoys(o.value for o in units_field.all_options())
+                    values = [o.value for o in units_field.all_options() if o.value not in held]
                     most = len(values) if units_field.max is None else min(units_field.max, len(values))
                     if most < (units_field.min or 0) or most == 0:
                         continue

@@ -21,7 +21,8 @@ from functools import cache
 from kernel.choices import CommandChoice, Decision
 from kernel.errors import WifError
 
-from .bot_sea import SEA_MOVE, SeaSense, sea_move_candidates, sea_score
+from .bot_sea import PORT_ATTACK, SEA_MOVE, SeaSense, sea_move_candidates, sea_score
+from .uihooks import ask_game
 
 POLICIES = ("random", "greedy")
 MAX_PER_STEP = {"random": 12, "greedy": 40}  # commands in one step before a bot prefers to finish it
@@ -29,6 +30,8 @@ ATTACK_ODDS = 2.0  # the greedy bot attacks at these odds or better
 PREVIEWS_PER_DECISION = 30
 FIRST_OPTIONS = 6  # the greedy bot looks below this many of a long first field's options
 PER_CHOICE = 40
+CHAIN_BIAS = 0.8  # the random bot finishes a chain it started (embark, sail, invade) this often
+LANDING_ACTIONS = ("land", "combined")  # the actions whose impulse has Invasion (seeds, "Invasion")
 
 
 @cache
@@ -63,6 +66,7 @@ class Bot:
         self._in_step = 0
         self._objectives = None
         self._sea = None  # (state seq, power, SeaSense): built when a naval command is scored
+        self._embarked: tuple | None = None  # (step key, transport): the random bot's chain to sail
 
     # ------------------------------------------------------------ one decision
     def choose(self, game, decision: Decision, player: str | None) -> dict | None:
@@ -80,13 +84,67 @@ class Bot:
             return finish[0].base()
         if self.policy == "greedy":
             return self._greedy(game, others, finish, player)
+        chained = self._chain(game, others)
+        if chained is not None:
+            return chained
         if finish and self.rng.random() < 0.3:
             return finish[0].base()
         for _ in range(4):
             cmd = self.rng.choice(others).sample(self.rng)
             if cmd is not None:
+                if cmd["type"] == "EmbarkUnits":
+                    self._embarked = (self._step_key, cmd["ship"])
                 return cmd
         return finish[0].base() if finish else None
+
+    # ------------------------------------------------------------ random: chains of choices
+    def _chain(self, game, others: list[CommandChoice]) -> dict | None:
+        """A light bias of the random policy so that a chain it started can end: an invasion
+        needs land units embarked, their transport sailed out of port, a Land or Combined
+        action and the Invade command itself, which uniform picks seldom line up ("Embark/Debark
+        Units", "Naval Movement", "Invasion").  Still random: where it sails, which hex, what
+        else moves."""
+        if self.rng.random() >= CHAIN_BIAS:
+            return None
+        by_type = {c.type: c for c in others}
+        if "Invade" in by_type:
+            return by_type["Invade"].sample(self.rng)
+        if self._embarked and self._embarked[0] == self._step_key and SEA_MOVE in by_type:
+            ship = self._embarked[1]
+            cmd = by_type[SEA_MOVE].sample(self.rng, pick=lambda f, options: self._sail(f, options, ship))
+            if cmd is not None and ship in (cmd.get("units") or []):
+                self._embarked = None
+                return cmd
+        if "ChooseAction" in by_type and self._cargo_at_sea(game, by_type["ChooseAction"].actor):
+            return by_type["ChooseAction"].sample(self.rng, pick=self._landing_action)
+        return None
+
+    def _sail(self, f, options, ship: str):
+        """Pick for a naval move that takes ``ship`` out to sea (None: pick at random)."""
+        if f.name == "origin":
+            found = [o for o in options if _offers_unit(o, ship)]
+            return self.rng.choice(found) if found else None
+        if f.name == "to":
+            at_sea = [o for o in options if "," not in str(o.value)]
+            return self.rng.choice(at_sea) if at_sea else None
+        if f.kind == "units":
+            values = [o.value for o in options]
+            if ship not in values:
+                return None
+            most = len(values) if f.max is None else min(f.max, len(values))
+            rest = [v for v in values if v != ship]
+            return [ship] + self.rng.sample(rest, self.rng.randint(0, max(0, most - 1)))
+        return None
+
+    def _landing_action(self, f, options):
+        landing = [o for o in options if o.value in LANDING_ACTIONS]
+        return self.rng.choice(landing) if f.name == "action" and landing else None
+
+    @staticmethod
+    def _cargo_at_sea(game, power: str) -> bool:
+        """``power`` has a transport at sea with units aboard (the sea-box UI hook)."""
+        return any(u["power"] == power and u["kind"] == "transport" and u["aboard"]
+                   for box in ask_game(game, "sea_boxes", state=game.state) or [] for u in box["units"])
 
     # ------------------------------------------------------------ greedy
     def _greedy(self, game, others: list[CommandChoice], finish, player) -> dict | None:
@@ -131,7 +189,7 @@ class Bot:
         preview = game.preview(cmd, player=player)
         if not preview.get("legal", True):
             return -1.0
-        at_sea = sea_score(self._sea_sense(game, cmd["actor"]), cmd, preview) if _naval(preview) else None
+        at_sea = sea_score(self._sea_sense(game, cmd["actor"]), cmd, preview) if _naval(cmd, preview) else None
         if at_sea is not None:
             return at_sea
         if preview.get("odds") is not None:
@@ -169,13 +227,27 @@ class Bot:
         return float(before - after)
 
 
+def _offers_unit(origin, unit: str, destinations: int = 4) -> bool:
+    """Whether a naval move's ``origin`` option offers ``unit`` under one of its first few
+    destinations (choices are built lazily: only these are built)."""
+    for to_field in origin.next_fields():
+        for to in to_field.all_options()[:destinations]:
+            for section_field in to.next_fields():
+                for section in section_field.all_options():
+                    if any(f.kind == "units" and any(o.value == unit for o in f.all_options())
+                           for f in section.next_fields()):
+                        return True
+    return False
+
+
 NAVAL_PREVIEW_KEYS = ("invasion", "land_units", "naval_moves", "range_to_sea", "surprise_cost", "need", "sides",
                       "range_used")
 
 
-def _naval(preview: dict) -> bool:
-    """A preview only the war at sea gives (app/bot_sea.py scores it)."""
-    return any(k in preview for k in NAVAL_PREVIEW_KEYS)
+def _naval(cmd: dict, preview: dict) -> bool:
+    """A command or preview only the war at sea gives (app/bot_sea.py scores it)."""
+    return (cmd.get("type") == "StayAtSea" or preview.get("mission") == PORT_ATTACK
+            or any(k in preview for k in NAVAL_PREVIEW_KEYS))
 
 
 # ---------------------------------------------------------------- playing

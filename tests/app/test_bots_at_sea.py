@@ -74,3 +74,65 @@ def test_invasion_greedy_japan_invades_from_the_coral_sea_and_sails(tmp_path):
         assert [r.data for r in game.history(1) if r.type == "StepSkipped" and r.data["reason"] == NO_RULE_YET] == []
         assert tally.by_type.get("Invade", 0) >= 1
         assert tally.by_type.get("MoveNavalGroup", 0) >= 1
+
+
+def test_stay_at_sea_greedy_japan_keeps_its_convoys_on_the_china_sea_lanes(tmp_path):
+    """Seeds, "Stay At Sea": "convoys ... may remain at sea indefinitely"; Victory, Guadalcanal
+    Special Victory Conditions: the Allies score the Japanese convoys short of 5 in the China
+    Sea and the South China Sea at the end of each turn.  Greedy bots from the end of turn 1:
+    Japan keeps its convoys at sea (the Allies score 0 for them), the loaded MO transports
+    return to base as they must, and every offer made was accepted."""
+    from helpers import go_to, lab_game
+
+    g = lab_game(tmp_path / "s.wif", "guadalcanal")
+    try:
+        go_to(g, "turn.end-of-turn.stay-at-sea-phasing", turn=1, active_side="axis")
+        tally = _greedy_until(g, lambda game: any(r.type == "ConvoyPointsScored" for r in game.history(1)))
+        assert tally.refused == []
+        assert tally.by_type.get("StayAtSea", 0) >= 1
+        scored = next(r.data for r in g.history(1) if r.type == "ConvoyPointsScored")
+        assert scored["points"] == {"CS": 0, "SC": 0}
+        at_sea = g.state["naval"].at_sea
+        assert {u for u in at_sea if u.startswith("jp-convoy")} == {f"jp-convoy-{a}{n}" for a in ("cs", "sc")
+                                                                   for n in (1, 2, 3)}
+        assert "jp-trs2" not in at_sea  # a transport carrying cargo must return
+    finally:
+        g.close()
+
+
+def test_stay_at_sea_and_port_attack_scores_of_the_greedy_bot(tmp_path):
+    """The greedy bot's scores: a convoy stays at sea, a warship far from any objective goes
+    home; a port attack is worth flying by the enemy ships in the port, carriers first
+    ("Port Attack": "Bombers may only fly this mission if there is a viable naval target")."""
+    with Game.new("guadalcanal", tmp_path / "g.wif", seed=3) as game:
+        japan = SeaSense(game, "japan", _objectives(game, "japan"))
+        assert japan.stay_score({"units": ["jp-convoy-cs1"]}) > 0
+        stay = sea_score(japan, {"type": "StayAtSea", "units": ["jp-convoy-cs1", "jp-convoy-cs2"]}, {"units": {}})
+        assert stay == 2 * japan.stay_score({"units": ["jp-convoy-cs1"]})
+        assert japan.convoys(["jp-convoy-sc1", "jp-akagi"]) == {"jp-convoy-sc1"}
+        review = game.host.pm.hook.naval_review(state=game.state)
+        ports = {loc["name"]: loc for loc in review["locations"] if loc["kind"] == "port"}
+        carriers = next(loc for loc in ports.values() if loc["sides"].get("allies", {}).get("carriers"))
+        japanese = next(loc for loc in ports.values() if set(loc["sides"]) == {"axis"})
+        bombing = {"mission": "Port Attack", "role": "bomber", "hex": carriers["hex"]}
+        assert sea_score(japan, {"type": "FlyMission"}, bombing) > 1.0
+        assert sea_score(japan, {"type": "FlyMission"}, {**bombing, "hex": japanese["hex"]}) == 0.0
+        assert sea_score(japan, {"type": "FlyMission"}, {**bombing, "role": "escort"}) is None
+
+
+def test_invasion_random_bot_with_land_units_at_sea_mostly_picks_an_action_that_lands_them(tmp_path):
+    """Seeds, "Invasion": only a power that chose a Land or Combined action invades.  The random
+    bot finishes a chain it started (land units at sea): with the MO Invasion Force at sea,
+    Japan's first action is Land or Combined for most bot seeds (uniform picks: 2 in 5)."""
+    from helpers import go_to, lab_game
+
+    game = lab_game(tmp_path / "g.wif", "guadalcanal")
+    try:
+        go_to(game, "turn.impulse.new-impulse.choose-action", turn=1, active_side="axis")
+        decision = next(d for d in game.choices(None).decisions if d.decider == "japan")
+        assert "jp-trs2" in game.state["naval"].at_sea  # the South Seas Detachment aboard
+        actions = [Bot("random", seed).choose(game, decision, None)["action"] for seed in range(20)]
+        assert sum(a in ("land", "combined") for a in actions) >= 14, actions
+        assert len(set(actions)) > 2, "still random"
+    finally:
+        game.close()
