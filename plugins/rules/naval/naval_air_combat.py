@@ -37,9 +37,11 @@ from __future__ import annotations
 from kernel.choices import Field, Option
 from kernel.errors import Rejected
 from kernel.events import Command
+from plugins.optional.framework import is_on
 from plugins.rules.air import anti_aircraft as aa
 from plugins.rules.air import anti_aircraft_fire_results as aa_results
 from plugins.rules.air import air_to_air
+from plugins.rules.air.aircraft import destroy
 from plugins.rules.air.events import AirMissionBegan, AirUnitDestroyed, AirUnitFlew, AirUnitReturned, AAFireRolled
 from plugins.rules.air.mission_kinds import MissionKind, register
 from plugins.rules.air.state import air
@@ -60,6 +62,7 @@ A2A_STEPS = f"{ROUND}.naval-air-to-air-combat"
 PLANE_ROLES = f"{A2A_STEPS}.plane-roles"
 NAVAL_A2A = f"{A2A_STEPS}.naval-air-to-air"
 AA_BY_NIS, AA_BY_IS = f"{ROUND}.aa-by-nis", f"{ROUND}.aa-by-is"
+KAMIKAZE_STEP, KAMIKAZE_STAGE = f"{ROUND}.kamikaze", "kamikaze"
 aa.DAMAGE_STEPS.update((AA_BY_NIS, AA_BY_IS))  # the bombers' owners apply the ships' AA damage there
 
 
@@ -261,9 +264,21 @@ def fire_aa(ctx, firing: str) -> None:
 
 
 def pressing_factors(state, side: str) -> int:
-    """The air-to-sea factors of ``side``'s bombers that press the attack."""
+    """The air-to-sea factors of ``side``'s bombers that press the attack; a kamikaze's, left
+    after the AA fire, are doubled (kamikaze.py)."""
     all_units = units(state).units
-    return sum(max(0, all_units[f.unit].factors.get("naval", 0) - f.aa_loss) for f in bombers(state, side))
+    kamikazes = naval(state).combat.kamikazes
+    return sum(max(0, all_units[f.unit].factors.get("naval", 0) - f.aa_loss) * (2 if f.unit in kamikazes else 1)
+               for f in bombers(state, side))
+
+
+def kamikaze_candidates(state) -> list:
+    """Japanese bombers that came through this naval air combat's air-to-air combat, with the
+    optional rule Kamikaze on (kamikaze.py)."""
+    c = naval(state).combat
+    if c is None or c.kind != KIND or not is_on(state, "kamikaze"):
+        return []
+    return [f for side in state.kernel.sides for f in bombers(state, side) if f.power == "japan"]
 
 
 def attack_due(ctx, attacker: str) -> None:
@@ -285,6 +300,15 @@ def attack_due(ctx, attacker: str) -> None:
 
 
 def after_air_to_air(ctx) -> None:
+    """The air-to-air combat is over: Japan may declare kamikazes (Kamikaze Attacks by Japan,
+    "after air-to-air combat but before anti-aircraft fire"), then the ships fire."""
+    if kamikaze_candidates(ctx.state):
+        ctx.emit(NavalAirStageReached(stage=KAMIKAZE_STAGE))  # the Kamikaze step waits for Japan
+        return
+    after_kamikaze(ctx)
+
+
+def after_kamikaze(ctx) -> None:
     c = naval(ctx.state).combat
     ctx.emit(NavalAirStageReached(stage="aa-by-nis"))
     fire_aa(ctx, other(ctx.state, c.initiator))
@@ -311,7 +335,9 @@ def aa_step_ended(ctx, step_id: str) -> None:
     c = naval(ctx.state).combat
     if c is None or c.kind != KIND:
         return
-    if step_id == AA_BY_NIS and c.air_stage == "aa-by-nis":
+    if step_id == KAMIKAZE_STEP and c.air_stage == KAMIKAZE_STAGE:
+        after_kamikaze(ctx)
+    elif step_id == AA_BY_NIS and c.air_stage == "aa-by-nis":
         after_aa(ctx, other(ctx.state, c.initiator))
     elif step_id == AA_BY_IS and c.air_stage == "aa-by-is":
         after_aa(ctx, c.initiator)
@@ -324,6 +350,11 @@ def round_over(ctx) -> None:
     c, m = naval(state).combat, air(state).mission
     if c is None or c.kind != KIND or m.kind != KIND:
         return
+    # "After the air to sea attack is resolved, all kamikazes and their pilots are destroyed"
+    for uid in c.kamikazes:
+        u = units(state).units.get(uid)
+        if u is not None and u.where in ("map", "aboard"):
+            destroy(ctx, uid, "flew as a kamikaze")
     for uid in sorted(set(m.aborted) - set(m.returning)):
         u = units(state).units.get(uid)
         if u is None or u.where not in ("map", "aboard"):

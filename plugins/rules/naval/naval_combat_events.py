@@ -242,7 +242,7 @@ def _round_ended(state, event):
     c.round = event.data["round"] + 1
     c.half_a, c.aborting, c.due, c.subs, c.shifts, c.surprise, c.applied = {}, [], {}, {}, {}, {}, {}
     c.included, c.found, c.rolls, c.kind, c.voluntary = {}, {}, {}, "", []
-    c.fighters, c.air_stage, c.air_values, c.aa_shifts = [], "", {}, {}
+    c.fighters, c.air_stage, c.air_values, c.aa_shifts, c.kamikazes = [], "", {}, {}, []
     if event.data["over"]:
         c.over = event.data["over"]
 

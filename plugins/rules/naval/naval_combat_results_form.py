@@ -39,7 +39,8 @@ TOLD = {"NavalCombatBegan", "NavalSearchResolved", "NavalSectionsIncluded", "Sur
         "AbortGroupMoved", "NavalSideAborted", "NavalRoundEnded", "NavalCombatEnded", "SubsCommitted",
         "PlaneRoleSet", "NavalAirStageReached", "InterceptionSearched"}
 # Naval air combat's stages (events.NavalAirStageReached): whose anti-aircraft fire was rolled
-AIR_STAGES = {"aa-by-nis": "the non-initiating side's ships fired their anti-aircraft fire",
+AIR_STAGES = {"kamikaze": "Japan may declare its bombers that came through kamikazes",
+              "aa-by-nis": "the non-initiating side's ships fired their anti-aircraft fire",
               "aa-by-is": "the initiating side's ships fired their anti-aircraft fire",
               "done": "the bombers that got through attack: both sides' results are due"}
 # what makes a batch worth a results form: dice, the chart read, a result, the abort queue, the end

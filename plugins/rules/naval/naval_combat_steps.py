@@ -97,9 +97,11 @@ def skip(state, step_id: str) -> str | None:
     if step_id in NAVAL_AIR_STEPS or step_id.startswith(f"{ROUND}.naval-air-to-air-combat."):
         if c.kind != "naval-air":
             return f"Naval air combat only; this round's combat is {c.kind or 'not fought'}"
-        if step_id == f"{ROUND}.kamikaze":
-            return "Kamikaze Attacks by Japan: the optional rule Kamikaze is not in play" if not is_on(state, "kamikaze") \
-                else "Kamikaze Attacks by Japan: Japan has no kamikaze air unit in this edition"
+        if step_id == naval_air_combat.KAMIKAZE_STEP:
+            if not is_on(state, "kamikaze"):
+                return "Kamikaze Attacks by Japan: the optional rule Kamikaze is not in play"
+            return None if c.air_stage == naval_air_combat.KAMIKAZE_STAGE else \
+                "Kamikaze Attacks by Japan: no Japanese bomber came through the air-to-air combat"
         if step_id == naval_air_combat.PLANE_ROLES and naval_air_spender(state):
             return None  # the side with surprise points left may spend them (surprise_points)
         return naval_air_combat.skip(state, step_id)
@@ -137,6 +139,8 @@ def deciders(state, step_id: str, kind: str) -> list[str] | None:
     if kind == "rule:surprise-dm":
         side = surprise_side(state)
         return [side_dm(state, side, c.area)] if side else []
+    if kind == "rule:japan":  # Kamikaze Attacks by Japan
+        return ["japan"] if "japan" in state.kernel.powers() else []
     if kind == "rule:plane-role-owners":
         # the owners of planes that may choose their role, and the side that may spend
         # surprise points at the start of the naval air combat

@@ -80,9 +80,11 @@ class NavalCombat(BaseModel):
     queue_numbers: dict[str, int] = Field(default_factory=dict)
     # Naval Air-to-air Combat: the aircraft flying as fighters this round (the rest fly as
     # bombers), and where the naval air combat is: "" (planes not yet flown), "aa-by-nis" /
-    # "aa-by-is" (that side's ships have fired their AA, its damage waits), "done"
+    # "aa-by-is" (that side's ships have fired their AA, its damage waits), "done";
+    # "kamikaze": Japan may declare kamikazes before the AA fire (kamikaze.py)
     fighters: list[str] = Field(default_factory=list)
     air_stage: str = ""
+    kamikazes: list[str] = Field(default_factory=list)  # Japanese bombers flying as kamikazes this round
 
 
 class PendingMove(BaseModel):
