@@ -118,13 +118,13 @@ def overrun_approach(state, unit, path=None, to=None, rules: MoveRules | None = 
 
 def overrun_odds(state, unit, approach: OverrunApproach, hook) -> tuple[float, str]:
     """The overrun's odds (k of k:1, and in words) when the rules after land allow it, or
-    Rejected: supply first (Supply: checked "immediately before resolving an overrun"), then
-    the final odds against min_odds:1.  ``hook`` is the game's ``pm.hook``."""
+    Rejected: the final odds against min_odds:1, then supply (Supply: checked "immediately
+    before resolving an overrun").  Both must hold, so their order changes no answer, only the
+    reason given when both fail; the odds come first because they are cheap and rarely
+    enough, while supply traces the power's whole supply net (the unit's destinations list
+    every overrun in reach).  ``hook`` is the game's ``pm.hook``."""
     need = overrun_rules()["min_odds"]
     dest = approach.path[-1]
-    refusal = hook.overrun_refusal(state=state, unit=unit, hex_=dest) if hook is not None else None
-    if refusal:
-        raise Rejected(refusal)
     answer = None
     if hook is not None:
         answer = hook.overrun_odds(state=_as_if_adjacent(state, unit, approach.from_hex), unit=unit,
@@ -135,6 +135,9 @@ def overrun_odds(state, unit, approach: OverrunApproach, hook) -> tuple[float, s
     if not answer["enough"]:
         raise Rejected(f"Overrun: the final odds against {dest[0]},{dest[1]} are {answer['odds']}; an overrun "
                        f"needs {need}:1")
+    refusal = hook.overrun_refusal(state=state, unit=unit, hex_=dest)
+    if refusal:
+        raise Rejected(refusal)
     return float(answer["ratio"]), str(answer["odds"])
 
 
