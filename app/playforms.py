@@ -294,8 +294,9 @@ class PlayForms:
             form.label((4, y, width, 24), "The game is over.")
             return y + 26
         if self.hidden() and getattr(self.game, "remote", False):  # a server game (app/netplay.py)
-            form.label((4, y, width, 24), f"Waiting for {self.decisions.deciding_player()} (at another machine).")
-            return y + 26
+            box = form.text_box(gui_text(self.game.waiting_text()), (4, y, width, -1))  # app/net/remote.py
+            box.status_text = self.game.waiting_text()
+            return y + box.rect.height + 2
         if self.hidden():
             player = self.decisions.deciding_player()
             form.label((4, y, width, 24), f"Pass the screen to {player}.")

@@ -41,7 +41,9 @@ class SaveWatch:
         records = list(game.store.records(before + 1))
         for listener in list(game.listeners):  # as after the window's own events: the map drops the
             listener(game, records)  # chunks and stacks they changed, a combat's result is shown
-        text = f"the game moved on: {added} event{'s' if added != 1 else ''} added by another window or program"
+        news = getattr(game, "news_text", None)  # a server game words its own (app/net/remote.py)
+        text = news(added) if news is not None else \
+            f"the game moved on: {added} event{'s' if added != 1 else ''} added by another window or program"
         if window.play is not None:
             window.play.say(text, GOOD)
         window.say(text, GOOD)
