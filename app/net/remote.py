@@ -33,6 +33,7 @@ from kernel.plugin_sets import compare_plugin_sets
 from kernel.plugins import PluginHost, discover, plugin_set_hash, resolve
 from kernel.state import GameState, KernelState, SnapshotError
 
+from ..wording import power_name, step_title
 from .client import NetClient, NetError, OutOfDate
 
 WATCH_SECONDS = 10.0  # how long one wait for the other side is held open before it is asked again
@@ -203,6 +204,50 @@ class RemoteGame(Decisions):
             return 0
         self._fold(self._ask_update(before))
         return self.state.kernel.seq - before
+
+    # ------------------------------------------------------------ what the window says (issue 15 item 3)
+    def deciding(self) -> list[tuple[str, str]]:
+        """(player, power) of each power the current step waits for, in the step's order."""
+        k = self.state.kernel
+        out = []
+        for decider in k.sequence.pending:
+            for power in (k.sides[decider] if decider in k.sides else [decider]):
+                if power in k.controllers and (k.controllers[power], power) not in out:
+                    out.append((k.controllers[power], power))
+        return out
+
+    def _who(self, pairs: list[tuple[str, str]]) -> str:
+        players: dict[str, list[str]] = {}
+        for player, power in pairs:
+            players.setdefault(player, []).append(power_name(power))
+        return " and ".join(f"{'you' if p == self.player else p} ({', '.join(ps)})" for p, ps in players.items())
+
+    def waiting_text(self) -> str:
+        """The play form while another player decides: who, in which step, and that this window
+        needs nothing: it follows the server by itself."""
+        k = self.state.kernel
+        others = [(p, w) for p, w in self.deciding() if p != self.player]
+        who = self._who(others) or "the other side"
+        return (f"{who} is deciding at another machine: {step_title(self, k.sequence.current)}. "
+                "This window shows their moves as the server stores them; your decisions come "
+                "back here when it is your turn.")
+
+    def news_text(self, added: int) -> str:
+        """The status line when moves made at another machine arrive (the window's save watch):
+        how many events, and whose decision it is now, in which step."""
+        k = self.state.kernel
+        events = f"{added} new event{'s' if added != 1 else ''}"
+        movers = {r.actor for r in self.store.fetched} & set(k.controllers)
+        players = {k.controllers[p] for p in movers}
+        head = (f"{self._who([(k.controllers[p], p) for p in sorted(movers)])} moved" if players - {self.player}
+                else "the game moved on")
+        if k.sequence.finished:
+            return f"{head} ({events}): the game is over"
+        now = self.deciding()
+        step = step_title(self, k.sequence.current)
+        if any(p == self.player for p, _ in now):
+            return f"{head} ({events}): your turn, {self._who([x for x in now if x[0] == self.player])}: {step}"
+        return f"{head} ({events}); now {self._who(now) or 'the game'} is deciding: {step} (this window follows by itself)"
 
     # ------------------------------------------------------------ deciding, on the server
     def _not_mine(self, player: str | None) -> str | None:

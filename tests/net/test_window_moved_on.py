@@ -1,6 +1,12 @@
-"""The window on a server game (issue #15, "Play"): F9 and a submit that meets "the game moved
-on".  A real `wif serve` on loopback, alice's window (app/netplay.py NetGameScene over a
-RemoteGame) driven by posted keys only.
+"""The window on a server game (issue #15, "Play"): what it says while the other side decides,
+F9, and a submit that meets "the game moved on".  A real `wif serve` on loopback, alice's window
+(app/netplay.py NetGameScene over a RemoteGame) driven by posted keys only; bob moves at his own
+client.
+
+- While bob decides, the Play form names him, his power and the step, and says the window
+  follows the game by itself; when bob's moves arrive, the status line (the top bar's messages)
+  says who moved, how many events, and who decides now in which step, or that it is alice's
+  turn.  (One test with the next: a window on a server game takes seconds to open.)
 
 - F9 opens the replay viewer on what alice may see: the events the server shows her, as shown
   (the view save of app/net/viewops.py), not the server's save: no snapshot, no command, no seed,
@@ -11,7 +17,9 @@ RemoteGame) driven by posted keys only.
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import time
 
 import pygame
 import pytest
@@ -25,6 +33,8 @@ from app.scenes import ReplayScene, SceneStack
 from kernel.choices import Decision
 
 SEATS = {"alice": ["germany"], "bob": ["ussr"]}
+PLACING = "Placing Units on the Map"
+NEWS_SECONDS = 30.0  # at most, for the window to hear of bob's move (loaded machines)
 
 
 @pytest.fixture
@@ -92,15 +102,67 @@ def alice_moves_elsewhere(url: str, game: str) -> int:
         return out["seq"]
 
 
-def test_a_submit_after_the_game_moved_on_shows_the_new_choices_and_says_so(server, players_config):
+def pump_until_seq(stack: SceneStack, game: RemoteGame, seq: int) -> None:
+    """Frames until the window's watcher and save watch have folded ``seq``."""
+    deadline = time.monotonic() + NEWS_SECONDS
+    while game.state.kernel.seq < seq and time.monotonic() < deadline:
+        pump(stack)
+        time.sleep(0.01)
+    pump(stack)
+    assert game.state.kernel.seq >= seq, f"the window did not hear of seq {seq} (at {game.state.kernel.seq})"
+
+
+def waiting_box_text(play) -> str:
+    texts = [getattr(e, "status_text", "") for e in play.body.get_container().elements]
+    return next((t for t in texts if "at another machine" in t), "")
+
+
+def bob_moves(bob: NetClient, finish: bool) -> int:
+    """Bob places a unit (or ends his step); the seq after it."""
+    status = bob.request("status", game="war")
+    _, found = bob.choices("war")
+    decision = next(d for d in found if d.pending)
+    wanted = [c for c in decision.commands if (c.type == "FinishStep") == finish and c.type != "RestoreSetup"]
+    command = Bot("random", 3).choose(bot_game(status), Decision(decision.decider, decision.step, decision.title,
+                                                                 wanted, decision.pending), "bob")
+    out = bob.submit("war", command)
+    assert out["accepted"], out["reason"]
+    return out["seq"]
+
+
+def test_the_window_says_who_decides_then_a_submit_after_the_game_moved_on_shows_the_new_choices(
+        server, players_config):
     url = server["url"]
     start_game(url, "war")
-    play_until_alice_decides(url, "war")
     game, stack, scene = open_window(url, "war")
     try:
         window = scene.window
+        for _ in range(3):
+            pump(stack)
+        play = window.play
+        assert play.hidden(), "the USSR sets up first: bob decides, alice's window shows no decision"
+        text = waiting_box_text(play)
+        assert text.startswith(f"bob (USSR) is deciding at another machine: {PLACING}."), text
+        assert "This window shows their moves as the server stores them" in text
+        with NetClient(url, "bob") as bob:
+            bob.join("war")
+            pump_until_seq(stack, game, bob_moves(bob, finish=False))
+        news = window.messages[-1][0]
+        assert news == (f"bob (USSR) moved (1 new event); now bob (USSR) is deciding: {PLACING} "
+                        "(this window follows by itself)"), news
+        assert any(news[:40] in line for line, _ in window.main_lines()), "the top bar shows it"
+        assert play.hidden() and waiting_box_text(play)
+        if os.environ.get("WIF_NET_SCREENSHOT"):  # to look at
+            pygame.image.save(window.screen, os.environ["WIF_NET_SCREENSHOT"])
+        play_until_alice_decides(url, "war")
+        with NetClient(url, "alice") as alice:
+            alice.join("war")
+            pump_until_seq(stack, game, alice.request("status", game="war")["seq"])
+        news = window.messages[-1][0]
+        assert news.startswith("bob (USSR) moved (") and news.endswith(f"your turn, you (Germany): {PLACING}"), news
         for _ in range(5):
             pump(stack)
+        assert not waiting_box_text(play), "alice's decisions are shown"
         assert not window.play.hidden(), "the window shows alice's decision"
         built_on = game.choices_seq
         assert built_on == game.state.kernel.seq
