@@ -13,7 +13,7 @@ from plugins.rules.units import units
 
 from .naval_combat_events import NavalCombatEnded, NavalCombatTypeSet, NavalRoundEnded, NavalSideAborted, SurpriseSpent
 from .naval_combat import ROUND, RULE, other, sides_at_war_in, sides_in_order, units_in_area
-from . import naval_air_combat
+from . import naval_air_combat, naval_air_support
 from .naval_combat_abort_queue import merge_into_voluntary, push_if_waiting, queue_aborts
 from .naval_combat_results import due_for, flying_planes, results_due
 from .naval_units import convoy_points, damaged, is_sub
@@ -196,6 +196,7 @@ def end_combat(ctx, reason: str) -> None:
         hurt = [u.id for u in units_in_area(state, area, side) if damaged(state, u.id)]
         if hurt:
             queue_aborts(ctx, hurt, side, "damaged")
+    naval_air_support.return_support(ctx)
     ctx.emit(NavalCombatEnded(area=area, reason=reason))
     push_if_waiting(ctx)
 

@@ -8,7 +8,7 @@ from plugins.optional.framework import is_on
 from plugins.rules import core
 from plugins.rules.units import units
 
-from . import naval_air_combat
+from . import naval_air_combat, naval_air_support
 from .naval_combat import PROC, ROUND, SELECT_AREA, eligible_areas, other, side_dm, subs_in, units_in_area
 from .naval_combat_results import eligible_targets, target_side_for
 from .naval_combat_round import type_chooser
@@ -28,7 +28,7 @@ NAVAL_AIR_STEPS = (f"{ROUND}.naval-air-to-air-combat", f"{ROUND}.kamikaze", f"{R
 COMMIT_STEPS = {f"{ROUND}.commit-submarines.commit-submarines-is": IS,
                 f"{ROUND}.commit-submarines.commit-submarines-nis": NIS}
 ABORT_STEPS = {f"{ROUND}.voluntary-side-abort-is": IS, f"{ROUND}.voluntary-side-abort-nis": NIS}
-AIR_SUPPORT_STEPS = (f"{ROUND}.naval-air-support-is", f"{ROUND}.naval-air-support-nis")
+AIR_SUPPORT_STEPS = tuple(naval_air_support.SUPPORT_STEPS)
 
 
 def _side(state, who: str) -> str:
@@ -69,8 +69,7 @@ def skip(state, step_id: str) -> str | None:
     if c.over and not step_id.endswith("next-naval-combat-round"):
         return f"Naval Combat: the combat in this round is over ({c.over})"
     if step_id in AIR_SUPPORT_STEPS:
-        return ("Naval Air Support: no land-based aircraft flies to the combat (naval air support is not "
-                "modelled in this edition; carrier air units stay with their carriers)")
+        return naval_air_support.skip(state, step_id)
     if step_id == f"{ROUND}.commit-submarines":
         return None if any(subs_in(state, s) for s in state.kernel.sides) else "Commit Subs: no SUB in the sea area"
     if step_id in COMMIT_STEPS:
@@ -129,6 +128,8 @@ def deciders(state, step_id: str, kind: str) -> list[str] | None:
         if ATTACK_STEPS[step_id][1] == "air":  # both sides pick targets in turn
             return [side_dm(state, other(state, target), c.area), side_dm(state, target, c.area)]
         return [side_dm(state, target, c.area)]
+    if step_id in AIR_SUPPORT_STEPS:
+        return naval_air_support.deciders(state, step_id)
     if step_id in COMMIT_STEPS:
         return [side_dm(state, _side(state, COMMIT_STEPS[step_id]), c.area)]
     if step_id in ABORT_STEPS:

@@ -85,6 +85,7 @@ class NavalCombat(BaseModel):
     fighters: list[str] = Field(default_factory=list)
     air_stage: str = ""
     kamikazes: list[str] = Field(default_factory=list)  # Japanese bombers flying as kamikazes this round
+    air_support: list[str] = Field(default_factory=list)  # land-based aircraft flying naval air support
 
 
 class PendingMove(BaseModel):
