@@ -28,6 +28,7 @@ Loopback only; at most 50 games and 300 seconds a run, whatever is asked.
 from __future__ import annotations
 
 import argparse
+import collections
 import multiprocessing
 import os
 import socket
@@ -83,6 +84,10 @@ def print_table(result: dict) -> None:
     for r in result["runs"]:
         print(f"  {r['games']} games, the slowest commands to decide (ms, type, step): "
               + "; ".join(f"{ms} {kind} in {step.rsplit('.', 1)[-1]}" for ms, kind, step in r.get("slowest", [])))
+    for r in result["runs"]:
+        if r.get("above_p95"):
+            print(f"  {r['games']} games, the samples above the p95 (count, command, step): "
+                  + "; ".join(f"{n} {kind}" for kind, n in r["above_p95"]))
     for r in result["runs"]:
         for line in r["errors"][:5]:
             print(f"  {r['games']} games: client failed: {line}", file=sys.stderr)
@@ -149,11 +154,14 @@ def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None 
             server.kill()
             server.wait(timeout=10)
     latencies = sorted(x for out in outs for x in out["latencies"])
+    p95 = _p95(latencies)
+    # the commands of the slowest samples (above the p95): the rules' long commands, or all kinds
+    above = collections.Counter(k for out in outs for x, k in zip(out["latencies"], out["kinds"]) if x > p95)
     commands = sum(out["commands"] for out in outs)
     queued, decided = (sorted(x for out in outs for x in out[key]) for key in ("queued_ms", "decided_ms"))
     return {"games": games, "clients": 2 * games, "commands": commands, "samples": len(latencies),
             "p50_ms": 1000 * statistics.median(latencies) if latencies else 0.0,
-            "p95_ms": 1000 * _p95(latencies),
+            "p95_ms": 1000 * p95, "above_p95": above.most_common(6),
             "decided_p50_ms": statistics.median(decided) if decided else 0.0, "decided_p95_ms": _p95(decided),
             "queued_p95_ms": _p95(queued), "slowest": sorted((x for out in outs for x in out["slowest"]), reverse=True)[:5],
             "rss_empty_mib": empty, "rss_end_mib": end, "rss_per_game_mib": (end - empty) / games,
@@ -196,14 +204,15 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
 
         def __init__(self, *a, **k):
             super().__init__(*a, **k)
-            self.timings: list[tuple[str, float, float, int]] = []
+            self.timings: list[tuple[str, float, float, int, str]] = []
             self.step = ""  # the step of the game's last answer: where a submit is decided
 
         def request(self, op, **fields):
             sent = time.monotonic()
             out = super().request(op, **fields)
             if op == "wait" or (op == "submit" and out.get("accepted")):
-                self.timings.append((op, sent, time.monotonic(), int(out.get("seq", 0))))
+                kind = f"{fields['command'].get('type')} in {self.step.rsplit('.', 1)[-1]}" if op == "submit" else ""
+                self.timings.append((op, sent, time.monotonic(), int(out.get("seq", 0)), kind))
             if op == "submit" and out.get("accepted") and "timing" in out:
                 server_side.append((out["timing"]["queued_ms"], out["timing"]["decided_ms"]))
                 slowest.append((round(out["timing"]["decided_ms"]), fields["command"].get("type"), self.step))
@@ -237,21 +246,22 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
         t.start()
     for t in threads:
         t.join(timeout=START_SECONDS + seconds + 60)
-    latencies = []
+    latencies, kinds = [], []
     for g in game_numbers:
         for me, other in (("a", "b"), ("b", "a")):
             mine, theirs = clients.get((g, me)), clients.get((g, other))
             if mine is None or theirs is None:
                 continue
             waits = [t for t in theirs.timings if t[0] == "wait"]
-            for op, sent, answered, seq in mine.timings:
+            for op, sent, answered, seq, kind in mine.timings:
                 if op != "submit":
                     continue
-                heard = [w_answered for _, w_sent, w_answered, w_seq in waits
+                heard = [w_answered for _, w_sent, w_answered, w_seq, _ in waits
                          if w_sent <= sent <= w_answered and w_seq >= seq]
                 if heard:
                     latencies.append(max(answered, min(heard)) - sent)
-    return {"latencies": latencies, "commands": commands[0], "errors": errors, "cpu_s": time.process_time() - cpu_start,
+                    kinds.append(kind)
+    return {"latencies": latencies, "kinds": kinds, "commands": commands[0], "errors": errors, "cpu_s": time.process_time() - cpu_start,
             "queued_ms": [q for q, _ in server_side], "decided_ms": [d for _, d in server_side],
             "slowest": sorted(slowest, reverse=True)[:5]}
 
