@@ -30,14 +30,20 @@ def roll_aa_fire(ctx, step_id: str) -> None:
     totals = dict(air(state).mission.aa_plot)
     for hex_, factors in intrinsic_aa(state, firing).items():
         totals[hex_key(hex_)] = totals.get(hex_key(hex_), 0) + factors
+    kind = KINDS.get(air(state).mission.kind)
     for key, factors in sorted(totals.items()):
         hex_ = key_hex(key)
         flights = targets.get(hex_, [])
         if factors <= 0 or not flights:
             continue
-        cell = table_cell(factors, len(flights))
+        # surprise points spent on this fire (MissionKind.aa_shift: a port attack's)
+        shift = kind.aa_shift(state, firing, hex_) if kind is not None and kind.aa_shift is not None else 0
+        cell = table_cell(factors, len(flights), shift)
+        if cell is None:
+            continue  # moved off the table's low end: no fire
         _, count = cell_dice(cell)
-        dice = ctx.roll(f"anti-aircraft fire at {hex_}: {factors} factors, {len(flights)} bombers, {cell}",
+        moved = f", {shift:+d} column(s) for surprise" if shift else ""
+        dice = ctx.roll(f"anti-aircraft fire at {hex_}: {factors} factors, {len(flights)} bombers, {cell}{moved}",
                         faces=10, count=count)
         points = points_of(cell, dice)
         ctx.emit(AAFireRolled(hex=hex_, side=firing, factors=factors, bombers=[f.unit for f in flights], cell=cell,

@@ -60,6 +60,13 @@ class MissionKind:
     # ``intrinsic_aa(state, firing_side) -> {hex: factors}``: AA that fires at a target hex
     # without being plotted (ships' AA in a port attack, "Anti-Air Fire")
     intrinsic_aa: Callable | None = None
+    # ``surprise(state) -> reason | None``: why its Surprise Points Used subphase is skipped now
+    # (None: it is played); with no ``surprise`` the subphase is always skipped ("Surprise never
+    # happens during the other 7 air mission phases").  Port attack: the naval plugin's.
+    surprise: Callable | None = None
+    # ``aa_shift(state, firing_side, hex_) -> int``: columns the anti-aircraft fire at ``hex_``
+    # moves (surprise points spent in a port attack)
+    aa_shift: Callable | None = None
 
 
 KINDS: dict[str, MissionKind] = {}

@@ -322,6 +322,9 @@ def _skip_performed(state, m, ps, nps):
 def _skip_surprise(state, m, ps, nps):
     # Surprise Points Used: "This subphase is skipped except during the port attack phase.
     # Surprise never happens during the other 7 air mission phases."
+    kind = KINDS.get(m.kind)
+    if kind is not None and kind.surprise is not None:
+        return kind.surprise(state)
     return (f"Surprise Points Used: skipped except in the Port Attack phase; surprise never happens in "
             f"{MISSION_NAME.get(m.kind, m.kind)}")
 
