@@ -16,7 +16,8 @@ Controls (seeds, "Detailed Map" and "Player Interface Menu"):
 With ``--dev`` plugins hot reload while it runs and the map redraws after each reload.
 
 The window is split by concern: input (app/windowinput.py), the lists of map views and
-layouts (app/viewlists.py), drawing the panels (app/panels.py), its look (app/windowstyle.py);
+layouts (app/viewlists.py), drawing the panels (app/panels.py), its look (app/windowstyle.py),
+its screen layout (app/windowlayout.py), where the map opens (app/front.py);
 the program's main loop and its scenes are in app/scenes.py.
 """
 
@@ -40,8 +41,10 @@ from .panels import PanelDrawing
 from .savewatch import SaveWatch
 from .uiplugins import load_ui_plugins
 from .viewlists import ViewLists
-from .views import LayoutStore, MapView, MapViewStore, ScreenLayout, WindowGeometry, fit_layout
+from .front import FrontView
+from .views import LayoutStore, MapView, MapViewStore, ScreenLayout
 from .windowinput import WindowInput
+from .windowlayout import WindowLayout
 from .windowstyle import (  # noqa: F401 - the window's colours and sizes are importable from here too
     ACCENT,
     AUTOSCROLL_BORDER,
@@ -62,15 +65,12 @@ from .windowstyle import (  # noqa: F401 - the window's colours and sizes are im
 )
 
 
-DESKTOP_MARGIN = 60  # pixels of the desktop's height left to the window's title bar and a taskbar
-FRONT_DISTANCE = 3  # hexes from an enemy unit within which a unit is on the front
-
 
 def new_save_path(scenario: str) -> Path:
     return REPO_ROOT / "saves" / f"{scenario}-{time.strftime('%Y%m%d-%H%M%S')}.wif"
 
 
-class GameWindow(WindowInput, ViewLists, PanelDrawing):
+class GameWindow(WindowInput, ViewLists, PanelDrawing, WindowLayout, FrontView):
     """Everything on screen.  ``screen`` may be any surface (tests and ``wif render`` draw
     off screen through exactly the same code)."""
 
@@ -132,168 +132,6 @@ class GameWindow(WindowInput, ViewLists, PanelDrawing):
             self.front_in_view()
         if reloader is not None:
             reloader.listeners.append(self._on_reload)
-
-    # ------------------------------------------------------------------ layout
-    def _starting_layout(self) -> str:
-        """The player's current layout; else the largest one-monitor layout that fits the
-        screen (issue 11 item 9: the window fits the screen it opens on), the scenario's "New
-        Game" layout when it is as large."""
-        scenario = self.game.state.kernel.scenario if self.game is not None else None
-        names = self.layouts.names()
-        if self.layouts.current in names:
-            return self.layouts.current
-        sw, sh = self.desktop_size()  # a layout of the desktop's size is then fitted to what is left
-        fitting = [(layout.screen[0] * layout.screen[1], layout.scenario == scenario, name)
-                   for name, layout in self.ui.layouts.items()
-                   if name in names and layout.screen[0] <= sw and layout.screen[1] <= sh
-                   and (layout.scenario is None or layout.scenario == scenario) and "detailed-2" not in layout.windows]
-        if fitting:
-            return max(fitting)[2]
-        return "M1007" if "M1007" in names else (names[0] if names else "")
-
-    def _fallback_layout(self, size) -> ScreenLayout:
-        w, h = size
-        return ScreenLayout(name="fallback", screen=(w, h), windows={
-            "main": WindowGeometry(x=0, y=0, w=w, h=90), "detailed": WindowGeometry(x=0, y=90, w=w, h=h - 90)})
-
-    def screen_limit(self) -> tuple[int, int]:
-        if not self._owns_display:
-            return self.screen.get_size()
-        w, h = self.desktop_size()
-        # a screen larger than the smallest layout leaves room for the title bar and a taskbar
-        return (w, h - DESKTOP_MARGIN) if h > 768 + DESKTOP_MARGIN else (w, h)
-
-    def desktop_size(self) -> tuple[int, int]:
-        """The size of the screen the window opens on (the surface's, drawing off screen)."""
-        if not self._owns_display:
-            return self.screen.get_size()
-        sizes = pygame.display.get_desktop_sizes() if pygame.display.get_init() else []
-        return sizes[0] if sizes else (1024, 768)
-
-    def apply_layout(self, layout: str | ScreenLayout) -> None:
-        if isinstance(layout, str):
-            try:
-                layout = self.layouts.get(layout)
-            except KeyError as exc:
-                self.notes.append(f"{exc.args[0]}; using a plain layout")
-                layout = self._fallback_layout(self.screen_limit())
-        fitted, note = fit_layout(layout, self.screen_limit())
-        if note:
-            self.notes.append(note)
-        self.layout = layout
-        if self._owns_display:
-            self.screen = pygame.display.set_mode(fitted.screen if fitted is not layout else layout.screen)
-            if self.game is not None:
-                pygame.display.set_caption(f"World in Flames — {self.game.state.kernel.scenario} — {layout.name}")
-        self.panels = {key: Panel(key, g.model_copy(), TITLES.get(key.split("-")[0], key))
-                       for key, g in fitted.windows.items() if g.visible and key not in FORM_KINDS}
-        # the decision forms are pygame_gui windows; the layout says where they open
-        self.form_geometry = {key: fitted.windows[key].model_copy() for key in FORM_KINDS if key in fitted.windows}
-        if getattr(self, "play", None) is not None:
-            self.play.place_forms()
-        self.gui.resize(self.screen.get_size())
-        old = self.detailed
-        self.detailed = {}
-        for key, panel in self.panels.items():
-            if panel.kind == "detailed":
-                dmap = old.get(key) or (next(iter(old.values())) if old and key == "detailed" else None)
-                if dmap is None:
-                    dmap = DetailedMap(self.model, panel.body.size, zoom=5 if key == "detailed" else 3,
-                                       centre=self._default_centre())
-                dmap.resize(panel.body.size)
-                self.detailed[key] = dmap
-        if self.layouts.current != layout.name and layout.name in self.layouts.names():
-            self.layouts.current = layout.name
-        self._flush_notes()
-
-    def _default_centre(self):
-        """Where a detailed map opens: the deciding power's front (issue 11 item 6), else its
-        first map view."""
-        front = self.front_centre() if self.game is not None else None
-        if front is not None:
-            return front
-        views = self.views.views(self.power()) if self.game is not None else []
-        if views:
-            return (views[0].col, views[0].row)
-        return (205, 52)
-
-    def front_in_view(self) -> None:
-        """Move the front from the map's middle to the middle of the part of the map the
-        forms over it (the Play form, the Setup Tray) leave uncovered."""
-        panel, dmap = self.panels.get("detailed"), self.primary
-        if panel is None or dmap is None or self.front_centre() is None:
-            return
-        body = panel.body
-        covering = [self.play.form_rect("play")] + ([self.play.form_rect("setup_tray")] if self.play.tray.active() else [])
-        free = body.copy()
-        for r in covering:
-            if not r.colliderect(free):
-                continue
-            if r.x > free.centerx:
-                free.width = r.x - free.x
-            elif r.right < free.centerx:
-                free.width, free.x = free.right - r.right, r.right
-            elif r.y > free.centery:
-                free.height = r.y - free.y
-        if free.width > 100 and free.height > 100:
-            dmap.scroll_pixels(body.centerx - free.centerx, body.centery - free.centery)
-
-    def front_centre(self) -> tuple[int, int] | None:
-        """The middle of the deciding power's front: where the scenario says it is (the
-        ``scenario_front`` hook); else its land units within FRONT_DISTANCE
-        hexes of an enemy unit; else the middle of all its units on the map; else (before
-        they are set up) of its set-up areas (the Setup Tray's hook); None when it has none."""
-        from .render import centre_of
-        from .uihooks import ask_game
-
-        power, k = self.power(), self.game.state.kernel
-        named = ask_game(self.game, "scenario_front", state=self.game.state, power=power) if self.game.host else None
-        if named:  # the scenario says where its front is (Guadalcanal: the Solomons and New Guinea)
-            return centre_of([tuple(h) for h in named], self.model.grid.cols)
-        side = k.side_of(power)
-        units = self.model.units()
-        placed = [u for u in units.units.values() if u.hex is not None] if units is not None else []
-        ours = [tuple(u.hex) for u in placed if u.power == power and u.branch == "land"]
-        enemies = {tuple(u.hex) for u in placed if k.side_of(u.power) not in (None, side)}
-        grid = self.model.grid
-        front = [h for h in ours if any(grid.distance(h, e) <= FRONT_DISTANCE for e in enemies
-                                        if abs(e[1] - h[1]) <= FRONT_DISTANCE)]
-        if front or ours:
-            return centre_of(front or ours, grid.cols)
-        areas = ask_game(self.game, "setup_areas", state=self.game.state, power=power) if self.game.host else None
-        # the set-up hexes next to the enemy's (his border), else each area's middle counted
-        # once per unit set up there (a big, nearly empty reserve area does not pull the view)
-        hexes = {tuple(h) for area in areas or [] for h in area.get("hexes", [])}
-        enemy = {p for p in k.powers() if k.side_of(p) not in (None, side)}
-        border = [h for h in hexes if any(self.model.controller(n) in enemy for n in grid.neighbours(h)
-                                          if tuple(n) not in hexes)]
-        if border:
-            return centre_of(sorted(border), grid.cols)
-        middles = [centre_of([tuple(h) for h in area["hexes"]], grid.cols) for area in areas or [] if area.get("hexes")
-                   for _ in area.get("units") or [None]]
-        return centre_of(middles, grid.cols) if middles else None
-
-    def current_layout(self, name: str | None = None) -> ScreenLayout:
-        """The screen as it is now, as a layout (for Save / Redefine)."""
-        windows = {k: g.model_copy() for k, g in self.layout.windows.items()}
-        for key, panel in self.panels.items():
-            windows[key] = panel.geometry.model_copy()
-        if self.play is not None:
-            windows.update(self.play.form_geometries())
-        return ScreenLayout(name=name or self.layout.name, screen=self.screen.get_size(), windows=windows,
-                            scenario=self.layout.scenario, description=self.layout.description)
-
-    @property
-    def primary(self) -> DetailedMap | None:
-        """The detailed map the global map is linked to: the layout's first, else the one
-        ``link_detailed`` gave (a picture of the global map alone still shows its rectangle)."""
-        return self.detailed.get("detailed") or next(iter(self.detailed.values()), None) or self.linked_detailed
-
-    def link_detailed(self, size: tuple[int, int], zoom: int = 5) -> DetailedMap:
-        """A detailed map that is not on screen, for the global map's rectangle."""
-        self.linked_detailed = DetailedMap(self.model, size, zoom=zoom, centre=self._default_centre())
-        self.linked_detailed.counters.messages = self.counter_messages
-        return self.linked_detailed
 
     # ------------------------------------------------------------------ map views
     def power(self) -> str:

@@ -49,19 +49,18 @@ from .replay_history import ALL_KINDS, HistoryRow, ReplayHistory  # noqa: F401 -
 from .replay_input import BUTTONS, SPEEDS, ReplayInput
 from .replay_text import fit, printable  # noqa: F401 - re-exported
 from .views import ScreenLayout, WindowGeometry
+from .windowlayout import screen_limit_of
 
 DEFAULT_SPEED = 3  # 10 events/s: readable in the history panel
 # A move across more events than this redraws the whole map: reading what each of them
 # changed would cost more than rebuilding the chunks in view.
 LONG_JUMP = 300
-DESKTOP_MARGIN = 60  # the desktop's height left to the window's title bar and a taskbar
 
 
 def viewer_size(desktop: tuple[int, int]) -> tuple[int, int]:
     """The viewer's window on a desktop of that size: all of it but room for the title bar
-    and a taskbar (issue 11 item 9: the window fits the screen it opens on)."""
-    w, h = desktop
-    return (w, h - DESKTOP_MARGIN) if h > 768 + DESKTOP_MARGIN else (w, h)
+    and a taskbar, as the game window (issue 11 item 9: the window fits the screen it opens on)."""
+    return screen_limit_of(desktop)
 
 
 def replay_layout(size: tuple[int, int]) -> ScreenLayout:
