@@ -62,6 +62,18 @@ def _adjacent(hex_) -> tuple[tuple[tuple[int, int], bool, bool, bool], ...]:
 
 
 @cache
+def _node(hex_) -> tuple[int, tuple, tuple]:
+    """What a supply search reads of a hex it expands, in one lookup: the cost of entering it
+    (2 for desert and desert mountain, else 1), its neighbours as (neighbour, lake hexside, free
+    on a railway path) and the free ones alone.  A railway path enters a hex along a railway, or
+    across a straits between two railway hexes, for free ("Railway supply paths")."""
+    terrain, _zone, _country, rail = _hex_facts(hex_)
+    edges = tuple((n, lake_side, rail_edge or (straits and rail and _hex_facts(n)[3]))
+                  for n, lake_side, straits, rail_edge in _adjacent(hex_))
+    return 2 if terrain in DESERTS else 1, edges, tuple(e for e in edges if e[2])
+
+
+@cache
 def _cities_of(country: str) -> tuple[tuple[int, int], ...]:
     return tuple(c.hex for c in core.world_map().cities.values() if c.country == country)
 

@@ -8,14 +8,15 @@
 - a unit is in supply if it traces a *basic* path, within the range the weather in its hex
   allows, to any primary or active source.
 
-The result depends on the sources and the tracer's ``passability`` only, so it is kept under
-them (``trace.remembered``) like the searches it is made of.
+The result depends on the sources, the tracer's ``situation`` and the hexes its searches gave a
+cost to, so it is kept and reused (reuse.py) like the searches it is made of.
 """
 
 from __future__ import annotations
 
 from . import trace
-from .trace import MIN_RANGE, UNLIMITED, Tracer, _hex_facts, remembered
+from .reuse import reused
+from .trace import MIN_RANGE, UNLIMITED, Tracer, _hex_facts
 
 
 class SupplyResult:
@@ -36,21 +37,28 @@ def trace_sources(tracer: Tracer, extra_country: str | None = None) -> SupplyRes
     candidates = frozenset(tracer.secondary_candidates())
     # units of a minor country whose cities are already the power's sources (e.g. the
     # Commonwealth's Australians) are supplied exactly like the power's own: the same key
-    key = ("sources", tracer.passability(), primaries, candidates)
-    return remembered(key, lambda: _trace(tracer, set(primaries), candidates))
+    return reused(tracer, ("sources", primaries, candidates), lambda: _trace(tracer, set(primaries), candidates))
 
 
-def _trace(tracer: Tracer, primaries: set, candidates) -> SupplyResult:
+def _trace(tracer: Tracer, primaries: set, candidates) -> tuple[SupplyResult, set]:
+    """The result and the hexes its searches gave a cost to (what it read)."""
+    searched: list[dict] = []
+
+    def reach(seeds, railway: bool) -> dict:
+        dist = tracer.reach(seeds, railway=railway)
+        searched.append(dist)
+        return dist
+
     active: dict = {}
     pending = {h for h in candidates if h not in primaries}
     if pending:
-        rail = tracer.reach(primaries, railway=True)
+        rail = reach(primaries, railway=True)
         for h in sorted(pending):
             if rail.get(h, UNLIMITED) <= tracer.range_at(h):
                 active[h] = "secondary"
                 pending.discard(h)
         while pending and active:  # tertiary sources: chains of basic paths
-            basic = tracer.reach(set(active), railway=False)
+            basic = reach(set(active), railway=False)
             new = [h for h in sorted(pending) if basic.get(h, UNLIMITED) <= tracer.range_at(h)]
             if not new:
                 break
@@ -58,11 +66,12 @@ def _trace(tracer: Tracer, primaries: set, candidates) -> SupplyResult:
                 active[h] = "tertiary"
                 pending.discard(h)
     sources = primaries | set(active)
-    dist = tracer.reach(sources, railway=False)
+    dist = reach(sources, railway=False)
     # (no weather lookup for a cost within every weather's range: overseas paths make dist large)
     supplied = {h for h, d in dist.items()
                 if (d <= MIN_RANGE or d <= tracer.range_at(h)) and _hex_facts(h)[0] != "sea"}
-    return SupplyResult(primaries, active, dist, supplied, sources)
+    read = set(dist) if len(searched) == 1 else set().union(*searched)
+    return SupplyResult(primaries, active, dist, supplied, sources), read
 
 
 __all__ = ["SupplyResult", "trace_sources", "trace"]

@@ -19,12 +19,9 @@ Seeds, "Supply Sources and Paths" (L8351-8544):
   controlled by another major power that does not agree (the USSR and the other Allies
   until the USSR is at war with Germany), a neutral hex, or cross an unfrozen lake hexside.
 
-Every search runs backwards from the sources, so one search answers for every hex.  A search
-depends on nothing but the seeds and what ``Tracer.passability`` gathers (weather, hex control,
-the war, the enemy ZOC a friendly unit does not cancel, what the overseas rules read), so its
-answer is kept under that key and reused by any later position, or other power, for which the
-key is the same (a move in the rear, a naval step, an air mission leave it unchanged).  The
-chain of sources is sources.py's.  Overseas supply paths ("Overseas supply paths": via sea
+Every search runs backwards from the sources, so one search answers for every hex.  Its answer
+is kept and reused by later positions, and other powers, where nothing it read has changed
+(reuse.py).  The chain of sources is sources.py's.  Overseas supply paths ("Overseas supply paths": via sea
 areas to a friendly port) are the naval plugin's: it adds its rule to ``OVERSEAS_LINKS``
 (plugins/rules/naval/overseas_supply.py); without it no path goes overseas.
 """
@@ -32,13 +29,13 @@ areas to a friendly port) are the naval plugin's: it adds its rule to ``OVERSEAS
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Callable, NamedTuple
 
 from plugins.rules import core
 from plugins.rules.core import is_hq
 from plugins.rules.land.movement import FROZEN, effective_weather, zoc_hexes
 
+from .reuse import forget, reused, shared_enterable
 from .map_facts import (  # noqa: F401 - the names other modules read as trace.*
     ALWAYS_SUPPLIED_TYPES,
     DESERTS,
@@ -54,6 +51,7 @@ from .map_facts import (  # noqa: F401 - the names other modules read as trace.*
     _capital_of,
     _cities_of,
     _hex_facts,
+    _node,
     country_of_nationality,
     home_countries,
 )
@@ -65,9 +63,10 @@ class OverseasRule(NamedTuple):
     ``links(tracer, dist, railway) -> (ports, coast)``: given the path costs ``dist`` from each
     hex to the sources over land, the ports a path may enter from overseas ({port hex: cost},
     paths go on inland from them) and the coastal hexes whose units trace overseas ({hex: cost}).
-    ``inputs(tracer) -> hashable``: everything ``links`` reads besides the tracer's own
-    passability and ``dist`` (e.g. the sea areas enemy ships block): searches are reused while
-    it stays equal, so it must change whenever the answer of ``links`` may."""
+    ``inputs(tracer) -> hashable``: everything ``links`` reads besides ``dist``, the weather and
+    whether a path may enter a hex it gives a cost to (e.g. the sea areas enemy ships block):
+    searches are reused while it stays equal (reuse.py), so it must change whenever the answer
+    of ``links`` may."""
     links: Callable
     inputs: Callable
 
@@ -112,21 +111,22 @@ class Tracer:
                 self.friendly_land.add(hex_)
                 if is_hq(unit):
                     self.hqs.append(unit)
-        self._enterable: dict = {}
-        self._passability = None
+        # a path may not enter these hexes: enemy ZOC with no friendly land unit ("Limits on supply paths")
+        self.blocked = self.zoc - self.friendly_land
+        self._enterable: dict | None = None  # reuse.shared_enterable's, made on the first question
+        self._situation = None
 
-    def passability(self) -> tuple:
-        """Everything a search reads besides its seeds and the map: two tracers with equal keys
-        find the same paths, whatever the power or position (the cache's key)."""
-        if self._passability is None:
+    def situation(self) -> tuple:
+        """Everything a search reads besides its seeds, the map and each hex's control and
+        blocking (``hex_control``, ``blocked``): reuse.py keeps answers under it."""
+        if self._situation is None:
             # friendly_controlled asks the power itself only while the USSR stays apart
             apart_as = self.power if self.ussr_apart and "ussr" in self.friends else None
-            self._passability = (
+            self._situation = (
                 frozenset(self.friends), apart_as, frozenset(self.enemy_powers),
                 frozenset(self.zone_weather.items()), frozenset(self.countries.items()),
-                frozenset(self.hex_control.items()), frozenset(self.zoc - self.friendly_land),
                 tuple(rule.inputs(self) for rule in OVERSEAS_LINKS))
-        return self._passability
+        return self._situation
 
     # ------------------------------------------------------------ hex questions
     def raw_weather(self, hex_) -> str:
@@ -154,6 +154,8 @@ class Tracer:
 
     def enterable(self, hex_) -> bool:
         """May a supply path enter this hex? ("Limits on supply paths")."""
+        if self._enterable is None:
+            self._enterable = shared_enterable(self)
         found = self._enterable.get(hex_)
         if found is None:
             terrain = _hex_facts(hex_)[0]
@@ -165,7 +167,7 @@ class Tracer:
                     self.controller(hex_) is None or self.friendly_controlled(hex_))
             else:
                 found = self.friendly_controlled(hex_)
-            if found and hex_ in self.zoc and hex_ not in self.friendly_land:
+            if found and hex_ in self.blocked:
                 found = False
             self._enterable[hex_] = found
         return found
@@ -198,7 +200,9 @@ class Tracer:
             buckets.setdefault(cost, []).append(h)
         # locals: this loop runs for every hex of a power's rail net (~2,500 for the USSR) on
         # each new position, e.g. a unit's destinations after every move (issue 11's click)
-        enterable, crossable, facts, adjacent, get = self.enterable, self.crossable, _hex_facts, _adjacent, dist.get
+        if self._enterable is None:
+            self._enterable = shared_enterable(self)
+        known_enterable, enterable, crossable, node, get = self._enterable, self.enterable, self.crossable, _node, dist.get
         d = min(buckets, default=0)
         while d <= limit:
             bucket = buckets.pop(d, None)
@@ -211,20 +215,21 @@ class Tracer:
             while i < len(bucket):
                 n = bucket[i]
                 i += 1
-                if dist[n] != d or not enterable(n):
+                if dist[n] != d:
                     continue
-                n_facts = facts(n)
-                step = 2 if n_facts[0] in DESERTS else 1
-                n_rail = n_facts[3]
-                for h, lake_side, straits, rail_edge in adjacent(n):
+                ok = known_enterable.get(n)
+                if not (ok or (ok is None and enterable(n))):
+                    continue
+                step, edges, free_edges = node(n)
+                further = d + step
+                if further > limit:  # only a railway's free hexes are left within the limit
+                    if not railway:
+                        continue
+                    edges = free_edges
+                for h, lake_side, free in edges:
                     if lake_side and not crossable(h, n, True):
                         continue
-                    if railway and (rail_edge or (straits and n_rail and facts(h)[3])):
-                        nd = d
-                    else:
-                        nd = d + step
-                        if nd > limit:
-                            continue
+                    nd = d if railway and free else further
                     old = get(h)
                     if old is None or nd < old:
                         dist[h] = nd
@@ -240,9 +245,11 @@ class Tracer:
     def reach(self, seeds, railway: bool) -> dict:
         """``search`` and, where a rule adds them (``OVERSEAS_LINKS``), paths that go overseas
         once: from a port or coastal hex by sea to a friendly port, then on over land.  Kept
-        under the seeds and ``passability`` (the caller must not change the answer)."""
-        key = ("reach", self.passability(), frozenset(seeds), railway)
-        return remembered(key, lambda: self._reach(seeds, railway))
+        and reused (reuse.py; the caller must not change the answer)."""
+        def compute():
+            dist = self._reach(seeds, railway)
+            return dist, dist  # it asked only about hexes it gave a cost to
+        return reused(self, ("reach", frozenset(seeds), railway), compute)
 
     def _reach(self, seeds, railway: bool) -> dict:
         dist = self.search(seeds, railway)
@@ -323,26 +330,6 @@ class Tracer:
 # One cache per thread: a server (app/net/server.py) decides each of its games on the game's
 # own thread, so games never evict, or worse read, each other's traces.
 _caches = threading.local()
-# searches and traces kept across positions, the oldest dropped first: a few positions' worth
-# (a trace is 2-5 searches; each search's answer is a few thousand hexes)
-REMEMBERED = 48
-
-
-def remembered(key, compute):
-    """The answer kept under ``key`` in this thread, or ``compute()``'s, kept."""
-    kept = getattr(_caches, "kept", None)
-    if kept is None:
-        kept = _caches.kept = OrderedDict()
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = compute()
-        if len(kept) > REMEMBERED:
-            kept.popitem(last=False)
-    else:
-        kept.move_to_end(key)
-    return found
-
-
 def _position(state) -> dict:
     cache = getattr(_caches, "cache", None)
     if cache is None or cache["state"] is not state or cache["seq"] != state.kernel.seq:
@@ -376,13 +363,17 @@ def tracer_for(state, power: str) -> Tracer:
 
 def basic_reach(state, power: str, hex_) -> dict:
     """Basic supply path costs (railways not free) from each hex to ``hex_`` for units of
-    ``power``, within the longest range: searched once per passability (e.g. every unit asking
+    ``power``, within the longest range: searched once, reused while it holds (e.g. every unit asking
     whether it traces to the same HQ)."""
     tracer = tracer_for(state, power)
     start = tuple(hex_)
-    return remembered(("basic", tracer.passability(), start), lambda: tracer.search({start}, railway=False))
+
+    def compute():
+        dist = tracer.search({start}, railway=False)
+        return dist, dist
+    return reused(tracer, ("basic", start), compute)
 
 
 def clear_cache() -> None:
     _caches.cache = None
-    _caches.kept = None
+    forget()
