@@ -24,6 +24,7 @@ LAND_COMBAT = "LandCombatResolved"  # combat's event with the table, odds, die a
 AFTER_LINES = 3  # of what a land combat's result did, told under it (the rest in the Play form's log)
 MOST_LINES = 30  # a results form lists at most this many lines; the Play form's log keeps them all
 PLAY_W = 330  # the Play form's width: results open over the map, left of it
+PICTURE_GAP = 8  # pixels between a result's pictures
 
 
 def dice_line(record) -> str:
@@ -190,12 +191,7 @@ class Popups:
                          container=win)
         text_h = text.rect.height
         if chart:
-            picture = chart_surface(chart, rect.w - 64)
-            box = UIScrollingContainer(pygame.Rect(6, text_h + 10, rect.w - 44, rect.h - text_h - 100),
-                                       self.gui.manager, container=win)
-            box.set_scrollable_area_dimensions(picture.get_size())
-            UIImage(pygame.Rect((0, 0), picture.get_size()), picture, self.gui.manager, container=box)
-            win.chart_surface = picture
+            self._picture_box(win, rect, text_h, [chart_surface(chart, rect.w - 64)])
         win.button((6, rect.h - 78, 90, 30), "OK", lambda: self.close(win))
         win.lines = words + step_lines
         win.chart = chart
@@ -224,7 +220,7 @@ class Popups:
         if report.get("chart"):
             pictures.append(chart_surface(report["chart"], 560))
         text_guess = 16 + 22 * sum(1 + len(re.sub("<[^>]+>", "", line)) // 64 for line in shown)
-        rect = self.results_rect(640, min(640, 110 + text_guess + sum(p.get_height() + 8 for p in pictures)))
+        rect = self.results_rect(640, min(640, 110 + text_guess + sum(p.get_height() + PICTURE_GAP for p in pictures)))
         win = FormWindow(self.gui, rect, report.get("title", "Naval Combat Results"), object_id="#result_form")
         text = UITextBox(gui_text("<br>".join(shown)) or "-", pygame.Rect(6, 6, rect.w - 44, -1 if pictures else
                                                                         rect.h - 90), self.gui.manager, container=win)
@@ -232,23 +228,31 @@ class Popups:
             text_h = min(text.rect.height, (rect.h - 100) // 2)
             if text.rect.height > text_h:
                 text.set_dimensions((rect.w - 44, text_h))
-            picture = pygame.Surface((max(p.get_width() for p in pictures),
-                                      sum(p.get_height() for p in pictures) + 8 * (len(pictures) - 1)))
-            picture.fill((255, 255, 255))
-            y = 0
-            for p in pictures:
-                picture.blit(p, (0, y))
-                y += p.get_height() + 8
-            box = UIScrollingContainer(pygame.Rect(6, text_h + 10, rect.w - 44, rect.h - text_h - 100),
-                                       self.gui.manager, container=win)
-            box.set_scrollable_area_dimensions(picture.get_size())
-            UIImage(pygame.Rect((0, 0), picture.get_size()), picture, self.gui.manager, container=box)
-            win.chart_surface = picture
+            self._picture_box(win, rect, text_h, pictures)
         win.button((6, rect.h - 78, 90, 30), "OK", lambda: self.close(win))
         win.lines = lines
         win.naval = report
         win.chart = report.get("chart")
         return win
+
+    def _picture_box(self, win: FormWindow, rect: pygame.Rect, text_h: int, pictures: list) -> None:
+        """The pictures of a result (a chart, a table), one under the other on white, in a
+        scrolling box between the result's text (``text_h`` high) and the OK button; kept as
+        ``win.chart_surface`` (what tests and screenshots look at)."""
+        picture = pictures[0]
+        if len(pictures) > 1:
+            picture = pygame.Surface((max(p.get_width() for p in pictures),
+                                      sum(p.get_height() for p in pictures) + PICTURE_GAP * (len(pictures) - 1)))
+            picture.fill((255, 255, 255))
+            y = 0
+            for p in pictures:
+                picture.blit(p, (0, y))
+                y += p.get_height() + PICTURE_GAP
+        box = UIScrollingContainer(pygame.Rect(6, text_h + 10, rect.w - 44, rect.h - text_h - 100),
+                                   self.gui.manager, container=win)
+        box.set_scrollable_area_dimensions(picture.get_size())
+        UIImage(pygame.Rect((0, 0), picture.get_size()), picture, self.gui.manager, container=box)
+        win.chart_surface = picture
 
     def weather_report(self, dice: list[str] = ()) -> None:
         """Seeds, "Weather Report": the roll, then the weather in every zone after it."""
