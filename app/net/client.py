@@ -14,6 +14,7 @@ import itertools
 import json
 import random
 import time
+from functools import cache
 from types import SimpleNamespace
 
 from websockets.exceptions import ConnectionClosed
@@ -180,10 +181,20 @@ class NetClient:
 
 
 def bot_game(status: dict) -> SimpleNamespace:
-    """What a bot reads of the game besides its choices (app/bots.py Bot.choose)."""
+    """What a random bot reads of the game besides its choices (app/bots.py Bot.choose): where
+    the game stands, and a plugin host with no plugin, so a question the bot asks the game's
+    plugins (the random bot's chains ask the sea boxes for cargo at sea) has no answer here: it
+    has only the choices (the greedy bot reads a RemoteGame, play_seat)."""
     sequence = SimpleNamespace(current=status["step"], pending=status["pending"], finished=status["finished"])
-    return SimpleNamespace(state=SimpleNamespace(kernel=SimpleNamespace(
+    return SimpleNamespace(host=_no_plugins(), state=SimpleNamespace(kernel=SimpleNamespace(
         seq=status["seq"], turn=status["turn"], impulse=status["impulse"], sequence=sequence)))
+
+
+@cache
+def _no_plugins():
+    from kernel.plugins import PluginHost
+
+    return PluginHost([])
 
 
 def play_seat(client: NetClient, game: str, policy: str = "random", seed: int = 1, decisions: int = 100000,
