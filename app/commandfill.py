@@ -18,9 +18,14 @@ SINGLE = ("unit", "hex", "option", "bool")  # kinds whose value is one of the op
 
 
 def same(a: Any, b: Any) -> bool:
-    """Option values compare as JSON does (a hex may be a tuple or a list)."""
-    norm = (lambda v: [norm(x) for x in v] if isinstance(v, (list, tuple)) else v)
-    return norm(a) == norm(b)
+    """Option values compare as JSON does (a hex may be a tuple or a list).  Asked for every
+    option of a field at each lookup (a form's redraw looks up hundreds), so equal values
+    answer at once and only sequences of different kinds are compared item by item."""
+    if a == b:
+        return True
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(x == y or same(x, y) for x, y in zip(a, b))
+    return False
 
 
 def title_of(command_type: str) -> str:

@@ -90,7 +90,7 @@ def plan_land_move(state, unit, path=None, to=None, *, hook=None, judge: bool = 
         if hexes[0] == norm(unit.hex):
             hexes = hexes[1:]
     else:
-        hexes = cheapest_path(state, unit.id, to, found)
+        hexes = cheapest_path(state, unit.id, to, found if found is not None else reachable(state, unit.id, rules))
         if not hexes:
             raise Rejected("Land Movement: the unit is already there")
         cost = path_cost(state, unit.id, hexes, rules)
