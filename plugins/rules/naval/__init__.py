@@ -41,6 +41,7 @@ from plugins.rules.air import return_to_base as air_return
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import describe, events, naval_combat_events, naval_interception_events  # noqa: F401
 from . import naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval, surprise_points  # noqa: F401
+from . import port_attack_surprise  # noqa: F401
 from . import kamikaze, naval_air, naval_air_combat, naval_air_support, naval_interception, overseas_supply, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_abort_queue as abort_queue
 from . import naval_combat_steps as steps
@@ -58,7 +59,8 @@ def skip_step(state, step_id, spec):
     return (naval_air.naval_air_skip(state, step_id) or port_attack.port_attack_skip(state, step_id) or naval_transport.landing_skip(state, step_id) or naval_repair.repair_skip(state, step_id)
             or shore_bombardment.bombard_skip(state, step_id) or shore_bombardment.reorganize_skip(state, step_id)
             or search_and_seizure_skip(state, step_id) or naval_interception.skip(state, step_id)
-            or abort_queue.skip(state, step_id) or steps.skip(state, step_id))
+            or abort_queue.skip(state, step_id) or surprise_points.port_spend_skip(state, step_id)
+            or steps.skip(state, step_id))
 
 
 SEARCH_AND_SEIZURE = "wif.turn.end-of-turn.search-and-seizure"
@@ -85,6 +87,8 @@ def resolve_deciders(state, step_id, spec, kind):
         return naval_interception.deciders(state, step_id, kind)
     if step_id == abort_queue.MOVE_STEP:
         return abort_queue.deciders(state, step_id, kind)
+    if step_id == surprise_points.pas.SPEND_STEP:
+        return surprise_points.port_deciders(state)
     return steps.deciders(state, step_id, kind)
 
 

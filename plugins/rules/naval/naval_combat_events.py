@@ -59,6 +59,7 @@ class SurpriseSpent(EventData):
     side: str
     benefit: str
     points: int
+    port: str = ""  # a port attack's port ("col,row"); "" in a naval combat
 
 
 @rules.event
@@ -167,10 +168,23 @@ def _sections(state, event):
     naval(state).combat.included[event.data["side"]] = list(event.data["units"])
 
 
+class _PortCombat:
+    """A port attack's surprise record seen as a combat's ``surprise`` / ``shifts`` /
+    ``air_values`` / ``aa_shifts`` (the dicts are the record's own, so the reducer writes them)."""
+
+    def __init__(self, record: dict) -> None:
+        self.surprise, self.shifts = record["surprise"], record["shifts"]
+        self.air_values, self.aa_shifts = record["air_values"], record["aa_shifts"]
+        self.over = ""
+
+
 @rules.reducer("SurpriseSpent")
 def _surprise(state, event):
-    c = naval(state).combat
     d = event.data
+    c = naval(state).combat
+    if d.get("port"):
+        # a port attack's combat (port_attack_surprise): the same benefits, kept by port
+        c = _PortCombat(naval(state).port_surprise[d["port"]])
     c.surprise[d["side"]] = c.surprise.get(d["side"], 0) - d["points"]
     other = next(s for s in state.kernel.sides if s != d["side"])
     if d["benefit"] == "avoid-combat":

@@ -28,6 +28,7 @@ from plugins.rules.air.mission_kinds import MissionKind, needs_factor, register
 from plugins.rules.air.state import air
 from plugins.rules.units import UnitFlipped, units
 
+from . import port_attack_surprise as surprise
 from .events import NavalUnitDamaged
 from .naval_combat_results import WORSE_TO_LIGHTER, chart_results, column_for, destroy, row_for
 from .naval_units import damaged, factor, label, ships_of
@@ -92,7 +93,10 @@ def perform(ctx, flights) -> None:
             continue
         # the ships' AA fire (ships_aa) was rolled and applied in the AA subphase: aa_loss
         pressing = sum(max(0, units(state).units[f.unit].factors.get("naval", 0) - f.aa_loss) for f in group)
-        results = chart_results(column_for(pressing), row_for(sum(ships_of(u) for u in in_port)))
+        if column_for(pressing) is None:
+            continue  # AA left the zero column: no attack, and surprise points cannot make one
+        column = column_for(pressing, surprise.chart_shift(state, hex_, group[0].side))
+        results = chart_results(column, row_for(sum(ships_of(u) for u in in_port)))
         half: dict[str, int] = {}
         for i, result in enumerate(results):
             _apply(ctx, hex_, power, result, attacker_picks=(i % 2 == 0), half=half)
@@ -123,12 +127,14 @@ def _apply(ctx, hex_, power: str, result: str, attacker_picks: bool, half: dict)
 register(MissionKind(
     id=KIND, name="Port Attack", step=PORT_ATTACK, who="organized bombers with an air-to-sea factor",
     flyer=needs_factor("naval"), targets=targets, target_problem=target_problem, perform=perform,
-    factor="naval", unavailable=unavailable, intrinsic_aa=ships_aa))
+    factor="naval", unavailable=unavailable, intrinsic_aa=ships_aa,
+    surprise=surprise.surprise_skip, aa_shift=surprise.aa_shift))
 
 
 @rules.step_rule(PORT_ATTACK)
 def start_port_attack(ctx, step_id: str) -> None:
     ctx.emit(AirMissionBegan(kind=KIND, phase=step_id))
+    ctx.emit(surprise.PortSurpriseRolled(ports={}))  # no surprise carries over from another port attack
     ctx.push("procedures.air-mission")
 
 

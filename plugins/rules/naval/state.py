@@ -138,6 +138,9 @@ class Naval(BaseModel):
     repairs: dict[str, int] = Field(default_factory=dict)  # Naval Repair: unit -> turn it returns
     abort_queue: list[AbortEntry] = Field(default_factory=list)  # Naval Combat Abort Queue
     interception_combats: list[int] = Field(default_factory=list)  # [turn, impulse, interception combats in it]
+    # Port Attack's surprise (port_attack_surprise): port "col,row" -> {"rolls", "surprise" (side ->
+    # points left), "air_values", "aa_shifts", "shifts" (side -> what its points bought)}
+    port_surprise: dict[str, dict] = Field(default_factory=dict)
 
 
 rules.state("naval")(Naval)

@@ -31,6 +31,7 @@ from kernel.errors import Rejected
 from kernel.events import Command
 from plugins.rules.air.state import air
 
+from . import port_attack, port_attack_surprise as pas
 from .naval_air_combat import KIND as NAVAL_AIR, PLANE_ROLES, combat_planes, ships_aa
 from .naval_combat import ROUND, other, side_dm
 from .naval_combat_events import SurpriseSpent
@@ -57,6 +58,7 @@ WHEN = {"avoid-combat": "at Naval Combat Surprise", "own-column": "at Naval Comb
 
 class SpendSurprise(Command):
     benefit: str  # a key of SURPRISE_COSTS
+    port: str = ""  # in a port attack: the port ("col,row") whose combat the points belong to
 
 
 def surprise_side(state) -> str | None:
@@ -107,7 +109,75 @@ def spender_dm(state) -> list[str]:
     return [side_dm(state, side, naval(state).combat.area)] if side else []
 
 
-def why_not_spend(state, actor, benefit: str) -> str | None:
+# ---------------------------------------------------------------- in a port attack
+def port_points(state, port: str, side: str) -> int:
+    return naval(state).port_surprise.get(port, {}).get("surprise", {}).get(side, 0)
+
+
+def port_benefits(state, side: str, port: str) -> list[str]:
+    """What ``side`` may buy for the combat at ``port`` in Spend Surprise Points: the air-to-air
+    values where both sides fly there, the defender's ships' AA columns, the bombers' chart column."""
+    if port_points(state, port, side) < 2:
+        return []
+    attacker = pas.attacked_ports(state).get(port)
+    if attacker is None:
+        return []
+    flights = [f for f in air(state).mission.flights.values() if f"{f.hex[0]},{f.hex[1]}" == port]
+    out = []
+    if {f.side for f in flights} == set(state.kernel.sides) and any(f.role != "bomber" for f in flights):
+        out += ["own-air-to-air", "enemy-air-to-air"]
+    hex_ = tuple(int(x) for x in port.split(","))
+    defender = other(state, attacker)
+    ships_fire = port_attack.ships_aa(state, defender).get(hex_, 0) > 0
+    if ships_fire:
+        out.append("own-aa-column" if side == defender else "enemy-aa-column")
+    out.append("own-column" if side == attacker else "enemy-column")
+    return out
+
+
+def port_spenders(state) -> dict[str, str]:
+    """Port -> the side with surprise points to spend there (at Spend Surprise Points)."""
+    out = {}
+    for port, record in sorted(naval(state).port_surprise.items()):
+        side = next((s for s, p in record["surprise"].items() if p >= 2), None)
+        if side is not None and port_benefits(state, side, port):
+            out[port] = side
+    return out
+
+
+def port_spend_skip(state, step_id: str) -> str | None:
+    if step_id != pas.SPEND_STEP:
+        return None
+    return None if port_spenders(state) else \
+        "Spend Surprise Points: neither side has 2 surprise points to spend on a port attacked"
+
+
+def port_deciders(state) -> list[str]:
+    return sorted({side_dm(state, side) for side in port_spenders(state).values()})
+
+
+def why_not_spend_at_port(state, actor, benefit: str, port: str) -> str | None:
+    side = state.kernel.side_of(actor)
+    if port not in naval(state).port_surprise:
+        return f"{RULE}: {port!r} is not a port attacked in this port attack"
+    if port_points(state, port, side) < 2:
+        return f"{RULE}: only the side with more surprise points at the port {port} spends them"
+    cost = SURPRISE_COSTS.get(benefit)
+    if cost is None:
+        return f"{RULE}: {benefit!r} is not a benefit ({', '.join(SURPRISE_COSTS)})"
+    if benefit not in port_benefits(state, side, port):
+        return f"{RULE}: {BENEFIT_NAMES[benefit]} does not apply to this port attack (a port attack cannot be avoided)"
+    if port_points(state, port, side) < cost:
+        return f"{RULE}: {benefit} costs {cost}; {side} has {port_points(state, port, side)} at the port {port}"
+    return None
+
+
+# ---------------------------------------------------------------- the rule
+def why_not_spend(state, actor, benefit: str, port: str = "") -> str | None:
+    if (state.kernel.sequence.current or "") == pas.SPEND_STEP or port:
+        if (state.kernel.sequence.current or "") != pas.SPEND_STEP:
+            return f"{RULE}: a port's surprise points are spent only in a port attack's Spend Surprise Points"
+        return why_not_spend_at_port(state, actor, benefit, port)
     side = state.kernel.side_of(actor)
     c = naval(state).combat
     if surprise_side(state) != side:
@@ -124,6 +194,14 @@ def why_not_spend(state, actor, benefit: str) -> str | None:
 
 def spend_choices(state, actor, step_id):
     side = state.kernel.side_of(actor)
+    if step_id == pas.SPEND_STEP:
+        ports = [port for port, s in port_spenders(state).items() if s == side]
+
+        def benefits(port):
+            return [Field("benefit", "option", [Option(b, f"{BENEFIT_NAMES[b]} ({SURPRISE_COSTS[b]} points)")
+                                                for b in SURPRISE_COSTS if why_not_spend(state, actor, b, port) is None])]
+        return [Field("port", "option", [Option(p, f"the port at {p} ({port_points(state, p, side)} points)",
+                                                (lambda p=p: benefits(p))) for p in ports])] if ports else None
     if surprise_side(state) != side:
         return None
     fit = [b for b in SURPRISE_COSTS if why_not_spend(state, actor, b) is None]
@@ -132,10 +210,13 @@ def spend_choices(state, actor, step_id):
 
 
 def spend_preview(state, cmd: SpendSurprise) -> dict:
-    problem = why_not_spend(state, cmd.actor, cmd.benefit)
+    problem = why_not_spend(state, cmd.actor, cmd.benefit, cmd.port)
     if problem:
         raise Rejected(problem)
     side = state.kernel.side_of(cmd.actor)
+    if cmd.port:
+        return {"benefit": cmd.benefit, "port": cmd.port, "cost": SURPRISE_COSTS[cmd.benefit],
+                "left": port_points(state, cmd.port, side) - SURPRISE_COSTS[cmd.benefit]}
     c = naval(state).combat
     out = {"benefit": cmd.benefit, "cost": SURPRISE_COSTS[cmd.benefit], "left": c.surprise.get(side, 0) - SURPRISE_COSTS[cmd.benefit]}
     enemy = other(state, side)
@@ -153,17 +234,19 @@ def spend_preview(state, cmd: SpendSurprise) -> dict:
 
 @rules.command(SpendSurprise, choices=spend_choices, preview=spend_preview)
 def spend_surprise(ctx, cmd: SpendSurprise) -> None:
-    problem = why_not_spend(ctx.state, cmd.actor, cmd.benefit)
+    problem = why_not_spend(ctx.state, cmd.actor, cmd.benefit, cmd.port)
     if problem:
         raise Rejected(problem)
     ctx.emit(SurpriseSpent(side=ctx.state.kernel.side_of(cmd.actor), benefit=cmd.benefit,
-                           points=SURPRISE_COSTS[cmd.benefit]))
+                           points=SURPRISE_COSTS[cmd.benefit], port=cmd.port))
 
 
 def air_value_modifiers(state, combat, side: str) -> list[tuple[int, str]]:
     """The air plugin's ``air_combat_value_modifiers``: the surprise points spent on ``side``'s
     air-to-air combat value in this naval air combat."""
     c = naval(state).combat
+    if air(state).mission.kind == pas.KIND:
+        return pas.air_values(state, combat, side)
     if c is None or c.kind != NAVAL_AIR or not c.air_values.get(side):
         return []
     if air(state).mission.kind != NAVAL_AIR:

@@ -25,6 +25,8 @@ def coral_sea_air_combat(tmp_path, rules_on=("kamikaze",)):
     go_to(g, "turn.impulse.naval.phasing-side-naval-combat", active_side="axis")
     dice(g, 1, 1, then_ordinary=True)  # both searches find
     ok(g, type="SelectNavalCombatArea", actor="japan", area="CO", initiating_unit=None)
+    while "naval-air-support" in g.state.kernel.sequence.current:  # no land-based aircraft flies support
+        ok(g, type="FinishStep", actor=g.state.kernel.sequence.pending[0])
     ok(g, type="ChooseNavalCombatType", actor="japan", kind="naval-air")
     for power in list(g.state.kernel.sequence.pending):  # Assign Plane Roles: all fly as bombers
         ok(g, type="FinishStep", actor=power)

@@ -53,7 +53,7 @@ def test_port_attack_ships_anti_aircraft_fire_destroys_bombers(tmp_path):
     bombers' owner applies the damage (ApplyAADamage)."""
     g = port_attack_game(tmp_path, [ship("r1", power="ussr", type_="bb", hex_=LENINGRAD, attack=6, defense=6, aa=60)])
     ok(g, type="FlyMission", actor="germany", unit="ju88", hex=list(LENINGRAD))
-    dice(g, 10, 10, then_ordinary=True)
+    dice(g, 3, 5, 10, 10, then_ordinary=True)  # the surprise rolls (3 + 5 against 5 + 3: none), then the AA dice
     for _ in range(12):
         step = g.state.kernel.sequence.current
         if not step.startswith(AM) or g.state["units"].units["ju88"].where != "map":
