@@ -1,9 +1,10 @@
 """Playing through the window, timed (part of `wif bench render`):
 
 - click on a unit -> its reachable hexes drawn, and click on a destination -> the moved
-  counter drawn: Barbarossa (seeds 1-3) played by bots to the first Land Movement step (since
-  the sides keep the order they were stored in, da171eb, seed 1's is the USSR's, seeds 2-3
-  Germany's; the figures are also given per moving power), a 1920x1200 window with its forms; each click's events are handled and the frame
+  counter drawn: Barbarossa (seeds 1-3) played by bots to the first Land Movement step (whose
+  power that is depends on the seed and on the rules and bots of the day: the table names it for
+  each seed, and the figures are also given per moving power), a 1920x1200 window with its
+  forms; each click's events are handled and the frame
   drawn (forms rebuilt, map outlined, counters redrawn), and the time from the click to the
   end of that frame is taken, for up to ``units`` units a game; p50 / p95 / max, wall-clock
   and CPU time of this process (on a loaded machine the wall-clock also counts the time the
@@ -188,7 +189,8 @@ def run(game: bool = True, **_options) -> dict:
 
 def print_table(result: dict) -> None:
     c = result["clicks"]
-    print(f"clicks at Barbarossa's first land movement (seed 1: the USSR's), {c['size']} window with its forms:")
+    movers = ", ".join(f"seed {seed}: {power}" for seed, power in zip(c.get("seeds", []), c.get("movers", [])))
+    print(f"clicks at Barbarossa's first land movement ({movers}), {c['size']} window with its forms:")
     for name, what in (("select_unit", "click on a unit -> reachable hexes drawn"),
                        ("move_unit", "click on a destination -> moved counter drawn")):
         for key, clock in ((name, "wall"), (f"{name}_cpu", "cpu")):
