@@ -7,7 +7,7 @@ from __future__ import annotations
 from plugins.rules.core.names import power_name
 
 from .naval_combat_results_form import AIR_STAGES, KINDS, LETTERS, WORDS, names, side_name, unit_name
-from .sea_box_section import area_name
+from .sea_box_section import area_name, port_at
 from .state import rules
 
 BENEFITS = {"avoid-combat": "avoid the combat", "choose-type": "choose the combat type",
@@ -35,12 +35,19 @@ def _box(area: str | None, section: int | None) -> str:
     return f"{area_name(area)} (section {section})" if area else "?"
 
 
+def _port(hex_) -> str:
+    """A port by its name ("the port of Truk"), else by its hex."""
+    found = port_at(tuple(hex_))
+    name = getattr(found, "name", "") if found is not None else ""
+    return f"the port of {name}" if name else f"the port at {tuple(hex_)}"
+
+
 def _origin(origin: str) -> str:
     """A move's origin: a sea box "AREA:section" or a port's hex "col,row"."""
     if ":" in origin:
         area, section = origin.split(":")
         return _box(area, int(section))
-    return f"the port at {origin}"
+    return _port(int(x) for x in origin.split(","))
 
 
 # ---------------------------------------------------------------- naval units (events.py)
@@ -53,7 +60,7 @@ def _placed(event, state):
 @describes("NavalGroupMoved")
 def _moved(event, state):
     d = event.data
-    to = _box(d["area"], d["section"]) if d.get("area") else f"the port at {tuple(d['port_hex'])}"
+    to = _box(d["area"], d["section"]) if d.get("area") else _port(d["port_hex"])
     via = f" through {', '.join(area_name(a) for a in d['path'])}" if d.get("path") else ""
     return f"{power_name(d['power'])} moves {names(state, d['units'])} from {_origin(d['origin'])}{via} to {to}"
 
@@ -243,4 +250,4 @@ def _queued(event, state):
 @describes("AbortGroupMoved")
 def _abort_moved(event, state):
     d = event.data
-    return f"{power_name(d['power'])} move aborting {names(state, d['units'])} to the port at {d['to']}"
+    return f"{power_name(d['power'])} move aborting {names(state, d['units'])} to {_origin(d['to'])}"
