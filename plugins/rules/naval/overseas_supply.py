@@ -20,11 +20,14 @@ couldn't move between them" (straits_and_canals).  "You can't trace an overseas 
 either out of, or into, an iced-in port ... if the weather in that hex is snow or blizzard"
 (iced_in_ports).
 
-Authored: "once for each unit" is read once per leg (a unit's path to its source, an HQ's
-railway path to a primary source, a tertiary source's path), not once over the whole chain;
-the sea areas a scenario closes (Guadalcanal's partial map, ``sea_area_refusal``) do not stop a
-supply path (the tracer has no plugin host to ask); Limited Overseas Supply (an optional rule:
-a friendly convoy, TRS or AMPH in each area) is not in this edition.
+"Once for each unit ... regardless of how many secondary/tertiary supply sources are used" is
+the supply plugin's chain of sources (plugins/rules/supply/sources.py).  The sea areas a
+scenario closes (Guadalcanal's partial map) stop a supply path as they stop a ship: the
+scenario registers its ``sea_area_refusal`` with ``close_sea_areas_with`` too, since a supply
+path is traced where no plugin host answers hooks (``in_supply(state, unit)``).
+
+Authored: Limited Overseas Supply (an optional rule: a friendly convoy, TRS or AMPH in each
+area) is not in this edition.
 """
 
 from __future__ import annotations
@@ -91,6 +94,24 @@ def blocked_areas(state, power: str) -> set[str]:
             if not any(core.enemies(state, f.power, e.power) for f in friends.get(area, ()) for e in enemy)}
 
 
+# rules (state, area) -> why no naval unit may enter the area, or None (a scenario's partial map)
+CLOSED_SEA_AREAS: dict[str, object] = {}
+
+
+def close_sea_areas_with(rule) -> None:
+    """Register a scenario's ``sea_area_refusal`` (the naval hook) for supply paths as well; by
+    its name, so a reloaded plugin replaces its rule."""
+    CLOSED_SEA_AREAS[f"{rule.__module__}.{rule.__qualname__}"] = rule
+
+
+def closed_sea_areas(state) -> frozenset[str]:
+    """The sea areas the game closes (a scenario's partial map): no supply path enters them."""
+    rules = list(CLOSED_SEA_AREAS.values())
+    if not rules:
+        return frozenset()
+    return frozenset(a for a in core.world_map().sea_areas if any(rule(state, a) for rule in rules))
+
+
 def sea_reach(state, power: str, start_areas, blocked: set[str]) -> set[str]:
     """The sea areas a supply path reaches from ``start_areas`` through consecutive open areas."""
     areas = core.world_map().sea_areas
@@ -114,7 +135,7 @@ def overseas_links(tracer, dist: dict, railway: bool) -> tuple[dict, dict]:
     if "naval" not in state.sections:
         return {}, {}
     power = tracer.power
-    blocked = blocked_areas(state, power)
+    blocked = blocked_areas(state, power) | closed_sea_areas(state)
     landing = []  # friendly ports with a path over land to a source: (cost from the sea, hex)
     for h in _all_ports():
         d = dist.get(h)
@@ -143,13 +164,14 @@ def overseas_links(tracer, dist: dict, railway: bool) -> tuple[dict, dict]:
 
 def overseas_inputs(tracer):
     """What ``overseas_links`` reads besides the tracer's passability (its weather covers the
-    iced-in ports): the sea areas blocked to the power and the straits and canals closed to it."""
+    iced-in ports): the sea areas blocked to the power or closed by the game and the straits and
+    canals closed to it."""
     state = tracer.state
     if "naval" not in state.sections:
         return None
     power = tracer.power
     closed = frozenset(ends for ends in passages() if closed_between(state, power, *ends))
-    return frozenset(blocked_areas(state, power)), closed
+    return frozenset(blocked_areas(state, power)), closed, closed_sea_areas(state)
 
 
 trace.OVERSEAS_LINKS.append(trace.OverseasRule(links=overseas_links, inputs=overseas_inputs))

@@ -244,33 +244,38 @@ class Tracer:
 
     def reach(self, seeds, railway: bool) -> dict:
         """``search`` and, where a rule adds them (``OVERSEAS_LINKS``), paths that go overseas
-        once: from a port or coastal hex by sea to a friendly port, then on over land.  Kept
-        and reused (reuse.py; the caller must not change the answer)."""
+        once: from a port or coastal hex by sea to a friendly port, then on over land."""
+        return self.reach_both(seeds, railway)[1]
+
+    def reach_both(self, seeds, railway: bool) -> tuple[dict, dict]:
+        """(costs over land only, costs with paths overseas) from each hex to ``seeds``: a
+        chain of sources goes overseas once at most ("Overseas supply paths"), so sources.py
+        needs both.  Kept and reused (reuse.py; the caller must not change the answers)."""
         def compute():
-            dist = self._reach(seeds, railway)
-            return dist, dist  # it asked only about hexes it gave a cost to
+            both = self._reach(seeds, railway)
+            return both, both[1]  # it asked only about hexes it gave a cost to
         return reused(self, ("reach", frozenset(seeds), railway), compute)
 
-    def _reach(self, seeds, railway: bool) -> dict:
-        dist = self.search(seeds, railway)
+    def _reach(self, seeds, railway: bool) -> tuple[dict, dict]:
+        land = self.search(seeds, railway)
         if not OVERSEAS_LINKS:
-            return dist
+            return land, land
         seeded = {h: 0 for h in seeds}
         coast: dict = {}
         for rule in OVERSEAS_LINKS:
-            ports, shore = rule.links(self, dist, railway)
+            ports, shore = rule.links(self, land, railway)
             for h, cost in ports.items():
                 if cost < seeded.get(h, UNLIMITED):
                     seeded[h] = cost
             for h, cost in shore.items():
                 coast[h] = min(cost, coast.get(h, UNLIMITED))
         if len(seeded) == len(seeds) and not coast:
-            return dist
-        dist = self.search(seeded, railway, known=dist)  # goes on from the ports overseas
+            return land, land
+        dist = self.search(seeded, railway, known=land)  # goes on from the ports overseas
         for h, cost in coast.items():
             if cost < dist.get(h, UNLIMITED):
                 dist[h] = cost
-        return dist
+        return land, dist
 
     # ------------------------------------------------------------ sources
     def city_source(self, hex_) -> bool:

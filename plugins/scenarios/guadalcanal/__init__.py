@@ -51,6 +51,7 @@ from plugins.rules.core import (
 )
 from plugins.rules.core.scenario import describe_victory
 from plugins.rules.land.movement import stacking_problems
+from plugins.rules.naval.overseas_supply import close_sea_areas_with
 from plugins.rules.naval.rig_naval import load, place_at_sea
 from plugins.rules.turn import CalendarSet
 from plugins.rules.units import Unit, UnitCreated, units
@@ -205,6 +206,9 @@ def sea_area_refusal(state, area):
         return None
     return (f"Guadalcanal: the scenario \"is limited to just the Pacific\"; the sea area {area} "
             "lies outside its playable area")
+
+
+close_sea_areas_with(sea_area_refusal)  # supply paths too ("Overseas supply paths"), traced without a plugin host
 
 
 @rules.describe("ConvoyPointsScored")

@@ -47,3 +47,26 @@ def test_overseas_supply_submarines_do_not_block(tmp_path):
     at_sea(g, ship("us-ss-x", power="usa", type_="sub", hex_=TRUK), "MA")
     assert "MA" not in blocked_areas(g.state, "japan")
     assert in_supply(g.state, "jp-ichiki")
+
+
+def test_overseas_supply_paths_stay_out_of_the_sea_areas_the_scenario_closes(tmp_path, monkeypatch):
+    """Guadalcanal "is limited to just the Pacific": a sea area off its half-map is closed to
+    ships (``sea_area_refusal``) and to supply paths alike; the Commonwealth's paths overseas
+    reach no port that lies on closed sea areas only."""
+    from plugins.rules.naval import overseas_supply
+    from plugins.rules.naval.sea_box_section import areas_of_port, ports_of_area
+
+    g = guadalcanal(tmp_path)
+    closed = overseas_supply.closed_sea_areas(g.state)
+    assert closed and "MA" not in closed  # the Pacific stays open
+    off_the_map = {tuple(p.hex) for a in closed for p in ports_of_area(a)
+                   if all(b in closed for b in areas_of_port(tuple(p.hex)))}
+    tracer = trace.Tracer(g.state, "commonwealth")
+    over_land = tracer.search(tracer.primary_sources(), railway=False)
+    ports, _coast = overseas_supply.overseas_links(tracer, over_land, False)
+    assert ports and not set(ports) & off_the_map
+    # without the scenario's rule the same paths would sail on into them
+    monkeypatch.setattr(overseas_supply, "CLOSED_SEA_AREAS", {})
+    ports, _coast = overseas_supply.overseas_links(trace.Tracer(g.state, "commonwealth"), over_land, False)
+    assert set(ports) & off_the_map
+    g.close()

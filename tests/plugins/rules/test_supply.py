@@ -360,3 +360,35 @@ def test_supply_sources_and_paths_a_minor_countrys_units_trace_to_its_home_citie
                countries={"RM": "germany", "SU": "ussr"}, weather=every_zone("fine"))
     assert in_supply(game.state, "rm-inf") and not in_supply(game.state, "ge-inf")
     game.close()
+
+
+# ---------------------------------------------------------------- Supply Sources and Paths: Overseas supply paths
+SIBERIA_HQ = (290, 17)  # far from every railway and city of the USSR (8+ hexes of path)
+
+
+def test_supply_sources_and_paths_overseas_supply_paths_once_for_each_unit(save, monkeypatch):
+    """ "You may only trace supply overseas once for each unit attempting to trace supply,
+    regardless of how many secondary/tertiary supply sources are used between the tracing unit
+    and the primary supply source": an HQ in Siberia whose railway path goes overseas from
+    Orenburg (a stand-in sea route, so the test is the chain's rule alone) supplies a unit
+    beside it over land, but not a unit whose own path would go overseas to it again."""
+    landing, beside, port, far_coast = (291, 17), (289, 17), (290, 18), (290, 10)
+
+    def sea_route(tracer, dist, railway):
+        ports = {landing: dist[ORENBURG] + 1} if ORENBURG in dist else {}
+        coast = {far_coast: dist[port] + 1} if dist.get(port, trace.UNLIMITED) < trace.MAX_RANGE else {}
+        return ports, coast
+
+    monkeypatch.setattr(trace, "OVERSEAS_LINKS", [trace.OverseasRule(links=sea_route, inputs=lambda tracer: "test route")])
+    trace.clear_cache()
+    game = lab(save, [unit("hq1", "ussr", SIBERIA_HQ, name="Siberian HQ", **HQ), unit("beside", "ussr", beside),
+                      unit("over-sea", "ussr", far_coast)], weather=every_zone("fine"))
+    state = game.state
+    assert supply_sources(state, "ussr") == {SIBERIA_HQ: "secondary"}  # its railway path went overseas
+    assert trace.result_for(state, "ussr").by_sea == {SIBERIA_HQ}
+    assert in_supply(state, "beside")  # over land to the HQ: the chain went overseas once
+    # its path would go overseas to the HQ (cost 2), a second time in the chain
+    assert trace.tracer_for(state, "ussr").reach({SIBERIA_HQ}, railway=False)[far_coast] == 2
+    assert not in_supply(state, "over-sea")
+    game.close()
+    trace.clear_cache()
