@@ -28,9 +28,11 @@ is surprised is halved if directed exclusively against bombers controlled by a m
 declared war on it (see RAC 15.1)": a power is surprised in the impulse another declares war on
 it, and the air missions here never meet one ("Surprise Points Used": "Surprise never happens
 during the other 7 air mission phases", only in Port Attack; Barbarossa and Guadalcanal start at
-war, with no Declare War phase).  Ships' AA and surprise in a port attack or naval air combat are
-the naval rules' (plugins/rules/naval: ``naval_combat_results.aa_loss``); Barbarossa has no ships
-(its order of battle holds land and air units only).
+war, with no Declare War phase).  Ships' AA and the surprise points of a port attack or naval air
+combat are the naval rules' (plugins/rules/naval: ``port_attack.ships_aa``, surprise_points.py,
+port_attack_surprise.py): surprise points move the AA column (``table_cell``'s ``shift``,
+``MissionKind.aa_shift``); Barbarossa has no ships (its order of battle holds land and air units
+only).
 """
 
 from __future__ import annotations
