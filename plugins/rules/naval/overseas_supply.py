@@ -135,7 +135,7 @@ def overseas_links(tracer, dist: dict, railway: bool) -> tuple[dict, dict]:
     if "naval" not in state.sections:
         return {}, {}
     power = tracer.power
-    blocked = blocked_areas(state, power) | closed_sea_areas(state)
+    blocked = _sea_limits(tracer)[0]
     landing = []  # friendly ports with a path over land to a source: (cost from the sea, hex)
     for h in _all_ports():
         d = dist.get(h)
@@ -162,16 +162,24 @@ def overseas_links(tracer, dist: dict, railway: bool) -> tuple[dict, dict]:
     return ports, coast
 
 
+def _sea_limits(tracer) -> tuple:
+    """(sea areas blocked to the power or closed by the game, straits and canals closed to it),
+    worked out once per tracer."""
+    found = tracer.memo.get("overseas supply")
+    if found is None:
+        state, power = tracer.state, tracer.power
+        closed = frozenset(ends for ends in passages() if closed_between(state, power, *ends))
+        found = tracer.memo["overseas supply"] = (frozenset(blocked_areas(state, power) | closed_sea_areas(state)), closed)
+    return found
+
+
 def overseas_inputs(tracer):
     """What ``overseas_links`` reads besides the tracer's passability (its weather covers the
     iced-in ports): the sea areas blocked to the power or closed by the game and the straits and
     canals closed to it."""
-    state = tracer.state
-    if "naval" not in state.sections:
+    if "naval" not in tracer.state.sections:
         return None
-    power = tracer.power
-    closed = frozenset(ends for ends in passages() if closed_between(state, power, *ends))
-    return frozenset(blocked_areas(state, power)), closed, closed_sea_areas(state)
+    return _sea_limits(tracer)
 
 
 trace.OVERSEAS_LINKS.append(trace.OverseasRule(links=overseas_links, inputs=overseas_inputs))

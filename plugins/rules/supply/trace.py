@@ -114,6 +114,7 @@ class Tracer:
         # a path may not enter these hexes: enemy ZOC with no friendly land unit ("Limits on supply paths")
         self.blocked = self.zoc - self.friendly_land
         self._enterable: dict | None = None  # reuse.shared_enterable's, made on the first question
+        self.memo: dict = {}  # what an overseas rule works out once per tracer (its inputs)
         self._situation = None
 
     def situation(self) -> tuple:
@@ -267,6 +268,9 @@ class Tracer:
             for h, cost in ports.items():
                 if cost < seeded.get(h, UNLIMITED):
                     seeded[h] = cost
+            if not coast:
+                coast = shore  # one rule (the usual case): no merging
+                continue
             for h, cost in shore.items():
                 coast[h] = min(cost, coast.get(h, UNLIMITED))
         if len(seeded) == len(seeds) and not coast:
