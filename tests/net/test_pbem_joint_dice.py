@@ -130,7 +130,11 @@ def test_two_machines_play_barbarossa_by_turn_files_and_every_die_re_derives(tab
         rolls += turn is not None and turn["turn"]["nonce"] is not None
         player = other(player)
         assert table.files < 40, "fewer than two rolls in 40 turn files"
-    assert event_rows(table.saves["alice"]) == event_rows(table.saves["bob"])
+    # the same log on both machines, except that a file answering a roll with its nonce lets the
+    # receiver roll and play on through the automatic steps, which the sender's copy runs when
+    # the next file comes (the last file was such one about half the time, by the dice)
+    shorter, longer = sorted((event_rows(table.saves[name]) for name in SIDES), key=len)
+    assert shorter == longer[:len(shorter)] and len(shorter) > 100
     for name in SIDES:
         table.use(name)
         report = verify(table.saves[name], as_player=name)
