@@ -73,10 +73,11 @@ def _bombers_possible(planes) -> bool:
     return any(u.factors.get("naval", 0) > 0 for u in planes)
 
 
-def benefits_now(state, side: str) -> list[str]:
-    """The benefits that apply at this point of the combat for ``side`` (cost aside)."""
+def benefits_now(state, side: str, step: str | None = None) -> list[str]:
+    """The benefits that apply at ``step`` (default: the current one) of the combat for ``side``
+    (cost aside)."""
     c = naval(state).combat
-    step = state.kernel.sequence.current or ""
+    step = (state.kernel.sequence.current or "") if step is None else step
     if c is None or c.over:
         return []
     if step == SURPRISE_STEP:
@@ -96,11 +97,13 @@ def benefits_now(state, side: str) -> list[str]:
 
 
 def naval_air_spender(state) -> str | None:
-    """The side that may still spend surprise points at the start of this naval air combat."""
+    """The side that may still spend surprise points at the start of this naval air combat
+    (Assign Plane Roles; asked too before that step begins, whether to skip it)."""
     side = surprise_side(state)
-    if side is None or (state.kernel.sequence.current or "") != PLANE_ROLES:
+    if side is None:
         return None
-    return side if any(SURPRISE_COSTS[b] <= naval(state).combat.surprise[side] for b in benefits_now(state, side)) else None
+    left = naval(state).combat.surprise[side]
+    return side if any(SURPRISE_COSTS[b] <= left for b in benefits_now(state, side, PLANE_ROLES)) else None
 
 
 def spender_dm(state) -> list[str]:

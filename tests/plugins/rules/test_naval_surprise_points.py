@@ -17,12 +17,13 @@ def of_type(g, type_):
     return [e.data for e in g.store.records() if e.type == type_]
 
 
-def surprised_in_the_baltic(tmp_path):
+def surprised_in_the_baltic(tmp_path, planes_air=(2, 1)):
     german = [ship("cv", type_="cv", attack=1, defense=4, aa=1, factors={"class": 4}),
-              air_unit("p1", type_="cvp", hex_=KONIGSBERG, air=2, factors={"naval": 9, "class": 2})]
+              air_unit("p1", type_="cvp", hex_=KONIGSBERG, air=planes_air[0], factors={"naval": 9, "class": 2})]
     soviet = [ship("r1", power="ussr", hex_=LENINGRAD, attack=4, defense=5, aa=3),
               ship("rcv", power="ussr", type_="cv", hex_=LENINGRAD, attack=1, defense=4, aa=1, factors={"class": 4}),
-              air_unit("q1", power="ussr", type_="cvp", hex_=LENINGRAD, air=1, factors={"naval": 4, "class": 2})]
+              air_unit("q1", power="ussr", type_="cvp", hex_=LENINGRAD, air=planes_air[1],
+                       factors={"naval": 4, "class": 2})]
     g = lab_game(tmp_path / "g.wif", options={"units": german + soviet, "actions": {"germany": "naval"},
                                               "start_at": "turn.impulse.naval.naval-movement"},
                  extra_plugins=["naval"])
@@ -114,3 +115,15 @@ def test_surprise_points_every_offered_command_is_accepted(tmp_path):
                     until=lambda game: game.state["naval"].combat is None)
     spent = of_type(g, "SurpriseSpent")
     assert spent and sum(s["points"] for s in spent) <= 12
+
+
+def test_surprise_points_assign_plane_roles_waits_for_the_side_with_points_even_with_no_role_to_choose(tmp_path):
+    """No plane has an air-to-air factor (no role to choose, no air-to-air combat): the start of
+    the naval air combat is still where the AA columns are bought."""
+    g = surprised_in_the_baltic(tmp_path, planes_air=(0, 0))
+    to_plane_roles(g)
+    assert g.state.kernel.sequence.pending == ["germany"]
+    assert offered_benefits(g) == ["own-column", "enemy-column", "own-aa-column", "enemy-aa-column"]
+    ok(g, type="SpendSurprise", actor="germany", benefit="enemy-aa-column")
+    ok(g, type="FinishStep", actor="germany")
+    assert of_type(g, "AAFireRolled")[0]["cell"] == aa.table_cell(4, 1, -1)
