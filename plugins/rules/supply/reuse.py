@@ -21,6 +21,7 @@ from collections import OrderedDict
 _kept = threading.local()
 KEPT = 48  # (kind, situation, seeds) keys, the least recently used dropped first
 VERSIONS = 3  # positions kept per key (e.g. before and after a unit's move)
+SEARCHES = 8  # searches kept per situation and kind (a trace makes 2-5 from different seeds)
 
 
 def changed_hexes(tracer, hex_control: dict, blocked: set) -> set:
@@ -59,6 +60,44 @@ def reused(tracer, key: tuple, compute):
     versions.insert(0, (tracer.hex_control, tracer.blocked, answer, read))
     del versions[VERSIONS:]
     return answer
+
+
+def reused_search(tracer, seeds: frozenset, railway: bool, compute) -> tuple[dict, dict]:
+    """``Tracer.reach_both``'s answers: kept ones if the seeds are the same and nothing they read
+    changed, else the latest kept search of the situation brought up to date (repair.py), else
+    ``compute(seeds, railway)`` -> (land, overseas, parents).  ``compute(seeds, railway, land,
+    parents)`` adds the paths overseas to repaired land costs."""
+    from .repair import repaired
+
+    store = getattr(_kept, "store", None)
+    if store is None:
+        store = _kept.store = OrderedDict()
+    full = (("search", railway), tracer.situation())
+    versions = store.get(full)
+    if versions is None:
+        versions = store[full] = []
+        if len(store) > KEPT:
+            store.popitem(last=False)
+    store.move_to_end(full)
+    base = None
+    for version in versions:
+        changed = changed_hexes(tracer, version["hex_control"], version["blocked"])
+        if version["seeds"] == seeds:
+            if not any(h in version["overseas"] for h in changed):
+                return version["land"], version["overseas"]
+            base = (version, changed)
+            break
+        if base is None:
+            base = (version, changed)
+    fixed = repaired(tracer, base[0], seeds, railway, base[1]) if base is not None else None
+    if fixed is None:
+        land, overseas, parents = compute(seeds, railway)
+    else:
+        land, overseas, parents = compute(seeds, railway, *fixed)
+    versions.insert(0, {"seeds": seeds, "hex_control": tracer.hex_control, "blocked": tracer.blocked,
+                        "enterable": tracer._enterable, "land": land, "overseas": overseas, "parents": parents})
+    del versions[SEARCHES:]
+    return land, overseas
 
 
 def shared_enterable(tracer) -> dict:

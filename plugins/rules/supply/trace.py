@@ -35,7 +35,7 @@ from plugins.rules import core
 from plugins.rules.core import is_hq
 from plugins.rules.land.movement import FROZEN, effective_weather, zoc_hexes
 
-from .reuse import forget, reused, shared_enterable
+from .reuse import forget, reused, reused_search, shared_enterable
 from .map_facts import (  # noqa: F401 - the names other modules read as trace.*
     ALWAYS_SUPPLIED_TYPES,
     DESERTS,
@@ -179,7 +179,7 @@ class Tracer:
 
     # ------------------------------------------------------------ searches
     def search(self, seeds, railway: bool, limit: int = MAX_RANGE, parents: dict | None = None,
-               known: dict | None = None) -> dict:
+               known: dict | None = None, again=()) -> dict:
         """Backwards from ``seeds`` (hexes at cost 0): the path cost from every hex to them.
 
         The cost of a path is the hexes it enters (the start hex is not entered): 1 each,
@@ -187,7 +187,8 @@ class Tracer:
         (when given) gets each hex's next hex on its path towards the seeds (ui.py's paths).
         ``known``: a finished search's costs to other seeds; the search goes on from the seeds
         that come cheaper than it, and only where they make a path cheaper (the same costs as a
-        search from both sets of seeds, without walking the known part again)."""
+        search from both sets of seeds, without walking the known part again); ``again``: hexes
+        of ``known`` to expand once more at their cost (a path may now enter them)."""
         seeds = dict(seeds) if isinstance(seeds, dict) else {h: 0 for h in seeds}  # a dict: seeds with costs
         if known is None:
             dist, start = seeds, seeds
@@ -196,6 +197,9 @@ class Tracer:
             for h, cost in seeds.items():
                 if cost < dist.get(h, UNLIMITED):
                     dist[h] = start[h] = cost
+            for h in again:
+                if h in dist and h not in start:
+                    start[h] = dist[h]
         buckets: dict[int, list] = {}
         for h, cost in start.items():
             buckets.setdefault(cost, []).append(h)
@@ -251,16 +255,22 @@ class Tracer:
     def reach_both(self, seeds, railway: bool) -> tuple[dict, dict]:
         """(costs over land only, costs with paths overseas) from each hex to ``seeds``: a
         chain of sources goes overseas once at most ("Overseas supply paths"), so sources.py
-        needs both.  Kept and reused (reuse.py; the caller must not change the answers)."""
-        def compute():
-            both = self._reach(seeds, railway)
-            return both, both[1]  # it asked only about hexes it gave a cost to
-        return reused(self, ("reach", frozenset(seeds), railway), compute)
+        needs both.  Kept and reused, or brought up to date from a kept one (reuse.py,
+        repair.py; the caller must not change the answers)."""
+        return reused_search(self, frozenset(seeds), railway, self._reach)
 
-    def _reach(self, seeds, railway: bool) -> tuple[dict, dict]:
-        land = self.search(seeds, railway)
+    def _reach(self, seeds, railway: bool, land: dict | None = None, parents: dict | None = None) -> tuple:
+        """(land, overseas, parents): ``reach_both``'s answers and the land search's next hex
+        from each hex towards the seeds (what repair.py needs).  ``land`` and ``parents`` when
+        repair.py has brought a kept search up to date."""
+        if land is None:
+            parents = {}
+            land = self.search(seeds, railway, parents=parents)
+        return land, self._overseas(seeds, railway, land), parents
+
+    def _overseas(self, seeds, railway: bool, land: dict) -> dict:
         if not OVERSEAS_LINKS:
-            return land, land
+            return land
         seeded = {h: 0 for h in seeds}
         coast: dict = {}
         for rule in OVERSEAS_LINKS:
@@ -274,12 +284,12 @@ class Tracer:
             for h, cost in shore.items():
                 coast[h] = min(cost, coast.get(h, UNLIMITED))
         if len(seeded) == len(seeds) and not coast:
-            return land, land
+            return land
         dist = self.search(seeded, railway, known=land)  # goes on from the ports overseas
         for h, cost in coast.items():
             if cost < dist.get(h, UNLIMITED):
                 dist[h] = cost
-        return land, dist
+        return dist
 
     # ------------------------------------------------------------ sources
     def city_source(self, hex_) -> bool:

@@ -392,3 +392,37 @@ def test_supply_sources_and_paths_overseas_supply_paths_once_for_each_unit(save,
     assert not in_supply(state, "over-sea")
     game.close()
     trace.clear_cache()
+
+
+def _from_scratch(state, power):
+    """The trace with nothing kept (a thread's store of its own)."""
+    import threading
+
+    from plugins.rules.supply import reuse
+
+    saved_kept, saved_cache = reuse._kept, trace._caches
+    reuse._kept, trace._caches = threading.local(), threading.local()
+    try:
+        return trace.Tracer(state, power).trace()
+    finally:
+        reuse._kept, trace._caches = saved_kept, saved_cache
+
+
+def test_supply_sources_and_paths_kept_searches_answer_as_a_trace_from_scratch(save):
+    """Searches are kept and brought up to date from one position to the next (reuse.py,
+    repair.py): after each move, which cuts, restores or re-routes paths of the Turkestan HQ's
+    rail net and of Orenburg, the answer is the one a trace from scratch gives."""
+    trace.clear_cache()
+    game = rigged(save, [unit("s3", "ussr", (236, 57)), unit("s5", "ussr", (238, 63)),
+                         unit("hq1", "ussr", (241, 63), name="Turkestan HQ", **HQ), unit("g1", "germany", (200, 52))])
+    moves = [(235, 56), (240, 63), (239, 62), (200, 52), (236, 58)]
+    seen = set()
+    for hex_ in [None, *moves]:
+        if hex_ is not None:
+            helpers.place(game, unit("g1", "germany", hex_))
+        kept, fresh = trace.result_for(game.state, "ussr"), _from_scratch(game.state, "ussr")
+        assert (kept.dist, kept.supplied, kept.active) == (fresh.dist, fresh.supplied, fresh.active), hex_
+        seen.add((in_supply(game.state, "s3"), in_supply(game.state, "s5")))
+    assert len(seen) > 1  # the moves did change who is in supply
+    game.close()
+    trace.clear_cache()
