@@ -237,3 +237,61 @@ def play_land_turns(game, turns: int, towards: dict[str, int] | None = None, max
                 ok(game, {**move.base(), "unit": unit_option.value, "to": to})
             continue
         finish(game, offer["FinishStep"].actor if "FinishStep" in offer else None)
+
+
+# ---------------------------------------------------------------- a whole game through the window
+def play_in_window(folder, scenario: str, game_seed: int, bot_seed: int, **driver_options):
+    """The real program (app/scenes.py's scene stack, SDL_VIDEODRIVER=dummy) opened on the Start
+    New Game form with another scenario and solitaire set, played to the Victory form by
+    app/guidriver.py (it must choose ``scenario`` and hot seat by clicks), the game's dice seeded
+    by ``game_seed``.  Returns (driver, save path); ``driver.window_sizes`` holds each
+    (size, layout name) the game window had."""
+    import pygame
+    import pytest
+
+    from app import newgame
+    from app.guidriver import GuiDriver
+    from app.scenes import NewGameScene, SceneStack
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WIF_CONFIG_DIR", str(folder / "config"))
+        ask = newgame.ask_optional_rules
+
+        def seeded(hook, *args, **kwargs):
+            if hook == "new_game_with_rules":
+                kwargs["seed"] = game_seed  # the Start New Game form draws a seed otherwise
+            return ask(hook, *args, **kwargs)
+
+        mp.setattr(newgame, "ask_optional_rules", seeded)
+        pygame.display.init()
+        pygame.font.init()
+        try:
+            stack = SceneStack()
+            stack.push(NewGameScene("skirmish", lambda name: folder / f"{name}.wif"))
+            driver = GuiDriver(policy="random", seed=bot_seed, scenario=scenario, **driver_options)
+            driver.window_sizes = set()
+
+            def each_frame(stack):
+                window = getattr(stack.top, "window", None)
+                if window is not None:
+                    driver.window_sizes.add((window.screen.get_size(), window.layout.name))
+                driver(stack)
+
+            stack.run(each_frame=each_frame, fps=None)
+        finally:
+            pygame.quit()
+    return driver, folder / f"{scenario}.wif"
+
+
+def events_in_save(path) -> dict[str, int]:
+    """How many events of each type a save's log holds."""
+    from kernel.game import Game
+
+    game = Game.open(path)
+    try:
+        counts: dict[str, int] = {}
+        for record in game.history(1):
+            counts[record.type] = counts.get(record.type, 0) + 1
+        return counts
+    finally:
+        game.close()

@@ -13,12 +13,10 @@ under the Play form (the map dragged) and long forms of destinations (scrolled).
 
 from __future__ import annotations
 
-import pygame
 import pytest
 
-from app import cli, newgame
-from app.guidriver import GuiDriver
-from app.scenes import NewGameScene, SceneStack
+import helpers
+from app import cli
 from kernel.game import Game
 
 pytestmark = pytest.mark.whole_game
@@ -47,36 +45,8 @@ KINDS = {
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """Play the game once for the module: (driver, save path)."""
-    folder = tmp_path_factory.mktemp("whole-game-guadalcanal")
-    path = folder / "guadalcanal.wif"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("WIF_CONFIG_DIR", str(folder / "config"))
-        ask = newgame.ask_optional_rules
-
-        def seeded(hook, *args, **kwargs):
-            if hook == "new_game_with_rules":
-                kwargs["seed"] = GAME_SEED
-            return ask(hook, *args, **kwargs)
-
-        mp.setattr(newgame, "ask_optional_rules", seeded)
-        pygame.display.init()
-        pygame.font.init()
-        try:
-            stack = SceneStack()
-            # another scenario and solitaire first: the driver must choose Guadalcanal and hot seat
-            stack.push(NewGameScene("skirmish", lambda scenario: folder / f"{scenario}.wif"))
-            driver = GuiDriver(policy="random", seed=BOT_SEED, scenario="guadalcanal")
-            driver.window_sizes = set()  # the game window's sizes seen while playing
-
-            def each_frame(stack):
-                window = getattr(stack.top, "window", None)
-                if window is not None:
-                    driver.window_sizes.add(window.screen.get_size())
-                driver(stack)
-
-            stack.run(each_frame=each_frame, fps=None)
-        finally:
-            pygame.quit()
+    driver, path = helpers.play_in_window(tmp_path_factory.mktemp("whole-game-guadalcanal"), "guadalcanal",
+                                          GAME_SEED, BOT_SEED)
     f = driver.figures
     print(f"\nGuadalcanal through the window: {f.frames} frames, {f.actions} inputs, {sum(f.commands.values())} "
           f"commands in {f.seconds:.0f} s; {f.commands}")
@@ -97,7 +67,7 @@ def test_guadalcanal_from_start_new_game_to_the_victory_form_by_clicks(played):
 
 def test_the_game_was_played_in_a_1024x768_window(played):
     driver, _path = played
-    assert driver.window_sizes == {(1024, 768)}, driver.window_sizes
+    assert {size for size, _layout in driver.window_sizes} == {(1024, 768)}, driver.window_sizes
 
 
 def test_the_move_first_decision_was_offered_once_and_made_by_clicks(played):
@@ -115,13 +85,7 @@ def test_the_move_first_decision_was_offered_once_and_made_by_clicks(played):
 
 def test_the_naval_decisions_were_made_by_clicks(played):
     driver, path = played
-    game = Game.open(path)
-    try:
-        in_log: dict[str, int] = {}
-        for record in game.history(1):
-            in_log[record.type] = in_log.get(record.type, 0) + 1
-    finally:
-        game.close()
+    in_log = helpers.events_in_save(path)
     made = driver.figures.commands
     missing = {kind: pair for kind, pair in KINDS.items() if not made.get(pair[0]) or not in_log.get(pair[1])}
     assert not missing, f"naval decisions not made through the window: {missing}; made: {made}"
