@@ -60,6 +60,7 @@ class SurpriseSpent(EventData):
     benefit: str
     points: int
     port: str = ""  # a port attack's port ("col,row"); "" in a naval combat
+    target_side: str = ""  # select-target: the side whose next result's target the spender picks
 
 
 @rules.event
@@ -201,6 +202,8 @@ def _surprise(state, event):
         c.aa_shifts[d["side"]] = c.aa_shifts.get(d["side"], 0) + 1
     elif d["benefit"] == "enemy-aa-column":
         c.aa_shifts[other] = c.aa_shifts.get(other, 0) - 1
+    elif d["benefit"] == "select-target":
+        c.target_picks[d["target_side"]] = d["side"]
 
 
 @rules.reducer("NavalCombatTypeSet")
@@ -233,6 +236,7 @@ def _applied(state, event):
     if due:
         due.pop(0)
     c.applied[d["target_side"]] = c.applied.get(d["target_side"], 0) + 1
+    c.target_picks.pop(d["target_side"], None)  # a target bought with surprise points is picked once
     unit = d["unit"]
     if d["final"] == "half-a":
         c.half_a[unit] = c.half_a.get(unit, 0) + 1
@@ -257,6 +261,7 @@ def _round_ended(state, event):
     c.half_a, c.aborting, c.due, c.subs, c.shifts, c.surprise, c.applied = {}, [], {}, {}, {}, {}, {}
     c.included, c.found, c.rolls, c.kind, c.voluntary = {}, {}, {}, "", []
     c.fighters, c.air_stage, c.air_values, c.aa_shifts, c.kamikazes = [], "", {}, {}, []
+    c.target_picks = {}
     if event.data["over"]:
         c.over = event.data["over"]
 

@@ -170,8 +170,9 @@ def eligible_targets(state, target_side: str) -> list[str]:
             continue  # destroyed or gone; aircraft at sea are not naval targets
         if uid in c.aborting:
             continue  # "unless it is already destroyed or has suffered an A result"
-        if c.kind.startswith("submarine"):
-            # ASW losses fall on the SUBs; the SUBs' losses on the convoys
+        if c.kind.startswith("submarine") and target_side not in c.target_picks:
+            # ASW losses fall on the SUBs; the SUBs' losses on the convoys ("unless someone
+            # spends 3 surprise points to inflict them on another target", Surprise Points)
             if (c.kind == "submarine-asw") != is_sub(u):
                 continue
             if c.kind == "submarine-subs" and not is_convoy(u):
@@ -184,6 +185,8 @@ def chooser(state, target_side: str) -> str:
     """The side that picks the unit for ``target_side``'s next result: the owner; in naval air
     combat "both sides alternate picking targets ... The attacking player has first pick"."""
     c = naval(state).combat
+    if target_side in c.target_picks:
+        return c.target_picks[target_side]  # bought with 3 surprise points (surprise_points)
     if c.kind != "naval-air" or c.applied.get(target_side, 0) % 2 == 1:
         return target_side
     return next(s for s in state.kernel.sides if s != target_side)

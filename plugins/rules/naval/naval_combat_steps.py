@@ -12,7 +12,7 @@ from . import naval_air_combat, naval_air_support
 from .naval_combat import PROC, ROUND, SELECT_AREA, eligible_areas, other, side_dm, subs_in, units_in_area
 from .naval_combat_results import eligible_targets, target_side_for
 from .naval_combat_round import type_chooser
-from .surprise_points import naval_air_spender, spender_dm, surprise_side
+from .surprise_points import naval_air_spender, spender_dm, surprise_side, target_spender_dm
 from .naval_units import is_sub
 from .state import naval
 
@@ -125,9 +125,13 @@ def deciders(state, step_id: str, kind: str) -> list[str] | None:
         target = attack_target(state, step_id)
         if not target:
             return []
+        # the side with 3 surprise points may buy the pick of the next target (surprise_points)
+        buyer = target_spender_dm(state, step_id)
         if ATTACK_STEPS[step_id][1] == "air":  # both sides pick targets in turn
-            return [side_dm(state, other(state, target), c.area), side_dm(state, target, c.area)]
-        return [side_dm(state, target, c.area)]
+            pickers = [side_dm(state, other(state, target), c.area), side_dm(state, target, c.area)]
+        else:
+            pickers = [side_dm(state, target, c.area)]
+        return pickers + [p for p in buyer if p not in pickers]
     if step_id in AIR_SUPPORT_STEPS:
         return naval_air_support.deciders(state, step_id)
     if step_id in COMMIT_STEPS:

@@ -86,6 +86,9 @@ class NavalCombat(BaseModel):
     air_stage: str = ""
     kamikazes: list[str] = Field(default_factory=list)  # Japanese bombers flying as kamikazes this round
     air_support: list[str] = Field(default_factory=list)  # land-based aircraft flying naval air support
+    # Surprise Points, "Select enemy or friendly naval target": target side -> the side that
+    # bought the pick of the unit suffering that side's next result
+    target_picks: dict[str, str] = Field(default_factory=dict)
 
 
 class PendingMove(BaseModel):

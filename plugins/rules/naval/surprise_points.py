@@ -35,25 +35,28 @@ from . import port_attack, port_attack_surprise as pas
 from .naval_air_combat import KIND as NAVAL_AIR, PLANE_ROLES, combat_planes, ships_aa
 from .naval_combat import ROUND, other, side_dm
 from .naval_combat_events import SurpriseSpent
+from .naval_combat_results import chooser
 from .state import naval, rules
 
 RULE = "Surprise Points"
 SURPRISE_STEP = f"{ROUND}.naval-combat-surprise"
 SURPRISE_COSTS = {"avoid-combat": 4, "own-column": 2, "enemy-column": 2, "own-air-to-air": 2,
-                  "enemy-air-to-air": 2, "own-aa-column": 2, "enemy-aa-column": 2}
+                  "enemy-air-to-air": 2, "own-aa-column": 2, "enemy-aa-column": 2, "select-target": 3}
 CHOOSE_TYPE_COST = 4
 BENEFIT_NAMES = {"avoid-combat": "avoid combat", "own-column": "increase your column on the naval combat chart",
                  "enemy-column": "decrease opponent's column on the naval combat chart",
                  "own-air-to-air": "increase your air-to-air combat value",
                  "enemy-air-to-air": "decrease opponent's air-to-air combat value",
-                 "own-aa-column": "increase your anti-aircraft fire", "enemy-aa-column": "decrease opponent's anti-aircraft fire"}
+                 "own-aa-column": "increase your anti-aircraft fire", "enemy-aa-column": "decrease opponent's anti-aircraft fire",
+                 "select-target": "select the enemy or friendly naval target of the next result"}
 # when each benefit may be bought (the table's "When" column, as steps of this edition)
 WHEN = {"avoid-combat": "at Naval Combat Surprise", "own-column": "at Naval Combat Surprise or the start of a naval air combat",
         "enemy-column": "at Naval Combat Surprise or the start of a naval air combat",
         "own-air-to-air": "at the start of a naval air combat with air-to-air combat",
         "enemy-air-to-air": "at the start of a naval air combat with air-to-air combat",
         "own-aa-column": "at the start of a naval air combat, if your ships have anti-aircraft factors and the enemy flies bombers",
-        "enemy-aa-column": "at the start of a naval air combat, if the enemy's ships have anti-aircraft factors and you fly bombers"}
+        "enemy-aa-column": "at the start of a naval air combat, if the enemy's ships have anti-aircraft factors and you fly bombers",
+        "select-target": "in a naval combat's attack step, before the other side picks the unit that suffers the next result"}
 
 
 class SpendSurprise(Command):
@@ -82,6 +85,8 @@ def benefits_now(state, side: str, step: str | None = None) -> list[str]:
         return []
     if step == SURPRISE_STEP:
         return ["avoid-combat", "own-column", "enemy-column"]
+    if pick_target_side(state, side, step) is not None:
+        return ["select-target"]
     if step != PLANE_ROLES or c.kind != NAVAL_AIR or c.air_stage:
         return []
     enemy = other(state, side)
@@ -94,6 +99,29 @@ def benefits_now(state, side: str, step: str | None = None) -> list[str]:
     if ships_aa(state, enemy) > 0 and _bombers_possible(mine):
         out.append("enemy-aa-column")
     return out
+
+
+def pick_target_side(state, side: str, step: str | None = None) -> str | None:
+    """The side whose next result ``side`` may buy the pick of now ("Select enemy or friendly
+    naval target", 3 points: "you can select the target instead of your opponent"): the target
+    side of this attack step, when the other side picks it."""
+    from .naval_combat_steps import ATTACK_STEPS, attack_target  # the steps module asks this one too
+    step = (state.kernel.sequence.current or "") if step is None else step
+    if step not in ATTACK_STEPS or naval(state).combat is None:
+        return None
+    target = attack_target(state, step)
+    if target is None or chooser(state, target) == side:
+        return None
+    return target
+
+
+def target_spender_dm(state, step_id: str) -> list[str]:
+    """At an attack step, the power deciding for the side that may buy the next pick."""
+    side = surprise_side(state)
+    c = naval(state).combat
+    if side is None or c.surprise.get(side, 0) < SURPRISE_COSTS["select-target"]:
+        return []
+    return [side_dm(state, side, c.area)] if pick_target_side(state, side, step_id) else []
 
 
 def naval_air_spender(state) -> str | None:
@@ -240,8 +268,10 @@ def spend_surprise(ctx, cmd: SpendSurprise) -> None:
     problem = why_not_spend(ctx.state, cmd.actor, cmd.benefit, cmd.port)
     if problem:
         raise Rejected(problem)
-    ctx.emit(SurpriseSpent(side=ctx.state.kernel.side_of(cmd.actor), benefit=cmd.benefit,
-                           points=SURPRISE_COSTS[cmd.benefit], port=cmd.port))
+    side = ctx.state.kernel.side_of(cmd.actor)
+    target = pick_target_side(ctx.state, side) if cmd.benefit == "select-target" else None
+    ctx.emit(SurpriseSpent(side=side, benefit=cmd.benefit, points=SURPRISE_COSTS[cmd.benefit], port=cmd.port,
+                           target_side=target or ""))
 
 
 def air_value_modifiers(state, combat, side: str) -> list[tuple[int, str]]:

@@ -127,3 +127,41 @@ def test_surprise_points_assign_plane_roles_waits_for_the_side_with_points_even_
     ok(g, type="SpendSurprise", actor="germany", benefit="enemy-aa-column")
     ok(g, type="FinishStep", actor="germany")
     assert of_type(g, "AAFireRolled")[0]["cell"] == aa.table_cell(4, 1, -1)
+
+
+def test_surprise_points_select_enemy_naval_target_for_3_points(tmp_path):
+    """"Select enemy or friendly naval target", 3 per target: "you can select the target instead
+    of your opponent": a German battleship's surface attack; Germany buys the pick of the Soviet
+    unit that suffers the next result."""
+    german = [ship("bb", type_="bb", attack=14, defense=6, aa=1)]
+    soviet = [ship("r1", power="ussr", hex_=LENINGRAD, attack=2, defense=5, aa=0),
+              ship("r2", power="ussr", type_="dd", hex_=LENINGRAD, attack=1, defense=2, aa=0)]
+    g = lab_game(tmp_path / "g.wif", options={"units": german + soviet, "actions": {"germany": "naval"},
+                                              "start_at": "turn.impulse.naval.naval-movement"},
+                 extra_plugins=["naval"])
+    rig(g, "RigShipsAtSea", units=["r1", "r2"], area="BA", section=2)
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=2, units=["bb"])
+    if g.state.kernel.sequence.current == "wif.digressions.naval-interception.offer-interception":
+        ok(g, type="DeclineIntercept", actor="ussr")
+    dice(g, 1, 10, then_ordinary=True)
+    ok(g, type="FinishStep", actor="germany")
+    ok(g, type="SelectNavalCombatArea", actor="germany", area="BA", initiating_unit=None)
+    ok(g, type="IncludeSeaBoxSections", actor="germany", sections=[2])
+    ok(g, type="FinishStep", actor="germany")  # nothing spent at Naval Combat Surprise
+    ok(g, type="ChooseNavalCombatType", actor="germany", kind="surface")
+    assert g.state.kernel.sequence.current == f"{ROUND}.surface-attack-is"
+    assert g.state["naval"].combat.due["allies"]
+    assert sorted(g.state.kernel.sequence.pending) == ["germany", "ussr"]  # the owner, and the buyer
+    assert offered_benefits(g) == ["select-target"]
+    preview = g.preview({"type": "SpendSurprise", "actor": "germany", "benefit": "select-target"})
+    assert preview["cost"] == 3
+    ok(g, type="SpendSurprise", actor="germany", benefit="select-target")
+    assert g.state["naval"].combat.target_picks == {"allies": "axis"}
+    assert not [c for c in g.choices(None).commands() if c.type == "ChooseNavalTarget" and c.actor == "ussr"]
+    refused(g, {"type": "ChooseNavalTarget", "actor": "ussr", "unit": "r2"}, "no target to pick")
+    ok(g, type="ChooseNavalTarget", actor="germany", unit="r1")
+    assert of_type(g, "NavalResultApplied")[-1]["unit"] == "r1"
+    assert g.state["naval"].combat is None or g.state["naval"].combat.target_picks == {}
+    # every command offered from here on is accepted
+    play_by_choices(g, random.Random(2), max_commands=80, prefer=("SpendSurprise",),
+                    until=lambda game: game.state["naval"].combat is None)
