@@ -182,6 +182,41 @@ def measure_barbarossa(repeat: int = 20, **_options) -> dict:
     return figures
 
 
+def measure_barbarossa_commands(seed: int = 3, **_options) -> dict:
+    """Issue #15: every command of a Barbarossa game the random bots play (``wif autoplay
+    barbarossa --seed N``), each submit timed, CPU (this process) and wall; the slowest kind
+    (ChooseAction: the supply record of every land unit at each impulse start) apart.  Not in
+    ``MEASUREMENTS`` (a whole game; the suite runs ``wif bench rules``): ``python
+    tools/bench_rules.py --commands [SEED]``.  The first submits pay the process's one-time map
+    work (the supply search's hex tables), so the max is also given without the first impulse."""
+    from app.bots import autoplay
+    from kernel.game import Game
+
+    timed: list[tuple[str, float, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        game = Game.new("barbarossa", Path(tmp) / "b.wif", seed=seed)
+        submit = game.submit
+
+        def timed_submit(cmd, *args, **kwargs):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            out = submit(cmd, *args, **kwargs)
+            kind = cmd["type"] if isinstance(cmd, dict) else type(cmd).__name__
+            timed.append((kind, (time.process_time() - start_cpu) * 1000, (time.perf_counter() - start) * 1000))
+            return out
+
+        game.submit = timed_submit
+        autoplay(game, {side: "random" for side in game.state.kernel.sides}, seed=seed)
+        game.close()
+    cpu = [c for _k, c, _w in timed]
+    choose = [c for k, c, _w in timed if k == "ChooseAction"]
+    return {"barbarossa_commands": len(timed), "barbarossa_command_max_cpu_ms": round(max(cpu), 1),
+            "barbarossa_command_p95_cpu_ms": round(_p(cpu, 0.95), 1),
+            "barbarossa_command_max_wall_ms": round(max(w for _k, _c, w in timed), 1),
+            "barbarossa_choose_action_median_cpu_ms": round(statistics.median(choose), 1),
+            "barbarossa_choose_action_p95_cpu_ms": round(_p(choose, 0.95), 1),
+            "barbarossa_choose_action_max_cpu_ms_after_the_first": round(max(choose[1:]), 1)}
+
+
 MEASUREMENTS = {
     "reachable hexes for a land unit": measure_reachable,
     "supply for all units of a side": measure_supply,
@@ -217,5 +252,10 @@ def print_table(result: dict) -> None:
 
 
 if __name__ == "__main__":
+    if "--commands" in sys.argv:  # issue #15: python tools/bench_rules.py --commands [SEED]
+        rest = [a for a in sys.argv[1:] if a != "--commands" and a.isdigit()]
+        for key, value in measure_barbarossa_commands(int(rest[0]) if rest else 3).items():
+            print(f"  {key:<52} {value}")
+        sys.exit(0)
     res = run()
     print(json.dumps(res, indent=2)) if "--json" in sys.argv else print_table(res)
