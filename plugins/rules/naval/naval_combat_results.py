@@ -163,6 +163,11 @@ def eligible_targets(state, target_side: str) -> list[str]:
         return []
     result = c.due[target_side][0]
     all_units = units(state).units
+    # Submarine combat: "any losses inflicted by the non-SUB side can only be taken on the SUBs
+    # that attacked them ... any losses inflicted by the SUB side can only be taken on convoys"
+    # (Surprise Points); which attack this is: the attacker's SUBs (start_attacks)
+    attacker = next((s for s in state.kernel.sides if s != target_side), None)
+    subs_attack = any(is_sub(all_units[u]) for u in c.included.get(attacker, []) if u in all_units)
     out = []
     for uid in c.included.get(target_side, []):
         u = all_units.get(uid)
@@ -170,12 +175,10 @@ def eligible_targets(state, target_side: str) -> list[str]:
             continue  # destroyed or gone; aircraft at sea are not naval targets
         if uid in c.aborting:
             continue  # "unless it is already destroyed or has suffered an A result"
-        if c.kind.startswith("submarine") and target_side not in c.target_picks:
-            # ASW losses fall on the SUBs; the SUBs' losses on the convoys ("unless someone
-            # spends 3 surprise points to inflict them on another target", Surprise Points)
-            if (c.kind == "submarine-asw") != is_sub(u):
-                continue
-            if c.kind == "submarine-subs" and not is_convoy(u):
+        if c.kind == "submarine" and target_side not in c.target_picks:
+            # the SUBs' losses on the convoys, the ASW's on the SUBs ("unless someone spends 3
+            # surprise points to inflict them on another target")
+            if (subs_attack and not is_convoy(u)) or (not subs_attack and not is_sub(u)):
                 continue
         out.append(uid)
     return out
