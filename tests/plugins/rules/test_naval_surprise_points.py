@@ -102,6 +102,9 @@ def test_surprise_points_anti_aircraft_column_moves_the_ships_fire(tmp_path):
     assert fired["axis"]["cell"] == aa.table_cell(1, 1, +1) != aa.table_cell(1, 1)
     rolls = [e.data["purpose"] for e in g.history() if e.type == "DiceRolled" and "Anti-aircraft" in e.data["purpose"]]
     assert any("-1 column(s) for surprise" in r for r in rolls) and any("+1 column(s) for surprise" in r for r in rolls)
+    # Kamikaze Attacks by Japan: skipped, the optional rule being off (with it: test_naval_kamikaze)
+    skipped = [e.data["reason"] for e in g.history() if e.type == "StepSkipped" and e.data["step"] == f"{ROUND}.kamikaze"]
+    assert skipped == ["Kamikaze Attacks by Japan: the optional rule Kamikaze is not in play"]
 
 
 def test_anti_aircraft_table_off_its_low_end_no_fire():
