@@ -5,7 +5,7 @@ import pytest
 
 from app.forms import Gui
 from app.rulesform import NOT_IN_GAME, new_game_rules_form, play_rules_form
-from plugins.optional.framework.catalogue import new_game
+from plugins.optional.framework.presets import new_game
 
 
 @pytest.fixture
@@ -137,7 +137,7 @@ def test_start_new_game_rule_tabs_decide_the_rules_the_game_starts_with(tmp_path
 
 
 def test_before_a_game_the_chosen_rules_save_as_the_personal_set_and_a_named_set(gui, tmp_path, monkeypatch):
-    from plugins.optional.framework.catalogue import list_rule_sets, load_rule_set
+    from plugins.optional.framework.presets import list_rule_sets, load_rule_set
 
     monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     g, screen = gui

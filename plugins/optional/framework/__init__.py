@@ -30,16 +30,9 @@ from kernel.events import Command, EventData
 from kernel import choices as offer
 from kernel.registry import Registry
 
-from .catalogue import (  # noqa: F401 - the framework's public names
-    GROUPS,
-    Catalogue,
-    RuleInfo,
-    RulesError,
-    build_catalogue,
-    catalogue_for_plugins,
-    choose_rules,
-    new_game,
-)
+# the framework's public names
+from .catalogue import GROUPS, Catalogue, RuleInfo, RulesError, build_catalogue, catalogue_for_plugins  # noqa: F401
+from .presets import choose_rules, new_game  # noqa: F401
 
 rules = Registry()
 

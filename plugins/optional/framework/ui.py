@@ -7,17 +7,8 @@ from __future__ import annotations
 from kernel.hookspecs import hookimpl
 
 from . import game_catalogue, rules_view
-from .catalogue import (
-    BUILTIN_PRESETS,
-    GROUP_TITLES,
-    RuleInfo,
-    build_catalogue,
-    choose_rules,
-    list_rule_sets,
-    new_game,
-    rule_sets_dir,
-    save_rule_set,
-)
+from .catalogue import BUILTIN_PRESETS, GROUP_TITLES, RuleInfo, build_catalogue
+from .presets import choose_rules, list_rule_sets, new_game, rule_sets_dir, save_rule_set
 
 __all__ = ["new_game_with_rules", "optional_rule", "optional_rule_sets", "optional_rules_catalogue",
            "optional_rules_choice", "optional_rules_in_game", "save_optional_rule_set"]

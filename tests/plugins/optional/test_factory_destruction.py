@@ -9,7 +9,8 @@ import pytest
 from helpers import ok
 
 from plugins.optional.framework import new_game
-from plugins.optional.framework.catalogue import RulesError, build_catalogue, choose_rules
+from plugins.optional.framework.catalogue import RulesError, build_catalogue
+from plugins.optional.framework.presets import choose_rules
 
 STEP = "wif.turn.end-of-turn.factory-destruction"
 

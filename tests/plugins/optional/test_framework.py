@@ -16,6 +16,8 @@ from plugins.optional.framework.catalogue import (
     UNNAMED_IN_SOURCES,
     RulesError,
     build_catalogue,
+)
+from plugins.optional.framework.presets import (
     choose_rules,
     game_plugins,
     load_rule_set,

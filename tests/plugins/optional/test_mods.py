@@ -18,7 +18,8 @@ from kernel.errors import PluginError
 from kernel.game import Game
 from kernel.verify import verify
 from plugins.optional.framework import is_on
-from plugins.optional.framework.catalogue import RulesError, build_catalogue, new_game
+from plugins.optional.framework.catalogue import RulesError, build_catalogue
+from plugins.optional.framework.presets import new_game
 
 from conftest import EXAMPLE_MOD, REPO, write_rule_plugin
 
@@ -30,7 +31,8 @@ def _pending(game):
 # ---------------------------------------------------------------- the example mod
 PLAY_WITH_THE_MOD = textwrap.dedent('''
     import json, sys
-    from plugins.optional.framework.catalogue import build_catalogue, new_game
+    from plugins.optional.framework.catalogue import build_catalogue
+    from plugins.optional.framework.presets import new_game
 
     catalogue = build_catalogue()
     rule = catalogue.get("field-repairs")

@@ -10,7 +10,8 @@ from helpers import ok, unit
 from optlab import DECL, lab
 
 from kernel.plugins import discover
-from plugins.optional.framework.catalogue import build_catalogue, fits_game, game_plugins
+from plugins.optional.framework.catalogue import build_catalogue
+from plugins.optional.framework.presets import fits_game, game_plugins
 
 STEP = "turn.impulse.land.combat.emergency-hq-supply"
 POCKET = {"198,53": "ussr", "199,53": "ussr", "198,54": "ussr"}  # a Soviet pocket in Poland

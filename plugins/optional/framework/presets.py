@@ -1,0 +1,216 @@
+"""Presets and rule sets: which optional rules a new game starts with.
+
+Seeds, "Optional Rules" (L2728-2762, L9378-9444): presets (None, All, Novice, Standard,
+Advanced, a personal set, named sets saved to files), prerequisites and the one exclusion
+checked on every choice.  The catalogue the choices are made from is ``catalogue.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .catalogue import FRAMEWORK_PLUGIN, PRESETS_FILE, Catalogue, RulesError, build_catalogue
+
+
+def config_dir() -> Path:
+    """The user config folder (the same as the front end's): WIF_CONFIG_DIR overrides it."""
+    if os.environ.get("WIF_CONFIG_DIR"):
+        return Path(os.environ["WIF_CONFIG_DIR"])
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "wif"
+
+
+def rule_sets_dir() -> Path:
+    return config_dir() / "optional-rules"
+
+
+RULE_SET_FORMAT = "wif-optional-rules"
+
+
+def _set_path(name: str) -> Path:
+    if name.endswith(".json") or os.sep in name or "/" in name:
+        return Path(name)
+    if not re.match(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", name):
+        raise RulesError(f"rule-set name {name!r}: use letters, digits, '-', '_' or '.'")
+    return rule_sets_dir() / f"{name}.json"
+
+
+def save_rule_set(name: str, rules: Iterable[str], catalogue: Catalogue | None = None) -> Path:
+    """Save a set (``personal`` is the Personal Set) to the config folder, or to a .json path."""
+    rules = sorted(dict.fromkeys(rules))
+    if catalogue is not None:
+        catalogue.check(rules)
+    path = _set_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"format": RULE_SET_FORMAT, "version": 1, "name": name, "rules": rules},
+                              indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_rule_set(name: str) -> list[str]:
+    path = _set_path(name)
+    if not path.exists():
+        hint = "save one with `wif rules save personal …`" if name == "personal" else \
+            f"saved sets: {', '.join(list_rule_sets()) or 'none'}"
+        raise RulesError(f"no optional-rule set {name!r} ({path} does not exist); {hint}")
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RulesError(f"{path}: not a readable optional-rule set ({exc})") from exc
+    if not isinstance(raw, dict) or raw.get("format") != RULE_SET_FORMAT or not isinstance(raw.get("rules"), list) \
+            or not all(isinstance(r, str) for r in raw["rules"]):
+        raise RulesError(f"{path}: not an optional-rule set (expected {{\"format\": \"{RULE_SET_FORMAT}\", "
+                         "\"rules\": [ids…]}})")
+    return list(raw["rules"])
+
+
+def list_rule_sets() -> list[str]:
+    folder = rule_sets_dir()
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+@dataclass
+class RuleChoice:
+    """The rules ON at the start of a game, and the plugins the game must load for them."""
+
+    preset: str
+    rules: list[str]
+    plugins: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+def preset_rules(preset: str, catalogue: Catalogue) -> tuple[list[str], list[str]]:
+    """The rules a preset turns ON, and notes about rules it could not (not implemented yet)."""
+    name = preset.lower()
+    notes: list[str] = []
+    if name == "none":
+        return [], notes
+    if name == "all":
+        # "All" is every rule that can be ON: implemented ones players are shown, and of the
+        # exclusive pair the one listed first (2D10 Land CRT before Blitz bonus).
+        chosen: list[str] = []
+        for rule in catalogue.implemented():
+            if not rule.listed:
+                continue
+            if any(x in chosen for x in rule.exclusions):
+                notes.append(f"{rule.name} left OFF: it excludes {', '.join(x for x in rule.exclusions if x in chosen)}")
+                continue
+            chosen.append(rule.id)
+        return _close_under_prerequisites(chosen, catalogue, notes), notes
+    if name in ("novice", "standard", "advanced"):
+        listed = tomllib.loads(PRESETS_FILE.read_text(encoding="utf-8"))[name]["rules"]
+        chosen, missing = [], []
+        for rule_id in listed:
+            rule = catalogue.rules.get(rule_id)
+            if rule is None or not rule.implemented:
+                missing.append(rule_id)
+                continue
+            chosen.append(rule_id)
+        if missing:
+            notes.append(f"{preset} lists {len(missing)} rules not implemented yet, left OFF: {', '.join(missing)}")
+        return _close_under_prerequisites(chosen, catalogue, notes), notes
+    # A saved set (the Personal Set or a named one) is taken as it is and checked strictly.
+    return load_rule_set("personal" if name == "personal" else preset), notes
+
+
+def _close_under_prerequisites(chosen: list[str], catalogue: Catalogue, notes: list[str]) -> list[str]:
+    """Drop rules whose prerequisite could not be ON (so a preset is always a legal set)."""
+    changed = True
+    while changed:
+        changed = False
+        for rule_id in list(chosen):
+            missing = [p for p in catalogue.rules[rule_id].prerequisites if p not in chosen]
+            if missing:
+                chosen.remove(rule_id)
+                notes.append(f"{catalogue.rules[rule_id].name} left OFF: its prerequisite "
+                             f"{', '.join(missing)} is OFF")
+                changed = True
+    return chosen
+
+
+def choose_rules(catalogue: Catalogue, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = (),
+                 fits: Callable[[str], bool] | None = None) -> RuleChoice:
+    """A preset, then rules switched ON, then OFF; refused with every problem named.
+    ``fits``: which rule plugins suit the game (see ``game_plugins``)."""
+    rules, notes = preset_rules(preset or "none", catalogue)
+    rules = list(rules)
+    for rule_id in on:
+        if rule_id not in rules:
+            rules.append(rule_id)
+    off = list(off)
+    for rule_id in off:
+        catalogue.get(rule_id)  # an unknown id is a mistake worth naming
+    rules = [r for r in rules if r not in off]
+    catalogue.check(rules)
+    ordered = [r for r in catalogue.rules if r in rules]
+    return RuleChoice(preset=preset or "none", rules=ordered, plugins=game_plugins(catalogue, ordered, fits),
+                      notes=notes)
+
+
+def game_plugins(catalogue: Catalogue, rules_on: Iterable[str], fits: Callable[[str], bool] | None = None
+                 ) -> list[str]:
+    """The plugins a new game loads: the framework, the plugins of the rules ON, and every
+    built-in rule that may be toggled during play (so it can be switched on later).  A mod's
+    rule that is OFF is left out, so installing a mod never makes other games depend on it.
+
+    ``fits(plugin_id)``: may a rule that is OFF be loaded into this game (``fits_game``)?  So a
+    game never gains whole rule sets (combat for 2D10 Land CRT) for a rule it does not play."""
+    on = set(rules_on)
+    plugins = [FRAMEWORK_PLUGIN]
+    for rule in catalogue.implemented():
+        toggleable = rule.origin == "builtin" and rule.toggle == "in-play"
+        # a rule whose prerequisite is OFF for good (chosen only at the start) can never be ON
+        possible = all(p in on or catalogue.rules[p].toggle != "never" for p in rule.prerequisites)
+        if rule.id in on or (toggleable and possible and (fits is None or fits(rule.plugin))):
+            plugins.append(rule.plugin)
+    return plugins
+
+
+def fits_game(discovery, game_has: Iterable[str]) -> Callable[[str], bool]:
+    """A rule plugin fits a game that has ``game_has`` (its scenario and extra plugins with
+    what they require) when every rules plugin it needs, directly or not, is among them
+    (the optional-rule plugins it needs come along)."""
+    from kernel.plugins import PluginError, resolve
+
+    has = set(game_has) | {FRAMEWORK_PLUGIN}
+
+    def fits(plugin_id: str) -> bool:
+        try:
+            needed = resolve([plugin_id], discovery.plugins)
+        except PluginError:
+            return False
+        return all(i.id in has or i.manifest.kind == "optional-rule" for i in needed)
+
+    return fits
+
+
+def new_game(scenario: str, path, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = (),
+             options: dict | None = None, extra_plugins: list[str] | None = None,
+             plugin_dirs: list[Path] | None = None, **kwargs):
+    """``Game.new`` with optional rules chosen as on the Start New Game form.
+
+    The rules ON are recorded in the game's options (``optional_rules``, ``rules_preset``),
+    so they are in the save's meta and in its GameStarted event."""
+    from kernel.game import Game
+    from kernel.plugins import PluginError, discover, resolve
+
+    discovery = discover(plugin_dirs)
+    catalogue = build_catalogue(discovery)
+    try:
+        game_has = {i.id for i in resolve([scenario, *(extra_plugins or [])], discovery.plugins)}
+    except PluginError:
+        game_has = set()  # Game.new names what is missing
+    choice = choose_rules(catalogue, preset, on, off, fits_game(discovery, game_has))
+    options = dict(options or {})
+    options["optional_rules"] = choice.rules
+    options["rules_preset"] = choice.preset
+    plugins = list(dict.fromkeys(choice.plugins + list(extra_plugins or [])))
+    return Game.new(scenario, path, options=options, extra_plugins=plugins, plugin_dirs=plugin_dirs, **kwargs)
