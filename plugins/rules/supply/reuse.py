@@ -19,9 +19,11 @@ import threading
 from collections import OrderedDict
 
 _kept = threading.local()
-KEPT = 48  # (kind, situation, seeds) keys, the least recently used dropped first
+# Bounds on memory (a kept search is a few hundred kB: costs, overseas costs, parents; a server
+# keeps one store per game thread): a position's traces use about 10 keys
+KEPT = 24  # keys: (kind, seeds) or (search kind, situation), the least recently used dropped first
 VERSIONS = 3  # positions kept per key (e.g. before and after a unit's move)
-SEARCHES = 8  # searches kept per situation and kind (a trace makes 2-5 from different seeds)
+SEARCHES = 6  # searches kept per situation and kind (a trace makes 2-5 from different seeds)
 
 
 def changed_hexes(tracer, hex_control: dict, blocked: set) -> set:
