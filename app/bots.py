@@ -32,6 +32,7 @@ FIRST_OPTIONS = 6  # the greedy bot looks below this many of a long first field'
 PER_CHOICE = 40
 CHAIN_BIAS = 0.8  # the random bot finishes a chain it started (embark, sail, invade) this often
 LANDING_ACTIONS = ("land", "combined")  # the actions whose impulse has Invasion (seeds, "Invasion")
+STAY = "StayAtSea"  # ... and keeps its convoys at sea in Stay At Sea, as often
 
 
 @cache
@@ -102,8 +103,9 @@ class Bot:
         """A light bias of the random policy so that a chain it started can end: an invasion
         needs land units embarked, their transport sailed out of port, a Land or Combined
         action and the Invade command itself, which uniform picks seldom line up ("Embark/Debark
-        Units", "Naval Movement", "Invasion").  Still random: where it sails, which hex, what
-        else moves."""
+        Units", "Naval Movement", "Invasion"); likewise it keeps its convoys at sea ("Stay At
+        Sea"), which a uniform pick of a subset seldom does for all of them.  Still random:
+        where it sails, which hex, what else moves or stays."""
         if self.rng.random() >= CHAIN_BIAS:
             return None
         by_type = {c.type: c for c in others}
@@ -117,7 +119,27 @@ class Bot:
                 return cmd
         if "ChooseAction" in by_type and self._cargo_at_sea(game, by_type["ChooseAction"].actor):
             return by_type["ChooseAction"].sample(self.rng, pick=self._landing_action)
+        if STAY in by_type:
+            convoys = SeaSense(game, by_type[STAY].actor, []).convoys
+            cmd = by_type[STAY].sample(self.rng, pick=lambda f, options: self._keep_convoys(f, options, convoys))
+            if cmd is not None and convoys(cmd.get("units") or []):
+                return cmd
         return None
+
+    def _keep_convoys(self, f, options, convoys):
+        """Pick for Stay At Sea: every convoy offered stays on its lane ("convoys ... may remain
+        at sea indefinitely"; Guadalcanal's Allies score the Japanese convoy points not at sea),
+        with a random few of the other units offered (None: no convoy offered, pick at random)."""
+        if f.kind != "units":
+            return None
+        values = [o.value for o in options]
+        held = convoys(values)
+        if not held:
+            return None
+        rest = [v for v in values if v not in held]
+        most = len(values) if f.max is None else min(f.max, len(values))
+        kept = sorted(held)[:most]
+        return kept + self.rng.sample(rest, self.rng.randint(0, max(0, min(len(rest), most - len(kept)))))
 
     def _sail(self, f, options, ship: str):
         """Pick for a naval move that takes ``ship`` out to sea (None: pick at random)."""

@@ -142,3 +142,31 @@ def test_invasion_random_bot_with_land_units_at_sea_mostly_picks_an_action_that_
         assert len(set(actions)) > 2, "still random"
     finally:
         game.close()
+
+
+def test_stay_at_sea_random_bot_mostly_keeps_the_convoys_on_their_lanes(tmp_path):
+    """Seeds, "Stay At Sea": "convoys ... may remain at sea indefinitely"; Guadalcanal's Allies
+    score the Japanese convoy points short of 5 in the China Sea and the South China Sea.  The
+    random bot keeps its convoys at sea most of the time (uniform subsets: about half the
+    seeds sent some home on turn 1), still random in what else stays, every offer accepted."""
+    from helpers import go_to, lab_game
+
+    kept, stayed_others = 0, set()
+    for seed in range(6):
+        g = lab_game(tmp_path / f"r{seed}.wif", "guadalcanal")
+        try:
+            go_to(g, "turn.end-of-turn.stay-at-sea-phasing", turn=1, active_side="axis")
+            bots = {side: Bot("random", 10 * seed + i) for i, side in enumerate(sorted(g.state.kernel.sides))}
+            tally = Tally()
+            while (tally.decisions < 200 and not any(r.type == "ConvoyPointsScored" for r in g.history(1))
+                   and play_pending(g, bots, tally)):
+                pass
+            assert tally.refused == []
+            scored = next(r.data for r in g.history(1) if r.type == "ConvoyPointsScored")
+            kept += scored["points"] == {"CS": 0, "SC": 0}
+            stayed_others |= {u for r in g.history(1) if r.type == "NavalGroupMoved" and r.data["impulse"] == -1
+                              for u in r.data["units"] if "convoy" not in u}
+        finally:
+            g.close()
+    assert kept >= 5, kept
+    assert stayed_others, "still random: warships stay at sea now and then"
