@@ -25,6 +25,7 @@ SOURCE_COLOURS = {"primary": (60, 200, 90), "secondary": (80, 150, 255), "tertia
 OUT_OF_SUPPLY = (235, 40, 40)
 PATH = (255, 255, 255)
 PATH_SHADOW = (20, 20, 20)
+SEA_PATH = (90, 180, 255)  # the sea leg of an overseas supply path ("Overseas supply paths")
 LEGEND_BG = (20, 24, 32, 215)
 
 
@@ -117,11 +118,12 @@ class SupplyLayer:
             points.append((pos[0] + x, pos[1] + y))
         # a path drawn hex by hex; a jump of the world's seam is left out
         width = max(2, g.w // 8)
-        for a, b in zip(points, points[1:]):
+        at_sea = {i for start, end in answer.get("sea", ()) for i in range(start, end)}
+        for i, (a, b) in enumerate(zip(points, points[1:])):
             if abs(a[0] - b[0]) > 3 * g.w:
                 continue
             pygame.draw.line(surface, PATH_SHADOW, a, b, width + 2)
-            pygame.draw.line(surface, PATH, a, b, width)
+            pygame.draw.line(surface, SEA_PATH if i in at_sea else PATH, a, b, width)
         source = answer["source"]
         if source is not None:
             x, y = dmap.hex_to_screen(tuple(source["hex"]))

@@ -10,6 +10,7 @@ The paths are read off the same searches ``in_supply`` uses (trace.py): no secon
 
 from __future__ import annotations
 
+from kernel.hexgrid import WORLD
 from kernel.hookspecs import hookimpl
 from plugins.rules import core
 
@@ -53,11 +54,45 @@ def _follow(parents: dict, start, goal) -> list:
     return path
 
 
-def _leg(tracer, seeds, railway: bool, start) -> list:
-    """One leg of the path, searched as ``Tracer.trace`` searches it (same seeds and limit)."""
+def _leg(tracer, seeds, railway: bool, start, sea_seeds=None) -> tuple[list, tuple | None]:
+    """One leg of the path, searched as ``Tracer.trace`` searches it (same seeds and limit):
+    (its hexes, the sea leg (coastal hex or port, landing port) or None).  Over land when it
+    can; else, when ``sea_seeds`` are given (the seeds a path may reach overseas), overseas."""
     parents: dict = {}
-    tracer.search(seeds, railway=railway, parents=parents)
-    return _follow(parents, start, seeds)
+    land = tracer.search(seeds, railway=railway, parents=parents)
+    if start in land or not sea_seeds:
+        return _follow(parents, start, seeds), None
+    return _overseas_leg(tracer, sea_seeds, railway, start)
+
+
+def _overseas_leg(tracer, seeds, railway: bool, start) -> tuple[list, tuple | None]:
+    """"Overseas supply paths": from ``start`` over land to a port (or from its own coastal
+    hex), by sea to a friendly port, then over land to ``seeds``.  The ports and coastal hexes
+    are the overseas rule's answers (``trace.OVERSEAS_LINKS``), asked as ``Tracer._overseas``
+    asks them; the landing port is the one whose answer alone gives the entry its cost."""
+    parents: dict = {}
+    land = tracer.search(seeds, railway=railway, parents=parents)
+    for rule in trace.OVERSEAS_LINKS:
+        ports, coast = rule.links(tracer, land, railway)
+        inland: dict = {}  # from each hex over land to a port entered from overseas
+        seeded = {**ports, **{h: 0 for h in seeds}}
+        dist = tracer.search(seeded, railway, parents=inland)
+        if start in coast and coast[start] <= dist.get(start, trace.UNLIMITED):
+            to_sea, cost = [start], coast[start]
+        elif start in dist:
+            to_sea = _follow(inland, start, seeded)
+            cost = ports.get(to_sea[-1])
+            if cost is None:
+                continue
+        else:
+            continue
+        entry = to_sea[-1]
+        landings = sorted((WORLD.distance(entry, h), h) for h in ports if land.get(h) == cost - 1)
+        for _, port in landings:
+            alone = rule.links(tracer, {port: land[port]}, railway)
+            if alone[0].get(entry) == cost or alone[1].get(entry) == cost:
+                return to_sea + _follow(parents, port, seeds), (entry, port)
+    return [start], None
 
 
 @hookimpl(optionalhook=True)
@@ -69,7 +104,8 @@ def supply_path(state, unit_id):
         return None
     hex_ = tuple(unit.hex)
     supplied = in_supply(state, unit_id)
-    answer = {"unit": unit_id, "in_supply": supplied, "path": [list(hex_)], "source": None, "why": None}
+    answer = {"unit": unit_id, "in_supply": supplied, "path": [list(hex_)], "source": None, "why": None,
+              "sea": []}
     if unit.where in AT_SEA or core.world_map().is_sea(hex_) or unit.type in trace.ALWAYS_SUPPLIED_TYPES:
         return answer  # always in supply, no path to trace
     if supplied_this_impulse(state, unit_id):
@@ -84,7 +120,10 @@ def supply_path(state, unit_id):
                          f"the nearest supply source is {cost} hexes of path away; the range here is "
                          f"{tracer.range_at(hex_)}")
         return answer
-    path = _leg(tracer, result.sources, False, hex_)  # the basic path in_supply found
+    # "You may only trace supply overseas once for each unit": a source whose own chain went
+    # overseas (by_sea) is reached over land only, and after a sea leg the chain stays on land
+    path, sea = _leg(tracer, result.sources, False, hex_, result.sources - result.by_sea)
+    seas = [sea] if sea else []
     end = path[-1]
     kind = "primary" if end in result.primaries else result.active.get(end, "primary")
     labels = tracer.secondary_candidates() if kind != "primary" else {}
@@ -95,13 +134,29 @@ def supply_path(state, unit_id):
         if kind == "primary":
             break
         if kind == "secondary":
-            leg = _leg(tracer, result.primaries, True, end)
+            seeds = set(result.primaries)
         else:
-            leg = _leg(tracer, {h for h in result.active if h != end} | result.primaries, False, end)
+            seeds = {h for h in result.active if h != end} | result.primaries
+        leg, sea = _leg(tracer, seeds, kind == "secondary", end, None if seas else seeds - result.by_sea)
         if leg[-1] == end:
             break
         path += leg[1:]
+        seas += [sea] if sea else []
         end = leg[-1]
         kind = "primary" if end in result.primaries else result.active.get(end, "primary")
-    answer["path"] = [list(h) for h in path]
+    answer["path"], answer["sea"] = _with_sea_legs(path, seas)
     return answer
+
+
+def _with_sea_legs(path: list, seas: list) -> tuple[list, list]:
+    """The path with each sea leg drawn as the straight line of hexes between the coastal hex
+    or port it leaves from and the port it reaches (so the path goes on hex by adjacent hex),
+    and the sea legs as [index where it leaves, index where it lands] in that path."""
+    out: list = []
+    legs: list = []
+    for a, b in zip(path, path[1:] + [None]):
+        out.append(list(a))
+        if b is not None and (a, b) in seas:
+            legs.append([len(out) - 1, len(out) - 1 + WORLD.distance(a, b)])
+            out += [list(h) for h in WORLD.line(a, b)[1:-1]]
+    return out, legs
