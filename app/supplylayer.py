@@ -25,7 +25,7 @@ SOURCE_COLOURS = {"primary": (60, 200, 90), "secondary": (80, 150, 255), "tertia
 OUT_OF_SUPPLY = (235, 40, 40)
 PATH = (255, 255, 255)
 PATH_SHADOW = (20, 20, 20)
-SEA_PATH = (90, 180, 255)  # the sea leg of an overseas supply path ("Overseas supply paths")
+SEA_PATH = (150, 230, 255)  # the sea leg of an overseas supply path ("Overseas supply paths"), dashed
 LEGEND_BG = (20, 24, 32, 215)
 
 
@@ -118,12 +118,19 @@ class SupplyLayer:
             points.append((pos[0] + x, pos[1] + y))
         # a path drawn hex by hex; a jump of the world's seam is left out
         width = max(2, g.w // 8)
-        at_sea = {i for start, end in answer.get("sea", ()) for i in range(start, end)}
-        for i, (a, b) in enumerate(zip(points, points[1:])):
-            if abs(a[0] - b[0]) > 3 * g.w:
-                continue
-            pygame.draw.line(surface, PATH_SHADOW, a, b, width + 2)
-            pygame.draw.line(surface, SEA_PATH if i in at_sea else PATH, a, b, width)
+        seam = [abs(a[0] - b[0]) > 3 * g.w for a, b in zip(points, points[1:])]
+        segments = []  # (from, to, colour): a sea leg is one straight line, port to port
+        at_sea: set = set()
+        for start, end in answer.get("sea", ()):
+            if not any(seam[start:end]):
+                segments.append((points[start], points[end], SEA_PATH))
+                at_sea.update(range(start, end))
+        segments += [(a, b, PATH) for i, (a, b) in enumerate(zip(points, points[1:]))
+                     if i not in at_sea and not seam[i]]
+        for a, b, colour in segments:
+            for a, b in (_dashes(a, b, max(6, g.w // 2)) if colour == SEA_PATH else [(a, b)]):
+                pygame.draw.line(surface, PATH_SHADOW, a, b, width + 2)
+                pygame.draw.line(surface, colour, a, b, width)
         source = answer["source"]
         if source is not None:
             x, y = dmap.hex_to_screen(tuple(source["hex"]))
@@ -154,3 +161,12 @@ class SupplyLayer:
             colour = OUT_OF_SUPPLY if "OUT OF SUPPLY" in note else (230, 230, 220)
             box.blit(f.render(note, True, colour), (6, 24 + 19 * n))
         surface.blit(box, (pos[0] + 4, pos[1] + size[1] - height - 4))
+
+
+def _dashes(a, b, dash: int) -> list:
+    """The line from ``a`` to ``b`` as dashes ``dash`` pixels long with gaps as long."""
+    length = max(1.0, ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5)
+
+    def at(t: float) -> tuple[int, int]:
+        return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t))
+    return [(at(d / length), at(min(d + dash, length) / length)) for d in range(0, int(length), 2 * dash)]

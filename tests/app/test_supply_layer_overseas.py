@@ -4,7 +4,7 @@ number of consecutive sea areas to a friendly controlled port ... You may only t
 overseas once for each unit").  On Guadalcanal's opening position: Japan's garrison of Guam
 traces by sea to a Japanese home port; a unit inland of Lae goes over land to Lae first; a unit
 next to Rabaul traces to the 17th Army HQ there, whose own chain goes on by sea.  The window
-draws the sea leg blue (app/supplylayer.py), driven by real posted pygame events."""
+draws the sea leg as one dashed line, port to port (app/supplylayer.py), driven by real posted pygame events."""
 
 from __future__ import annotations
 
@@ -96,9 +96,12 @@ def test_the_supply_layer_draws_the_sea_leg_of_a_selected_island_garrison(game, 
         assert supply_layer(window).visible
         pump(window, *click(hex_pos(window, GUAM)))
         assert "jp-ichiki" in window.primary.selection.units
-        path = path_of(game, "jp-ichiki")["path"]
-        a, b = hex_pos(window, tuple(path[1])), hex_pos(window, tuple(path[2]))
-        near = colours_near(window, ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2), 2)
-        assert SEA_PATH in near and PATH not in near
+        answer = path_of(game, "jp-ichiki")
+        (leaves, lands), = answer["sea"]
+        # one dashed straight line from Guam to the landing port, not the hex-by-hex path
+        a, b = hex_pos(window, tuple(answer["path"][leaves])), hex_pos(window, tuple(answer["path"][lands]))
+        along = [colours_near(window, (a[0] + (b[0] - a[0]) * n // 20, a[1] + (b[1] - a[1]) * n // 20), 1)
+                 for n in range(3, 18)]
+        assert sum(SEA_PATH in near for near in along) >= 5 and not any(PATH in near for near in along)
     finally:
         pygame.quit()

@@ -97,6 +97,9 @@ def _overseas_leg(tracer, seeds, railway: bool, start) -> tuple[list, tuple | No
 
 @hookimpl(optionalhook=True)
 def supply_path(state, unit_id):
+    """app/uihooks.py's answer, plus ``"sea"``: the path's sea legs ("Overseas supply paths"), each
+    [index of the coastal hex or port it leaves from, index of the port it lands in] in ``path``
+    (the hexes between them are the straight line across; the window draws one dashed line)."""
     from . import AT_SEA, in_supply, supplied_this_impulse
 
     unit = state["units"].units.get(unit_id)
