@@ -97,12 +97,18 @@ def count_skips(game, skips: dict) -> None:
             skips[key] = skips.get(key, 0) + 1
 
 
-def random_rules(rules: dict, seed: int) -> dict:
-    """A random subset, drawn from ``seed``, of the optional rules ``rules`` would switch ON."""
+def random_rules(rules: dict, seed: int, scenario: str | None = None) -> dict:
+    """A random subset, drawn from ``seed``, of the optional rules ``rules`` would switch ON;
+    given ``scenario``, of those among them whose plugins suit its game (no Kamikaze, which
+    needs the naval rules, in Barbarossa).  The unsuitable are dropped before the draw, so
+    the other rules' draws stay what they were."""
     from app.uihooks import ask_optional_rules
 
     pool = ask_optional_rules("optional_rules_choice", None, preset=rules.get("preset", "none"),
                               rules_on=rules.get("rules_on", []), rules_off=rules.get("rules_off", []))["rules"]
+    if scenario is not None:
+        fitting = set(ask_optional_rules("optional_rules_fitting", None, scenario=scenario)["rules"])
+        pool = [r for r in pool if r in fitting]
     prerequisites = {row["id"]: row["prerequisites"] for row in ask_optional_rules("optional_rules_catalogue")["rules"]}
     draw = random.Random(f"random-rules:{seed}")
     chosen = {r for r in pool if draw.random() < 0.5}
@@ -149,7 +155,7 @@ def cmd_autoplay(args) -> int:
     skips: dict | None = {} if args.skips else None
     with tempfile.TemporaryDirectory() as tmp:
         for i, seed in enumerate(seeds):
-            chosen = random_rules(rules, seed) if args.random_rules else rules
+            chosen = random_rules(rules, seed, args.scenario) if args.random_rules else rules
             if args.random_rules:
                 print(f"seed {seed}: optional rules ON: {', '.join(chosen['rules_on']) or 'none'}", flush=True)
             save = Path(args.save) if (args.save and len(seeds) == 1) else Path(tmp) / f"{args.scenario}-{seed}.wif"

@@ -145,6 +145,12 @@ def optional_rules_choice(preset, rules_on, rules_off):
 
 
 @hookspec(firstresult=True)
+def optional_rules_fitting(scenario):
+    """The implemented rules whose plugins suit a game of ``scenario`` (what a preset may switch
+    ON in it; Kamikaze needs the naval rules), in catalogue order: ``{"scenario", "rules"}``."""
+
+
+@hookspec(firstresult=True)
 def new_game_with_rules(scenario, path, preset, rules_on, rules_off, options, players, seed):
     """A new game (``kernel.game.Game``) of ``scenario`` in a new save at ``path`` with the
     optional rules chosen as in ``optional_rules_choice`` (recorded in its options, their

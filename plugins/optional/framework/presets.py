@@ -87,8 +87,10 @@ class RuleChoice:
     notes: list[str] = field(default_factory=list)
 
 
-def preset_rules(preset: str, catalogue: Catalogue) -> tuple[list[str], list[str]]:
-    """The rules a preset turns ON, and notes about rules it could not (not implemented yet)."""
+def preset_rules(preset: str, catalogue: Catalogue, fits: Callable[[str], bool] | None = None
+                 ) -> tuple[list[str], list[str]]:
+    """The rules a preset turns ON, and notes about rules it could not (not implemented yet, or
+    ``fits`` says their plugin does not suit the game: see ``_suits``)."""
     name = preset.lower()
     notes: list[str] = []
     if name == "none":
@@ -98,7 +100,7 @@ def preset_rules(preset: str, catalogue: Catalogue) -> tuple[list[str], list[str
         # exclusive pair the one listed first (2D10 Land CRT before Blitz bonus).
         chosen: list[str] = []
         for rule in catalogue.implemented():
-            if not rule.listed:
+            if not rule.listed or not _suits(rule, fits, notes):
                 continue
             if any(x in chosen for x in rule.exclusions):
                 notes.append(f"{rule.name} left OFF: it excludes {', '.join(x for x in rule.exclusions if x in chosen)}")
@@ -113,12 +115,25 @@ def preset_rules(preset: str, catalogue: Catalogue) -> tuple[list[str], list[str
             if rule is None or not rule.implemented:
                 missing.append(rule_id)
                 continue
-            chosen.append(rule_id)
+            if _suits(rule, fits, notes):
+                chosen.append(rule_id)
         if missing:
             notes.append(f"{preset} lists {len(missing)} rules not implemented yet, left OFF: {', '.join(missing)}")
         return _close_under_prerequisites(chosen, catalogue, notes), notes
     # A saved set (the Personal Set or a named one) is taken as it is and checked strictly.
     return load_rule_set("personal" if name == "personal" else preset), notes
+
+
+def _suits(rule, fits: Callable[[str], bool] | None, notes: list[str]) -> bool:
+    """May a preset switch ``rule`` ON in this game?  Not when its plugin needs rules the game
+    does not play (Kamikaze needs the naval rules): a preset chooses what suits the game, and
+    must not drag whole rule sets into it (naval into Barbarossa).  Rules a player names
+    (``--rules-on``, a saved set) are taken as they are."""
+    if fits is None or rule.plugin is None or fits(rule.plugin):
+        return True
+    lacking = [p for p in rule.requires if not fits(p)] or [rule.plugin]
+    notes.append(f"{rule.name} left OFF: it needs the {', '.join(lacking)} rules, which this game does not play")
+    return False
 
 
 def _close_under_prerequisites(chosen: list[str], catalogue: Catalogue, notes: list[str]) -> list[str]:
@@ -140,7 +155,7 @@ def choose_rules(catalogue: Catalogue, preset: str = "none", on: Iterable[str] =
                  fits: Callable[[str], bool] | None = None) -> RuleChoice:
     """A preset, then rules switched ON, then OFF; refused with every problem named.
     ``fits``: which rule plugins suit the game (see ``game_plugins``)."""
-    rules, notes = preset_rules(preset or "none", catalogue)
+    rules, notes = preset_rules(preset or "none", catalogue, fits)
     rules = list(rules)
     for rule_id in on:
         if rule_id not in rules:
@@ -192,6 +207,27 @@ def fits_game(discovery, game_has: Iterable[str]) -> Callable[[str], bool]:
     return fits
 
 
+def fits_scenario(discovery, scenario: str, extra_plugins: Iterable[str] | None = None) -> Callable[[str], bool]:
+    """``fits_game`` for a game of ``scenario`` (and ``extra_plugins``) with all they require."""
+    from kernel.plugins import PluginError, resolve
+
+    try:
+        game_has = {i.id for i in resolve([scenario, *(extra_plugins or [])], discovery.plugins)}
+    except PluginError:
+        game_has = set()  # Game.new names what is missing
+    return fits_game(discovery, game_has)
+
+
+def rules_fitting(scenario: str, plugin_dirs: list[Path] | None = None) -> list[str]:
+    """The implemented rules whose plugins suit a game of ``scenario`` (what a preset may switch
+    ON in it), in catalogue order: the pool a random subset for that scenario is drawn from."""
+    from kernel.plugins import discover
+
+    discovery = discover(plugin_dirs)
+    fits = fits_scenario(discovery, scenario)
+    return [r.id for r in build_catalogue(discovery).implemented() if r.plugin and fits(r.plugin)]
+
+
 def new_game(scenario: str, path, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = (),
              options: dict | None = None, extra_plugins: list[str] | None = None,
              plugin_dirs: list[Path] | None = None, **kwargs):
@@ -200,15 +236,11 @@ def new_game(scenario: str, path, preset: str = "none", on: Iterable[str] = (), 
     The rules ON are recorded in the game's options (``optional_rules``, ``rules_preset``),
     so they are in the save's meta and in its GameStarted event."""
     from kernel.game import Game
-    from kernel.plugins import PluginError, discover, resolve
+    from kernel.plugins import discover
 
     discovery = discover(plugin_dirs)
     catalogue = build_catalogue(discovery)
-    try:
-        game_has = {i.id for i in resolve([scenario, *(extra_plugins or [])], discovery.plugins)}
-    except PluginError:
-        game_has = set()  # Game.new names what is missing
-    choice = choose_rules(catalogue, preset, on, off, fits_game(discovery, game_has))
+    choice = choose_rules(catalogue, preset, on, off, fits_scenario(discovery, scenario, extra_plugins))
     options = dict(options or {})
     options["optional_rules"] = choice.rules
     options["rules_preset"] = choice.preset

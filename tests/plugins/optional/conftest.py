@@ -47,8 +47,7 @@ def stand_ins(tmp_path):
     so prerequisites, the exclusion and toggling can be tested on real rule ids."""
     base = tmp_path / "stand-ins"
     for rule_id, group in (("divisions", "additional-units"), ("artillery", "additional-units"),
-                           ("unlimited-breakdown", "land"), ("blitz-bonus", "land"), ("2d10-land-crt", "land"),
-                           ("kamikaze", "air")):
+                           ("unlimited-breakdown", "land"), ("blitz-bonus", "land"), ("2d10-land-crt", "land")):
         write_rule_plugin(base, rule_id, group)
     return base
 

@@ -141,9 +141,9 @@ def test_mods_with_conflicting_ids_keep_the_first_and_say_so(tmp_path):
     assert any("sneaky" in e and "the plugin id must be the rule id" in e for e in catalogue.errors)
     # and a mod that puts a catalogue rule in another group
     fourth = tmp_path / "d"
-    write_rule_plugin(fourth, "kamikaze", "land")
+    write_rule_plugin(fourth, "night-missions", "land")
     catalogue = build_catalogue(plugin_dirs=[fourth])
-    assert not catalogue.get("kamikaze").implemented
+    assert not catalogue.get("night-missions").implemented
     assert any("belongs to group 'air'" in e for e in catalogue.errors)
 
 

@@ -1,0 +1,53 @@
+"""Optional rule Kamikaze (seeds "Optional Rules", L2754-2756; "Kamikaze Form"): its catalogue
+entry (plugins/optional/kamikaze) makes the naval plugin's kamikaze rule choosable; a preset
+leaves it OFF in a game without the naval rules, so it never drags them into Barbarossa."""
+
+from __future__ import annotations
+
+from kernel.plugins import discover
+from plugins.optional.framework import is_on, new_game
+from plugins.optional.framework.catalogue import build_catalogue
+from plugins.optional.framework.presets import choose_rules, fits_scenario, rules_fitting
+
+
+def test_kamikaze_is_implemented_by_its_catalogue_entry_which_needs_naval():
+    rule = build_catalogue().get("kamikaze")
+    assert rule.implemented and rule.plugin == "kamikaze" and rule.requires == ["naval"]
+    assert rule.status() == "implemented" and rule.toggle == "in-play"
+
+
+def test_kamikaze_switched_on_for_guadalcanal_starts_a_game_with_the_naval_rule_on(save):
+    game = new_game("guadalcanal", save, on=["kamikaze"], seed=3)
+    try:
+        assert {"kamikaze", "naval"} <= set(game.plugin_set)
+        assert is_on(game.state, "kamikaze")
+        assert game.history(1, 1)[0].data["options"]["optional_rules"] == ["kamikaze"]
+    finally:
+        game.close()
+
+
+def test_preset_all_in_barbarossa_leaves_kamikaze_off_with_a_note():
+    discovery = discover()
+    catalogue = build_catalogue(discovery)
+    choice = choose_rules(catalogue, "all", fits=fits_scenario(discovery, "barbarossa"))
+    assert "kamikaze" not in choice.rules and "naval" not in choice.plugins
+    assert "Kamikaze left OFF: it needs the naval rules, which this game does not play" in choice.notes
+    # the presets listing it (Standard, Advanced) leave it OFF the same way
+    standard = choose_rules(catalogue, "standard", fits=fits_scenario(discovery, "barbarossa"))
+    assert "kamikaze" not in standard.rules and any(n.startswith("Kamikaze left OFF") for n in standard.notes)
+    # but in Guadalcanal, which plays the naval rules, All switches it ON
+    guadalcanal = choose_rules(catalogue, "all", fits=fits_scenario(discovery, "guadalcanal"))
+    assert "kamikaze" in guadalcanal.rules and not any("Kamikaze" in n for n in guadalcanal.notes)
+    # every other implemented rule suits Barbarossa
+    implemented = [r.id for r in catalogue.implemented()]
+    assert rules_fitting("barbarossa") == [r for r in implemented if r != "kamikaze"]
+
+
+def test_a_barbarossa_game_from_the_all_preset_loads_no_naval_plugin(save):
+    game = new_game("barbarossa", save, preset="all", seed=2)
+    try:
+        assert "naval" not in game.plugin_set and "kamikaze" not in game.plugin_set
+        assert not is_on(game.state, "kamikaze")
+        assert "artillery" in game.state.kernel.options["optional_rules"]
+    finally:
+        game.close()
