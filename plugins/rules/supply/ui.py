@@ -60,9 +60,11 @@ def _leg(tracer, seeds, railway: bool, start, sea_seeds=None) -> tuple[list, tup
     can; else, when ``sea_seeds`` are given (the seeds a path may reach overseas), overseas."""
     parents: dict = {}
     land = tracer.search(seeds, railway=railway, parents=parents)
-    if start in land or not sea_seeds:
+    if not sea_seeds or land.get(start, trace.UNLIMITED) <= tracer.range_at(start):
         return _follow(parents, start, seeds), None
-    return _overseas_leg(tracer, sea_seeds, railway, start)
+    path, sea = _overseas_leg(tracer, sea_seeds, railway, start)
+    # (over land beyond the weather's range when no sea leg is found: what the search saw)
+    return (path, sea) if sea else (_follow(parents, start, seeds), None)
 
 
 def _overseas_leg(tracer, seeds, railway: bool, start) -> tuple[list, tuple | None]:
