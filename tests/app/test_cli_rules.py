@@ -110,3 +110,27 @@ def test_new_plugin_refuses_a_bad_name_or_an_existing_plugin(tmp_path, capsys):
     assert "use lower-case letters" in capsys.readouterr().err
     assert main(["new-plugin", "skirmish", "--kind", "scenario", "--dest", str(tmp_path)]) == 1
     assert "a plugin 'skirmish' exists already" in capsys.readouterr().err
+
+
+def test_new_guadalcanal_with_kamikaze_on_records_it(tmp_path, capsys):
+    """Kamikaze (seeds "Optional Rules"): switched on by name, in a scenario with the naval rules."""
+    save = tmp_path / "g.wif"
+    assert main(["new", "guadalcanal", "--save", str(save), "--seed", "3", "--rules-on", "kamikaze"]) == 0
+    store = EventStore.open(save)
+    assert store.meta("options")["optional_rules"] == ["kamikaze"]
+    assert {"kamikaze", "naval"} <= set(store.meta("plugins"))
+    store.close()
+
+
+def test_random_rules_draw_only_rules_that_suit_the_scenario():
+    """`wif autoplay --random-rules`: Kamikaze needs the naval rules, so a Barbarossa draw never
+    has it; dropping it before the draw leaves the other rules' draws as they were before it was
+    implemented (seeds 5 and 24, which the Barbarossa optional-rules autoplay test relies on)."""
+    from app.cli_bots import random_rules
+
+    every = {"preset": "all", "rules_on": [], "rules_off": []}
+    without_kamikaze = every | {"rules_off": ["kamikaze"]}
+    for seed in (5, 24):  # the pool is the same as with Kamikaze switched off, so the draw is too
+        assert random_rules(every, seed, "barbarossa") == random_rules(without_kamikaze, seed)
+    assert all("kamikaze" not in random_rules(every, seed, "barbarossa")["rules_on"] for seed in range(1, 9))
+    assert any("kamikaze" in random_rules(every, seed, "guadalcanal")["rules_on"] for seed in range(1, 9))
