@@ -3,7 +3,8 @@
 A bot never reads a rule from raw state: whatever it submits was offered by the game, so a
 refusal is a broken choices contract and is counted as such.  Two policies:
 
-- ``random``: any offered command, filled in at random; finishes a step now and then.
+- ``random``: any offered command, filled in at random; finishes a step now and then; mostly
+  finishes a chain it started (an invasion) and keeps its convoys on their sea lanes.
 - ``greedy``: scores what it may do through previews (the best odds for an attack, the move
   that comes closest to an objective the game names, the action that gives the most
   activities; at sea app/bot_sea.py: task forces towards objectives and enemy ships,
@@ -33,6 +34,7 @@ PER_CHOICE = 40
 CHAIN_BIAS = 0.8  # the random bot finishes a chain it started (embark, sail, invade) this often
 LANDING_ACTIONS = ("land", "combined")  # the actions whose impulse has Invasion (seeds, "Invasion")
 STAY = "StayAtSea"  # ... and keeps its convoys at sea in Stay At Sea, as often
+CONVOY_BIAS = 0.8  # ... and leaves them on their sea lanes in a random naval move this often
 
 
 @cache
@@ -91,12 +93,31 @@ class Bot:
         if finish and self.rng.random() < 0.3:
             return finish[0].base()
         for _ in range(4):
-            cmd = self.rng.choice(others).sample(self.rng)
+            cmd = self._sample(game, self.rng.choice(others))
             if cmd is not None:
                 if cmd["type"] == "EmbarkUnits":
                     self._embarked = (self._step_key, cmd["ship"])
                 return cmd
         return finish[0].base() if finish else None
+
+    def _sample(self, game, choice: CommandChoice) -> dict | None:
+        """A random command of ``choice``; a naval move leaves the convoys on their sea lanes
+        CONVOY_BIAS of the time (None: only convoys to move, the caller picks again)."""
+        if choice.type != SEA_MOVE or self.rng.random() >= CONVOY_BIAS:
+            return choice.sample(self.rng)
+        convoys = SeaSense(game, choice.actor, []).convoys
+        cmd = choice.sample(self.rng, pick=lambda f, options: self._leave_convoys(f, options, convoys))
+        return None if cmd is not None and convoys(cmd.get("units") or []) else cmd
+
+    def _leave_convoys(self, f, options, convoys):
+        """Pick for a naval move: a random few of the units offered other than convoys (None:
+        pick at random)."""
+        if f.kind != "units":
+            return None
+        rest = [o.value for o in options if o.value not in convoys(o.value for o in options)]
+        hi = len(rest) if f.max is None else min(f.max, len(rest))
+        lo = f.min or 0
+        return self.rng.sample(rest, self.rng.randint(lo, hi)) if rest and lo <= hi else None
 
     # ------------------------------------------------------------ random: chains of choices
     def _chain(self, game, others: list[CommandChoice]) -> dict | None:
