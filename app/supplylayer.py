@@ -106,7 +106,8 @@ class SupplyLayer:
             name = (unit.name or unit_id) if unit is not None else unit_id
             if answer["in_supply"]:
                 source = answer["source"]
-                notes.append(f"{name}: in supply" + (f" from {source['label']} ({source['kind']})" if source else ""))
+                notes.append(f"{name}: in supply" + (f" from {source['label']} ({source['kind']})" if source else "")
+                             + (", partly by sea (dashed)" if answer.get("sea") else ""))
             else:
                 notes.append(f"{name}: OUT OF SUPPLY - {answer['why']}")
         self._draw_legend(surface, pos, dmap.size, notes, power)
