@@ -170,3 +170,31 @@ def test_stay_at_sea_random_bot_mostly_keeps_the_convoys_on_their_lanes(tmp_path
             g.close()
     assert kept >= 5, kept
     assert stayed_others, "still random: warships stay at sea now and then"
+
+
+def test_naval_movement_random_bot_mostly_leaves_the_convoys_on_their_lanes(tmp_path):
+    """Seeds, "Naval Movement" and Guadalcanal's convoy victory points: random Japan sailed its
+    South China Sea convoys into port and never back.  A naval move from the China Sea, where
+    the Kongo is rigged beside Japan's three convoys: the random bot moves a convoy for few
+    seeds (uniform subsets: nearly always), still moves the Kongo, and every command it builds
+    is accepted."""
+    from dataclasses import replace
+
+    from helpers import go_to, lab_game, rig
+
+    g = lab_game(tmp_path / "m.wif", "guadalcanal")
+    try:
+        rig(g, "RigAction", power="japan", action="naval")
+        rig(g, "RigShipsAtSea", actor="japan", units=["jp-kongo"], area="CS", section=0)
+        go_to(g, "turn.impulse.naval.naval-movement", turn=1, active_side="axis")
+        decision = next(d for d in g.choices(None).decisions if d.decider == "japan")
+        move = decision.find("MoveNavalGroup")[0]
+        china_sea = [o for o in move.fields[0].all_options() if o.value == "CS:0"]
+        narrowed = replace(move, fields=[replace(move.fields[0], options=china_sea)])
+        cmds = [Bot("random", seed).choose(g, replace(decision, commands=[narrowed]), None) for seed in range(20)]
+        moved = [set(c["units"]) for c in cmds if c is not None]
+        assert all(g.dry_run(c).accepted for c in cmds if c is not None)
+        assert sum(any(u.startswith("jp-convoy") for u in units) for units in moved) <= 6, moved
+        assert sum("jp-kongo" in units for units in moved) >= 8, moved
+    finally:
+        g.close()
