@@ -57,7 +57,8 @@ def cmd_new(args) -> int:
     # written.  The optional-rule framework decides, asked through its hooks.
     host = optional_rules_host()
     on, off = split_ids(args.rules_on), split_ids(args.rules_off)
-    choice = ask_optional_rules("optional_rules_choice", host, preset=args.rules, rules_on=on, rules_off=off)
+    choice = ask_optional_rules("optional_rules_choice_for_scenario", host, scenario=args.scenario,
+                                preset=args.rules, rules_on=on, rules_off=off)
     game = ask_optional_rules("new_game_with_rules", host, scenario=args.scenario, path=args.save, preset=args.rules,
                               rules_on=on, rules_off=off, options=options, players=_parse_players(args.player),
                               seed=args.seed)

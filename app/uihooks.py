@@ -145,6 +145,12 @@ def optional_rules_choice(preset, rules_on, rules_off):
 
 
 @hookspec(firstresult=True)
+def optional_rules_choice_for_scenario(scenario, preset, rules_on, rules_off):
+    """``optional_rules_choice`` as a new game of ``scenario`` makes it: a preset leaves OFF,
+    with a note, the rules whose plugins need rules that game does not play."""
+
+
+@hookspec(firstresult=True)
 def optional_rules_fitting(scenario):
     """The implemented rules whose plugins suit a game of ``scenario`` (what a preset may switch
     ON in it; Kamikaze needs the naval rules), in catalogue order: ``{"scenario", "rules"}``."""

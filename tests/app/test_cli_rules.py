@@ -134,3 +134,16 @@ def test_random_rules_draw_only_rules_that_suit_the_scenario():
         assert random_rules(every, seed, "barbarossa") == random_rules(without_kamikaze, seed)
     assert all("kamikaze" not in random_rules(every, seed, "barbarossa")["rules_on"] for seed in range(1, 9))
     assert any("kamikaze" in random_rules(every, seed, "guadalcanal")["rules_on"] for seed in range(1, 9))
+
+
+def test_new_barbarossa_with_all_rules_leaves_kamikaze_off_and_says_why(tmp_path, capsys):
+    """A preset leaves OFF a rule whose plugin needs rules the game does not play, with a note."""
+    save = tmp_path / "b.wif"
+    assert main(["new", "barbarossa", "--save", str(save), "--seed", "3", "--rules", "all"]) == 0
+    out = capsys.readouterr().out
+    on = next(line for line in out.splitlines() if "optional rules ON:" in line)
+    assert "artillery" in on and "kamikaze" not in on
+    assert "note: Kamikaze left OFF: it needs the naval rules, which this game does not play" in out
+    store = EventStore.open(save)
+    assert "kamikaze" not in store.meta("options")["optional_rules"] and "naval" not in store.meta("plugins")
+    store.close()

@@ -228,6 +228,17 @@ def rules_fitting(scenario: str, plugin_dirs: list[Path] | None = None) -> list[
     return [r.id for r in build_catalogue(discovery).implemented() if r.plugin and fits(r.plugin)]
 
 
+def choose_rules_for(scenario: str, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = (),
+                     extra_plugins: list[str] | None = None, plugin_dirs: list[Path] | None = None) -> RuleChoice:
+    """``choose_rules`` as a new game of ``scenario`` makes it (``new_game``): with its notes on
+    the rules a preset left OFF because their plugins do not suit that game."""
+    from kernel.plugins import discover
+
+    discovery = discover(plugin_dirs)
+    return choose_rules(build_catalogue(discovery), preset, on, off,
+                        fits_scenario(discovery, scenario, extra_plugins))
+
+
 def new_game(scenario: str, path, preset: str = "none", on: Iterable[str] = (), off: Iterable[str] = (),
              options: dict | None = None, extra_plugins: list[str] | None = None,
              plugin_dirs: list[Path] | None = None, **kwargs):
@@ -236,11 +247,8 @@ def new_game(scenario: str, path, preset: str = "none", on: Iterable[str] = (), 
     The rules ON are recorded in the game's options (``optional_rules``, ``rules_preset``),
     so they are in the save's meta and in its GameStarted event."""
     from kernel.game import Game
-    from kernel.plugins import discover
 
-    discovery = discover(plugin_dirs)
-    catalogue = build_catalogue(discovery)
-    choice = choose_rules(catalogue, preset, on, off, fits_scenario(discovery, scenario, extra_plugins))
+    choice = choose_rules_for(scenario, preset, on, off, extra_plugins, plugin_dirs)
     options = dict(options or {})
     options["optional_rules"] = choice.rules
     options["rules_preset"] = choice.preset

@@ -8,10 +8,19 @@ from kernel.hookspecs import hookimpl
 
 from . import game_catalogue, rules_view
 from .catalogue import BUILTIN_PRESETS, GROUP_TITLES, RuleInfo, build_catalogue
-from .presets import choose_rules, list_rule_sets, new_game, rule_sets_dir, rules_fitting, save_rule_set
+from .presets import (
+    choose_rules,
+    choose_rules_for,
+    list_rule_sets,
+    new_game,
+    rule_sets_dir,
+    rules_fitting,
+    save_rule_set,
+)
 
 __all__ = ["new_game_with_rules", "optional_rule", "optional_rule_sets", "optional_rules_catalogue",
-           "optional_rules_choice", "optional_rules_fitting", "optional_rules_in_game", "save_optional_rule_set"]
+           "optional_rules_choice", "optional_rules_choice_for_scenario", "optional_rules_fitting",
+           "optional_rules_in_game", "save_optional_rule_set"]
 
 
 def rule_row(rule: RuleInfo) -> dict:
@@ -39,6 +48,12 @@ def optional_rule(rule_id):
 @hookimpl(optionalhook=True)
 def optional_rules_choice(preset, rules_on, rules_off):
     choice = choose_rules(build_catalogue(), preset, list(rules_on or ()), list(rules_off or ()))
+    return {"preset": choice.preset, "rules": list(choice.rules), "notes": list(choice.notes)}
+
+
+@hookimpl(optionalhook=True)
+def optional_rules_choice_for_scenario(scenario, preset, rules_on, rules_off):
+    choice = choose_rules_for(scenario, preset, list(rules_on or ()), list(rules_off or ()))
     return {"preset": choice.preset, "rules": list(choice.rules), "notes": list(choice.notes)}
 
 
