@@ -224,8 +224,9 @@ class NewGameForm:
 
         if self.rules_on is None:
             try:
-                self.rules_on = ask_optional_rules("optional_rules_choice", preset=self.preset, rules_on=[],
-                                                   rules_off=[])["rules"]
+                # as the chosen scenario's game would take the preset (no Kamikaze without naval)
+                self.rules_on = ask_optional_rules("optional_rules_choice_for_scenario", scenario=self.scenario,
+                                                   preset=self.preset, rules_on=[], rules_off=[])["rules"]
             except WifError as exc:  # the framework is missing or the preset unreadable
                 self.status = f"optional rules unavailable: {exc}"
                 self.build()
