@@ -19,11 +19,14 @@ class PluginSetMismatch(PluginError):
     """A game's recorded plugin set differs from the plugins installed now."""
 
     def __init__(self, path, problems: list[str]):
-        self.problems = problems
+        self.path, self.problems = path, problems
         super().__init__(
             f"{path}: this game was played with other plugins: " + "; ".join(problems)
             + " (open it with read_only=True / --read-only to look at it)"
         )
+
+    def __reduce__(self):  # rebuilt from its own arguments when it crosses a process pool
+        return type(self), (self.path, self.problems)
 
 
 class ReducerError(WifError):
@@ -35,6 +38,9 @@ class ReducerError(WifError):
             f"plugin {plugin!r}: reducer for {event_type} raised at event seq {seq}: "
             f"{type(cause).__name__}: {cause}"
         )
+
+    def __reduce__(self):
+        return type(self), (self.plugin, self.seq, self.event_type, self.cause)
 
 
 class EventDataError(WifError):

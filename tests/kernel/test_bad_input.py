@@ -352,3 +352,16 @@ def test_replay_walks_past_an_event_whose_data_is_not_json(save):
     assert "not shown" in replay.describe(replay.event(last - 1))
     replay.seek(last)
     replay.game.close()
+
+
+def test_errors_with_their_own_arguments_cross_a_process_pool_intact():
+    """A bot tally runs games in a process pool: a save whose plugins changed must come back as
+    the error naming them, not as a broken pool (the exception is pickled on the way)."""
+    import pickle
+
+    from kernel.errors import PluginSetMismatch, ReducerError
+
+    mismatch = pickle.loads(pickle.dumps(PluginSetMismatch("g.wif", ["plugin 'supply' has changed"])))
+    assert mismatch.problems == ["plugin 'supply' has changed"] and "g.wif" in str(mismatch)
+    reducer = pickle.loads(pickle.dumps(ReducerError("naval", 7, "ShipMoved", ValueError("bad hex"))))
+    assert (reducer.plugin, reducer.seq, reducer.event_type) == ("naval", 7, "ShipMoved") and "bad hex" in str(reducer)
