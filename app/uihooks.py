@@ -74,7 +74,9 @@ def supply_path(state, unit_id):
     """Seeds, "Supply Sources and Paths": the path a unit on the map traces, or None:
     ``{"unit", "in_supply", "path": [[col, row], ...] from the unit to its source (then on
     from a secondary or tertiary source to a primary one), "source": {"hex", "kind", "label"}
-    or None, "why": why it is out of supply, in words, or None}``."""
+    or None, "why": why it is out of supply, in words, or None, "sea": [[i, j], ...] the path's
+    legs that go overseas, from path[i] (a coastal hex or port) to path[j] (the port it lands
+    at), drawn as one line across the sea}``."""
 
 
 # ---------------------------------------------------------------- the war at sea
