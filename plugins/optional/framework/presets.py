@@ -120,15 +120,20 @@ def preset_rules(preset: str, catalogue: Catalogue, fits: Callable[[str], bool] 
         if missing:
             notes.append(f"{preset} lists {len(missing)} rules not implemented yet, left OFF: {', '.join(missing)}")
         return _close_under_prerequisites(chosen, catalogue, notes), notes
-    # A saved set (the Personal Set or a named one) is taken as it is and checked strictly.
-    return load_rule_set("personal" if name == "personal" else preset), notes
+    # A saved set (the Personal Set or a named one) is checked strictly (an unknown rule is a
+    # mistake worth naming), but like a preset it keeps only the rules that suit this game: a
+    # set saved for Guadalcanal with Kamikaze does not drag the naval rules into Barbarossa.
+    saved = load_rule_set("personal" if name == "personal" else preset)
+    catalogue.check(saved)
+    suiting = [r for r in saved if _suits(catalogue.rules[r], fits, notes)]
+    return _close_under_prerequisites(suiting, catalogue, notes), notes
 
 
 def _suits(rule, fits: Callable[[str], bool] | None, notes: list[str]) -> bool:
     """May a preset switch ``rule`` ON in this game?  Not when its plugin needs rules the game
     does not play (Kamikaze needs the naval rules): a preset chooses what suits the game, and
-    must not drag whole rule sets into it (naval into Barbarossa).  Rules a player names
-    (``--rules-on``, a saved set) are taken as they are."""
+    must not drag whole rule sets into it (naval into Barbarossa), nor may a saved set.  Rules a
+    player names one by one (``--rules-on``) are taken as they are."""
     if fits is None or rule.plugin is None or fits(rule.plugin):
         return True
     lacking = [p for p in rule.requires if not fits(p)] or [rule.plugin]

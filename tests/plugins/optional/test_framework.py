@@ -383,3 +383,19 @@ def test_the_ctrl_o_view_marks_rules_on_and_what_may_toggle_now(stand_ins, save)
     assert not rows["pilots"]["implemented"] and "not implemented yet" in rows["pilots"]["why_not"]
     assert not rows["blitz-bonus"]["why_not"]
     game.close()
+
+
+def test_a_saved_set_keeps_only_the_rules_that_suit_the_game(stand_ins, private_config, save):
+    """A Personal Set saved for Guadalcanal, with Kamikaze ON, chosen for Barbarossa: Kamikaze
+    is left OFF with a note (it needs the naval rules), so the game does not load them; the
+    rest of the set is ON.  Named one by one (--rules-on), Kamikaze is taken as it is."""
+    catalogue = build_catalogue(plugin_dirs=[stand_ins])
+    save_rule_set("personal", ["divisions", "kamikaze"], catalogue)
+    discovery = discover([stand_ins])
+    choice = choose_rules(catalogue, "personal", fits=fits_scenario(discovery, "barbarossa"))
+    assert choice.rules == ["divisions"]
+    assert any(n.startswith("Kamikaze left OFF: it needs the") for n in choice.notes)
+    game = new_game("barbarossa", save, seed=2, preset="personal", plugin_dirs=[stand_ins])
+    assert "naval" not in game.plugin_set and rules_on(game.state) == ["divisions"]
+    named = choose_rules(catalogue, "none", on=["kamikaze"], fits=fits_scenario(discovery, "barbarossa"))
+    assert named.rules == ["kamikaze"]
