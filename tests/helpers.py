@@ -295,3 +295,31 @@ def events_in_save(path) -> dict[str, int]:
         return counts
     finally:
         game.close()
+
+
+# The odds and supply of an overrun come from rules after land, through the hooks land publishes
+# (land/hooks.py).  Land's own tests answer them with this stand-in plugin: odds by plain combat
+# factors; supply refused for the units the game's "out_of_supply" option names, and a unit in
+# "supply_not_asked" raises if its supply is asked at all.  Add it with
+# ``plugin_dir.add("overrun-stand-in", OVERRUN_STAND_IN, requires=["land"])``.
+OVERRUN_STAND_IN = """
+from kernel.hookspecs import hookimpl
+
+
+@hookimpl
+def overrun_odds(state, unit, hex_, min_odds):
+    attack = unit.factors.get("combat", 0)
+    defence = sum(u.factors.get("combat", 0) for u in state["units"].in_hex(hex_)
+                  if u.branch == "land" and u.power != unit.power)
+    ratio = attack / defence if defence else float(min_odds)
+    return {"enough": ratio >= min_odds, "ratio": float(int(ratio)), "odds": f"{attack}:{defence}"}
+
+
+@hookimpl
+def overrun_refusal(state, unit, hex_):
+    if unit.id in state.kernel.options.get("supply_not_asked", []):
+        raise RuntimeError(f"supply asked for {unit.id}")
+    if unit.id in state.kernel.options.get("out_of_supply", []):
+        return f"Overrun: {unit.name or unit.id} is out of supply (test stand-in for the supply rules)"
+    return None
+"""

@@ -38,34 +38,12 @@ def new_game(save, units, actions=None, start_at=LAND_MOVEMENT, plugins=("land",
     return Game.new("lab", save, seed=7, options=opts, extra_plugins=list(plugins), plugin_dirs=plugin_dirs)
 
 
-# The odds and supply of an overrun come from rules after land, through the hooks land
-# publishes (land/hooks.py).  Land's own tests answer them with this stand-in: odds by plain
-# combat factors, and the units the game's "out_of_supply" option names out of supply.
-OVERRUN_STAND_IN = """
-from kernel.hookspecs import hookimpl
-
-
-@hookimpl
-def overrun_odds(state, unit, hex_, min_odds):
-    attack = unit.factors.get("combat", 0)
-    defence = sum(u.factors.get("combat", 0) for u in state["units"].in_hex(hex_)
-                  if u.branch == "land" and u.power != unit.power)
-    ratio = attack / defence if defence else float(min_odds)
-    return {"enough": ratio >= min_odds, "ratio": float(int(ratio)), "odds": f"{attack}:{defence}"}
-
-
-@hookimpl
-def overrun_refusal(state, unit, hex_):
-    if unit.id in state.kernel.options.get("out_of_supply", []):
-        return f"Overrun: {unit.name or unit.id} is out of supply (test stand-in for the supply rules)"
-    return None
-"""
 
 
 @pytest.fixture
 def overrun_game(save, plugin_dir):
     """``new_game`` with the overrun stand-in answering land's overrun hooks."""
-    plugin_dir.add("overrun-stand-in", OVERRUN_STAND_IN, requires=["land"])
+    plugin_dir.add("overrun-stand-in", helpers.OVERRUN_STAND_IN, requires=["land"])
 
     def make(units, **options):
         return new_game(save, units, plugins=("land", "overrun-stand-in"), plugin_dirs=[plugin_dir.path], **options)

@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+import helpers
 from helpers import offered, unit
 from kernel.choices import CommandChoice
 from kernel.game import Game
@@ -159,25 +160,13 @@ def test_land_movement_combined_action_limit_ends_the_offer(save):
     game.close()
 
 
-OVERRUN_STAND_IN = """
-from kernel.hookspecs import hookimpl
-
-
-@hookimpl
-def overrun_odds(state, unit, hex_, min_odds):
-    attack = unit.factors.get("combat", 0)
-    defence = sum(u.factors.get("combat", 0) for u in state["units"].in_hex(hex_)
-                  if u.branch == "land" and u.power != unit.power)
-    ratio = attack / defence if defence else float(min_odds)
-    return {"enough": ratio >= min_odds, "ratio": float(int(ratio)), "odds": f"{int(ratio)}:1"}
-"""
 
 
 def test_land_movement_overruns_offered_only_when_accepted(save, plugin_dir):
     """Land Movement: "Enemy units might be overrun during land movement".  The odds come from
     the land combat rules (land's overrun_odds hook, answered here by a stand-in): only the
     overruns the handler accepts are offered, and the preview tells the odds."""
-    plugin_dir.add("overrun-stand-in", OVERRUN_STAND_IN, requires=["land"])
+    plugin_dir.add("overrun-stand-in", helpers.OVERRUN_STAND_IN, requires=["land"])
     weak, strong = (207, 52), (207, 50)
     units = [unit("g1", hex_=(205, 52), type_="arm", move=6, combat=24), unit("w", "ussr", weak, size="division", combat=1),
              unit("s", "ussr", strong, combat=9)]

@@ -6,7 +6,8 @@ odds, cheap to judge, rule almost all of them out.
 
 Built in the lab (a stretch of the Polish-Soviet front), with a stand-in for the rules after
 land: odds by plain combat factors; supply refused for the units the game's "out_of_supply"
-option names, and never to be asked for those "supply_not_asked" names (asking raises).
+option names, and never to be asked for those "supply_not_asked" names (asking raises):
+helpers.OVERRUN_STAND_IN.
 """
 
 from __future__ import annotations
@@ -20,27 +21,6 @@ from kernel.game import Game
 LAND_MOVEMENT = "turn.impulse.land.movement.land-movement"
 TARGET = (207, 52)
 
-STAND_IN = """
-from kernel.hookspecs import hookimpl
-
-
-@hookimpl
-def overrun_odds(state, unit, hex_, min_odds):
-    attack = unit.factors.get("combat", 0)
-    defence = sum(u.factors.get("combat", 0) for u in state["units"].in_hex(hex_)
-                  if u.branch == "land" and u.power != unit.power)
-    ratio = attack / defence if defence else float(min_odds)
-    return {"enough": ratio >= min_odds, "ratio": float(int(ratio)), "odds": f"{attack}:{defence}"}
-
-
-@hookimpl
-def overrun_refusal(state, unit, hex_):
-    if unit.id in state.kernel.options.get("supply_not_asked", []):
-        raise RuntimeError(f"supply asked for {unit.id}")
-    if unit.id in state.kernel.options.get("out_of_supply", []):
-        return f"Overrun: {unit.name or unit.id} is out of supply (test stand-in)"
-    return None
-"""
 
 
 def _armour(uid, hex_, combat):
@@ -51,7 +31,7 @@ def _armour(uid, hex_, combat):
 
 @pytest.fixture
 def game(tmp_path, plugin_dir):
-    plugin_dir.add("overrun-supply-stand-in", STAND_IN, requires=["land"])
+    plugin_dir.add("overrun-supply-stand-in", helpers.OVERRUN_STAND_IN, requires=["land"])
     defender = unit("r1", power="ussr", hex_=TARGET, size="division")
     defender["factors"] = {"combat": 2, "move": 3}
     made = []
