@@ -38,8 +38,6 @@ def new_game(save, units, actions=None, start_at=LAND_MOVEMENT, plugins=("land",
     return Game.new("lab", save, seed=7, options=opts, extra_plugins=list(plugins), plugin_dirs=plugin_dirs)
 
 
-
-
 @pytest.fixture
 def overrun_game(save, plugin_dir):
     """``new_game`` with the overrun stand-in answering land's overrun hooks."""

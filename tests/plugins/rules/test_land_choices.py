@@ -160,8 +160,6 @@ def test_land_movement_combined_action_limit_ends_the_offer(save):
     game.close()
 
 
-
-
 def test_land_movement_overruns_offered_only_when_accepted(save, plugin_dir):
     """Land Movement: "Enemy units might be overrun during land movement".  The odds come from
     the land combat rules (land's overrun_odds hook, answered here by a stand-in): only the

@@ -22,7 +22,6 @@ LAND_MOVEMENT = "turn.impulse.land.movement.land-movement"
 TARGET = (207, 52)
 
 
-
 def _armour(uid, hex_, combat):
     u = unit(uid, hex_=hex_, type_="arm", move=6)
     u["factors"] = {"combat": combat, "move": 6}
