@@ -54,8 +54,9 @@ class MissionKind:
     # ``attacker(state) -> side``: the side that attacks in its air-to-air combat (rolls
     # second); None: the phasing side.  Naval air combat: the initiating side.
     attacker: Callable | None = None
-    # ``return_aborted(ctx, unit_ids)``: where units aborted in its air-to-air combat go; None:
-    # the Return to Base Digression.  Naval air combat: carrier planes to their carriers.
+    # ``return_aborted(ctx, unit_ids)``: returns the units aborted in its air-to-air combat that
+    # it knows where to send (naval air combat, port attack: carrier planes to their carriers);
+    # those it leaves go through the Return to Base Digression (None: all of them do).
     return_aborted: Callable | None = None
     # ``intrinsic_aa(state, firing_side) -> {hex: factors}``: AA that fires at a target hex
     # without being plotted (ships' AA in a port attack, "Anti-Air Fire")

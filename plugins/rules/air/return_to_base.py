@@ -132,7 +132,9 @@ def send_aborted_home(ctx) -> None:
     state = ctx.state
     kind = KINDS.get(air(state).mission.kind)
     if kind is not None and kind.return_aborted:
-        return kind.return_aborted(ctx, list(air(state).mission.returning))
+        # the kind returns the units it knows where to (carrier planes to their carriers); the
+        # ones it leaves in ``returning`` go home through the digression below
+        kind.return_aborted(ctx, list(air(state).mission.returning))
     units = units_of(state)
     for unit_id in list(air(state).mission.returning):
         if not has_base_in_reach(state, units[unit_id]):

@@ -9,8 +9,19 @@ air-to-sea attack "both sides alternate picking targets ... The attacking player
 pick".  Ships in Flames 3.1 (where the base text relies on it): the surviving air-to-sea
 factors "attack as a naval air combat", "only 1 combat round per port attack".
 
-Authored: the bombers are aircraft with an air-to-sea (``naval``) factor based on land (carrier
-air units fly with their carriers, not from ports); their factors, less what anti-aircraft
+Who flies: "Port attacks can be made by: (1) land based air units that have air-to-sea factors
+and (2) carrier based air units that are at sea" (Port Attack).  A land-based bomber flies with
+the air plugin's ``FlyMission``; a carrier air unit aboard a carrier at sea flies from its sea
+area with ``FlyCarrierAirUnit`` (port_attack_carrier_air.py; ``grounded`` here says which may).
+"Carrier Based Air Unit Classes", Landing: "A carrier air unit that aborts from an air-to-air
+combat returns immediately to a carrier.  All other carrier air units that flew from a carrier
+must return to base after all results against naval units are implemented"; "If it returns from
+any other mission [than a naval air combat], it does become disorganized" (``land_aborted``,
+``land_carrier_planes``).  A carrier plane stays listed aboard its carrier while it flies, so it
+lands on the carrier it flew from: that carrier is still in the section it flew from (a port
+attack fights no ship at sea), it fits, and it is its own power's.
+
+Authored: the bombers' factors, less what anti-aircraft
 fire took off (the air plugin's ``aa_loss``: the ships in port fire with any AA units, rolled
 on the air plugin's anti-aircraft table, which also destroys and aborts bombers), find the
 column on the chart's air-to-sea row and the ships in port the row.  The Air Mission Performed step is automatic, so the picks are
@@ -23,7 +34,7 @@ face-up target unit face-down").
 from __future__ import annotations
 
 from plugins.rules import core
-from plugins.rules.air.events import AirMissionBegan
+from plugins.rules.air.events import AirMissionBegan, AirUnitReturned
 from plugins.rules.air.mission_kinds import MissionKind, needs_factor, register
 from plugins.rules.air.state import air
 from plugins.rules.units import UnitFlipped, units
@@ -31,8 +42,8 @@ from plugins.rules.units import UnitFlipped, units
 from . import port_attack_surprise as surprise
 from .events import NavalUnitDamaged
 from .naval_combat_results import WORSE_TO_LIGHTER, chart_results, column_for, destroy, row_for
-from .naval_units import damaged, factor, label, ships_of
-from .sea_box_section import port_at
+from .naval_units import at_sea, carrier_of, damaged, factor, is_carrier_air, label, ships_of
+from .sea_box_section import box_hex, port_at
 from .state import IMPULSE, naval, rules
 
 PORT_ATTACK = f"{IMPULSE}.naval.port-attack"
@@ -100,6 +111,53 @@ def perform(ctx, flights) -> None:
         half: dict[str, int] = {}
         for i, result in enumerate(results):
             _apply(ctx, hex_, power, result, attacker_picks=(i % 2 == 0), half=half)
+    land_carrier_planes(ctx)
+
+
+# ---------------------------------------------------------------- carrier air units
+def grounded(state, unit) -> str | None:
+    """Why the carrier air unit ``unit`` cannot fly a mission from its carrier now, or None.
+    Port Attack: "carrier based air units that are at sea"; Ships in Flames 8.1: "A carrier
+    plane on a CV in port cannot fly at all"; "Carrier Based Air Unit Classes": "If a carrier is
+    damaged, carrier air units can still land on it but can no longer fly from it"; Ships in
+    Flames 8.5: "Only face-up carrier planes can fly a mission (except naval air)"."""
+    if not is_carrier_air(unit):
+        return f"{label(state, unit.id)} is not a carrier air unit"
+    carrier = carrier_of(state, unit.id)
+    if carrier is None:
+        return f"{label(state, unit.id)} is not aboard a carrier (on a hex it flies like any aircraft)"
+    if at_sea(state, carrier) is None:
+        return f"{label(state, unit.id)} is aboard {label(state, carrier)} in port (\"A carrier plane on a CV in port cannot fly at all\")"
+    if damaged(state, carrier):
+        return f"{label(state, carrier)} is damaged: its carrier air units \"can no longer fly from it\""
+    if not unit.face_up:
+        return f"{label(state, unit.id)} is face down (disorganized) and cannot fly"
+    return None
+
+
+def _land(ctx, uid: str) -> None:
+    """The carrier plane lands back aboard its carrier (it never left ``aboard``): its flight
+    ends at its carrier's sea box, face down."""
+    state = ctx.state
+    box = at_sea(state, carrier_of(state, uid))
+    ctx.emit(AirUnitReturned(unit=uid, hex=box_hex(box.area)))
+    if units(ctx.state).units[uid].face_up:
+        ctx.emit(UnitFlipped(unit=uid, face_up=False))
+
+
+def land_carrier_planes(ctx) -> None:
+    """After the results against the ships in port: every carrier plane still flying lands."""
+    for uid in sorted(f.unit for f in air(ctx.state).mission.flights.values()):
+        if carrier_of(ctx.state, uid) is not None:
+            _land(ctx, uid)
+
+
+def land_aborted(ctx, unit_ids) -> None:
+    """``MissionKind.return_aborted``: a carrier plane aborted in the air-to-air combat lands at
+    once; land-based aircraft are left to the Return to Base Digression."""
+    for uid in sorted(unit_ids):
+        if carrier_of(ctx.state, uid) is not None:
+            _land(ctx, uid)
 
 
 def _apply(ctx, hex_, power: str, result: str, attacker_picks: bool, half: dict) -> None:
@@ -128,7 +186,7 @@ register(MissionKind(
     id=KIND, name="Port Attack", step=PORT_ATTACK, who="organized bombers with an air-to-sea factor",
     flyer=needs_factor("naval"), targets=targets, target_problem=target_problem, perform=perform,
     factor="naval", unavailable=unavailable, intrinsic_aa=ships_aa,
-    surprise=surprise.surprise_skip, aa_shift=surprise.aa_shift))
+    surprise=surprise.surprise_skip, aa_shift=surprise.aa_shift, return_aborted=land_aborted))
 
 
 @rules.step_rule(PORT_ATTACK)
@@ -145,7 +203,9 @@ def port_attack_skip(state, step_id: str) -> str | None:
     if reason:
         return reason
     phasing = state.kernel.sides.get(state.kernel.active_side, [])
-    if not any(u.power in phasing and u.branch == "air" and u.on_map and u.face_up and u.factors.get("naval", 0) > 0
+    if not any(u.power in phasing and u.branch == "air" and u.factors.get("naval", 0) > 0
+               and ((u.on_map and u.face_up) or (u.where == "aboard" and grounded(state, u) is None))
                for u in units(state).units.values()):
-        return "Port Attack: no phasing power has organized bombers with an air-to-sea factor to fly"
+        return ("Port Attack: no phasing power has organized bombers with an air-to-sea factor to fly "
+                "(land-based, or carrier air units aboard undamaged carriers at sea)")
     return None

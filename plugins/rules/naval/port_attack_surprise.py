@@ -14,10 +14,15 @@ Attack cannot change the combat type from naval air combat".  The benefits (the 
 air values, anti-aircraft columns, naval combat chart columns) are surprise_points.py's; here
 each belongs to one port (``SpendSurprise.port``).
 
+"Carrier planes are in the section their carrier is in (whose search numbers can be modified by
+the presence of NAVs and carriers, see RAC 8.2.4).  Carriers in port do not modify the search
+number" (``attacker_search_number``: the carrier's section, modified as in Naval Combat
+Included Units, naval_combat.section_search, by the side's units at sea in that area).
+
 Authored: the search number of a section is its number (data/naval.json) and land-based
-bombers' section 3 is not modified (the seeds tie the NAV and carrier modifiers to the
-carriers' sections; carrier planes do not fly port attacks in this edition); each port
-attacked is one combat with its own two rolls; avoiding the combat and selecting a target are
+aircraft's section 3 is not modified; the attacker's "highest sea-box section" is taken over the
+bombers and escorts it flew to that port before the roll; each port attacked is one combat
+with its own two rolls; avoiding the combat and selecting a target are
 not offered in a port attack (the attack is the air mission's, decided when the bombers flew).
 """
 
@@ -25,9 +30,11 @@ from __future__ import annotations
 
 from kernel.events import EventData
 from plugins.rules.air.state import AM, air
-from plugins.rules.core import hex_key
+from plugins.rules.core import hex_key, weather_in
 
-from .sea_box_section import port_at, search_number
+from .naval_combat import section_search, units_in_area
+from .naval_units import at_sea, carrier_of
+from .sea_box_section import box_hex, port_at, search_number
 from .state import naval, rules
 
 SURPRISE_ROLL = f"{AM}.surprise-points-used.surprise-roll"
@@ -73,6 +80,26 @@ def attacked_ports(state) -> dict[str, str]:
             if f.role == "bomber" and port_at(tuple(f.hex)) is not None}
 
 
+def attacker_search_number(state, key: str, side: str) -> int:
+    """"The modified search number in the highest sea-box section containing a unit you have
+    included in the combat; this includes fighters": ``side``'s aircraft flying to the port
+    ``key``; a land-based one counts in the 3 section, unmodified; a carrier plane in its
+    carrier's section, modified by the NAVs and carriers of ``side`` there."""
+    best = (-1, 0)  # (section, its search number)
+    for f in sorted(air(state).mission.flights.values(), key=lambda f: f.unit):
+        if f.side != side or hex_key(f.hex) != key:
+            continue
+        carrier = carrier_of(state, f.unit)
+        box = at_sea(state, carrier) if carrier is not None else None
+        if box is None:
+            best = max(best, (BOMBERS_SECTION, search_number(BOMBERS_SECTION)))
+            continue
+        number = section_search(state, side, box.section, weather_in(state, box_hex(box.area)),
+                                of_units=units_in_area(state, box.area, side))
+        best = max(best, (box.section, number))
+    return best[1]
+
+
 def surprise_skip(state) -> str | None:
     """``MissionKind.surprise`` of Port Attack: the subphase is played when bombers flew to a port."""
     if not attacked_ports(state):
@@ -90,7 +117,7 @@ def surprise_roll(ctx, step_id: str) -> None:
         size = getattr(city, "port", "minor") or "minor"
         rolls = {side: ctx.roll(f"Surprise Points Used: {side}'s search roll at the port {getattr(city, 'name', key)}")[0]
                  for side in (attacker, defender)}
-        points = {attacker: search_number(BOMBERS_SECTION) + rolls[defender],
+        points = {attacker: attacker_search_number(state, key, attacker) + rolls[defender],
                   defender: DEFENDER_SECTION.get(size, 3) + rolls[attacker]}
         surprise = {s: max(0, points[s] - points[t]) for s, t in ((attacker, defender), (defender, attacker))}
         ports[key] = {"rolls": rolls, "surprise": surprise}

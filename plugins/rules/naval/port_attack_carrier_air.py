@@ -1,0 +1,183 @@
+"""Carrier air units in Port Attack: a carrier plane aboard a carrier at sea flies from its sea
+area to a port in range, as a bomber or an escort (``FlyCarrierAirUnit``).
+
+Seeds: "Port Attack" (L10280-10305): "Port attacks can be made by: (1) land based air units that
+have air-to-sea factors and (2) carrier based air units that are at sea.  Provided that there
+are bombers conducting a port attack on a port, the phasing side may also fly fighter escorts".
+"Carrier Based Air Unit Classes" (L1356-1479): "Each carrier air unit may conduct missions
+separately from other carrier air units based on the same carrier, and each carrier air unit
+counts separately against air mission activity limits".  Ships in Flames 8.5, Flying Missions:
+"Only face-up carrier planes can fly a mission (except naval air), an escort, or an interception
+from a CV.  You start the carrier plane's move from any hex dot in the sea area (don't reduce
+its movement for the sea box section its CV occupies) and then fly to any hex within range".
+Who may fly (at sea, undamaged carrier, face up) is port_attack.grounded; the landing afterwards
+is port_attack.land_carrier_planes / land_aborted; the surprise points of the carrier's section
+are port_attack_surprise.attacker_search_number.  Interception, air-to-air combat and the ships'
+AA are the air plugin's Air Mission, as for land-based bombers (the flight is at the port hex).
+
+Authored: the distance from the sea area to the port is ``naval_air.hexes_to_sea`` (the hexes
+between the port and the area's nearest all-sea hex: the measure an aircraft flying out to that
+sea area uses), within the plane's mission range (escort range for an escort); the plane stays
+listed aboard its carrier while it flies, and its flight's base is the carrier's sea box.  Ships
+in Flames 3.1's die roll "to see if the attack catches anyone in port" is not played: the
+computer edition's Surprise Points Used subphase takes its place.  The non-phasing side's
+carrier planes do not fly Combat Air Patrol or interception from their carriers, and the
+phasing side's carrier planes do not fly interception (not modelled).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from kernel.choices import Field, Option
+from kernel.errors import Rejected
+from kernel.events import Command
+from plugins.rules.air.aircraft import check_mission_weather, hex_label, reach
+from plugins.rules.air.events import AirUnitFlew
+from plugins.rules.air.missions import escorted_hexes
+from plugins.rules.air.state import AM, air
+from plugins.rules.turn.activities import action_problem, activity_problem, charged, use_activity
+from plugins.rules.units import units
+
+from .naval_air import hexes_to_sea
+from .naval_units import at_sea, carrier_of, is_carrier_air, label
+from .port_attack import KIND, grounded, target_problem, targets
+from .sea_box_section import area_name, box_hex
+from .state import rules
+
+RULE = "Port Attack (carrier air units)"
+BOMBERS_STEP = f"{AM}.phasing-side-flies-bombers"
+PURPOSE = {"bomber": "mission", "escort": "escort"}
+
+
+class FlyCarrierAirUnit(Command):
+    unit: str
+    hex: tuple[int, int]
+    role: Literal["bomber", "escort"] = "bomber"
+
+
+def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
+    """May ``actor``'s carrier air unit ``unit_id`` fly from its carrier as ``role`` now?"""
+    m = air(state).mission
+    if m.kind != KIND or m.performed or state.kernel.sequence.current != BOMBERS_STEP:
+        return f"{RULE}: carrier air units fly from their carriers only when the phasing side flies a port attack's bombers and escorts"
+    problem = action_problem(state, actor, KIND)
+    if problem:
+        return problem
+    u = units(state).units.get(unit_id)
+    if u is None or u.power != actor or not is_carrier_air(u):
+        return f"{RULE}: {unit_id!r} is not a carrier air unit of {actor}"
+    if unit_id in m.flights:
+        return f"{RULE}: {label(state, unit_id)} is already flying in this mission"
+    problem = grounded(state, u)
+    if problem:
+        return f"{RULE}: {problem}"
+    if role == "bomber":
+        if u.factors.get("naval", 0) <= 0:
+            return f"{RULE}: {label(state, unit_id)} has no air-to-sea factor and cannot fly as a bomber"
+        # "each carrier air unit counts separately against air mission activity limits"
+        return activity_problem(state, actor, "air-mission", mission=KIND)
+    if role != "escort":
+        return f"{RULE}: {role!r} is not a role (bomber, escort)"
+    return None
+
+
+def distance_from_sea(state, unit_id: str, hex_) -> int:
+    """Hexes from the sea area of the plane's carrier to ``hex_`` (from its nearest all-sea hex)."""
+    return hexes_to_sea(tuple(hex_), at_sea(state, carrier_of(state, unit_id)).area)
+
+
+def why_not_fly(state, actor: str, unit_id: str, hex_, role: str) -> str | None:
+    """The rule of ``FlyCarrierAirUnit``: its handler, choices and preview all ask it."""
+    problem = why_not_flyer(state, actor, unit_id, role)
+    if problem:
+        return problem
+    hex_ = tuple(hex_)
+    u = units(state).units[unit_id]
+    try:
+        check_mission_weather(state, hex_, RULE)
+    except Rejected as e:
+        return str(e)
+    if role == "bomber":
+        problem = target_problem(state, u, hex_, None)
+        if problem:
+            return f"Port Attack: {problem}"
+    elif hex_ not in escorted_hexes(state, state.kernel.side_of(actor)):
+        return f"Escort: no friendly bomber is flying to hex {hex_} to escort"
+    box = at_sea(state, carrier_of(state, unit_id))
+    dist, limit = distance_from_sea(state, unit_id, hex_), reach(u, PURPOSE[role])
+    if dist > limit:
+        return (f"{RULE}: {label(state, unit_id)} can fly {limit} hexes from {area_name(box.area)} for a "
+                f"{PURPOSE[role]}; hex {hex_} is {dist} hexes from that sea area")
+    return None
+
+
+def _hexes(state, actor: str, u, role: str) -> list[Option]:
+    candidates = targets(state, actor) if role == "bomber" else escorted_hexes(state, state.kernel.side_of(actor))
+    out = []
+    for h in sorted(candidates, key=lambda h: (distance_from_sea(state, u.id, h), h)):
+        if why_not_fly(state, actor, u.id, h, role) is None:
+            out.append(Option(tuple(h), f"{hex_label(h)}, {distance_from_sea(state, u.id, h)} hexes from the sea area"))
+    return out
+
+
+def fly_choices(state, actor, step_id):
+    if step_id != BOMBERS_STEP or air(state).mission.kind != KIND:
+        return None
+    planes = [u for u in sorted(units(state).units.values(), key=lambda u: u.id)
+              if u.power == actor and u.where == "aboard" and is_carrier_air(u)
+              and (why_not_flyer(state, actor, u.id, "bomber") is None or why_not_flyer(state, actor, u.id, "escort") is None)]
+    if not planes:
+        return None
+
+    def roles(u) -> list[Option]:
+        out = []
+        for role in ("bomber", "escort"):
+            if why_not_flyer(state, actor, u.id, role) is None:
+                hexes = _hexes(state, actor, u, role)
+                if hexes:
+                    out.append(Option(role, f"as {'a bomber' if role == 'bomber' else 'an escort'}",
+                                      [Field("hex", "hex", hexes, label="target port")]))
+        return out
+
+    def options() -> list[Option]:
+        out = []
+        for u in planes:
+            found = roles(u)
+            if found:
+                box = at_sea(state, carrier_of(state, u.id))
+                out.append(Option(u.id, f"{label(state, u.id)} aboard {label(state, carrier_of(state, u.id))}, "
+                                        f"{area_name(box.area)} section {box.section}, range {u.factors.get('range', 0)}",
+                                  [Field("role", "option", found, label="role")]))
+        return out
+    return [Field("unit", "unit", options, label="carrier air unit to fly from its carrier")]
+
+
+def fly_preview(state, cmd: FlyCarrierAirUnit) -> dict:
+    problem = why_not_fly(state, cmd.actor, cmd.unit, cmd.hex, cmd.role)
+    if problem:
+        raise Rejected(problem)
+    u = units(state).units[cmd.unit]
+    carrier = carrier_of(state, cmd.unit)
+    box = at_sea(state, carrier)
+    out = {"unit": cmd.unit, "carrier": carrier, "area": box.area, "section": box.section, "hex": list(cmd.hex),
+           "role": cmd.role, "distance": distance_from_sea(state, cmd.unit, cmd.hex), "reach": reach(u, PURPOSE[cmd.role]),
+           "mission": "Port Attack", "lands_on": carrier, "disorganized_after": True}
+    out["activities"] = {"air-mission": 1} if cmd.role == "bomber" and charged("air-mission", KIND) else {}
+    if cmd.role == "bomber":
+        out["air_to_sea"] = u.factors.get("naval", 0)
+    return out
+
+
+@rules.command(FlyCarrierAirUnit, choices=fly_choices, preview=fly_preview)
+def fly_carrier_air_unit(ctx, cmd: FlyCarrierAirUnit) -> None:
+    state = ctx.state
+    problem = why_not_fly(state, cmd.actor, cmd.unit, cmd.hex, cmd.role)
+    if problem:
+        raise Rejected(problem)
+    if cmd.role == "bomber":
+        use_activity(ctx, cmd.actor, "air-mission", mission=KIND)
+    box = at_sea(state, carrier_of(state, cmd.unit))
+    # the plane stays aboard its carrier (no UnitMoved): it flies from the carrier's sea box
+    ctx.emit(AirUnitFlew(unit=cmd.unit, power=cmd.actor, side=state.kernel.side_of(cmd.actor), role=cmd.role,
+                         hex=tuple(cmd.hex), base=box_hex(box.area)))
