@@ -38,7 +38,7 @@ from plugins.rules import core
 from plugins.rules.supply import trace
 from plugins.rules.units import units
 
-from .iced_in_ports import iced_in_problem
+from .iced_in_ports import ICING_WEATHER, iced_in_problem
 from .naval_units import is_scs, is_sub, kind
 from .sea_box_section import areas_of_port, ports_of_area
 from .state import naval
@@ -174,12 +174,13 @@ def _sea_limits(tracer) -> tuple:
 
 
 def overseas_inputs(tracer):
-    """What ``overseas_links`` reads besides the tracer's passability (its weather covers the
-    iced-in ports): the sea areas blocked to the power or closed by the game and the straits and
-    canals closed to it."""
+    """What ``overseas_links`` reads besides the tracer's passability: the sea areas blocked to
+    the power or closed by the game, the straits and canals closed to it, and the weather zones
+    whose iced-in ports are closed (Iced-in Ports' weather)."""
     if "naval" not in tracer.state.sections:
         return None
-    return _sea_limits(tracer)
+    icing = frozenset(zone for zone, weather in tracer.zone_weather.items() if weather in ICING_WEATHER)
+    return (*_sea_limits(tracer), icing)
 
 
 trace.OVERSEAS_LINKS.append(trace.OverseasRule(links=overseas_links, inputs=overseas_inputs))

@@ -8,8 +8,8 @@ import json
 from functools import cache
 from pathlib import Path
 
-from kernel.hexgrid import WORLD
 from plugins.rules import core
+from plugins.rules.land.movement import _adjacent as land_adjacent
 
 DATA = json.loads((Path(__file__).parent / "data" / "supply.json").read_text(encoding="utf-8"))
 RANGE: dict[str, int] = DATA["range"]
@@ -46,19 +46,11 @@ def _hex_facts(hex_) -> tuple[str, int, str | None, bool]:
 
 @cache
 def _adjacent(hex_) -> tuple[tuple[tuple[int, int], bool, bool, bool], ...]:
-    """(neighbour, lake hexside, straits hexside, railway edge) for each neighbour."""
-    m = core.world_map()
+    """(neighbour, lake hexside, straits hexside, railway edge) for each neighbour: land's
+    neighbour table (one table of the map's neighbours and hexside features, land movement's)
+    with the railway edges supply paths read."""
     rails = _rail_edges()
-    out = []
-    for direction in range(6):
-        n = WORLD.neighbour(hex_, direction)
-        if n is None:
-            continue
-        side = WORLD.hexside(hex_, direction)
-        feature = m.hexside_feature(side) if side is not None else None
-        kind = feature.kind if feature else ""
-        out.append((n, kind == "lake", kind == "strait", (hex_, n) in rails))
-    return tuple(out)
+    return tuple((n, kind == "lake", kind == "strait", (hex_, n) in rails) for n, kind in land_adjacent(hex_))
 
 
 @cache

@@ -1,8 +1,9 @@
 """Supply searches kept and reused across positions (issues 11, 14, 15: the trace was done again
 from scratch after every event).
 
-A search reads the map (fixed), its seeds, the tracer's ``situation`` (the war, who is friendly,
-the weather, who controls each country, what the overseas rules read) and, hex by hex, whether a
+A search reads the map (fixed), its seeds, the tracer's ``search_situation`` (the war, who is
+friendly, which weather zones are frozen, who controls each country, what the overseas rules
+read) and, hex by hex, whether a
 path may enter a hex: that reads the hex's control and whether it is in an enemy ZOC with no
 friendly land unit (``Tracer.blocked``).  A search only ever asks that of hexes it gives a cost to,
 so a kept answer is still right for a new position with the same seeds and situation if no hex it
@@ -10,7 +11,9 @@ gave a cost to changed control or blocking; e.g. a move in the rear, a naval or 
 move or a combat away from the search's hexes.
 
 One store per thread: a server (app/net/server.py) decides each of its games on the game's own
-thread, so games never evict, or worse read, each other's answers.
+thread, so games never evict each other's answers; a thread with nothing kept for a situation
+starts from the searches published by all threads (``_published``: e.g. a server's new games,
+all at the same start).
 """
 
 from __future__ import annotations
@@ -68,16 +71,18 @@ def reused_search(tracer, seeds: frozenset, railway: bool, compute) -> tuple[dic
     """``Tracer.reach_both``'s answers: kept ones if the seeds are the same and nothing they read
     changed, else the latest kept search of the situation brought up to date (repair.py), else
     ``compute(seeds, railway)`` -> (land, overseas, parents).  ``compute(seeds, railway, land,
-    parents)`` adds the paths overseas to repaired land costs."""
+    parents)`` adds the paths overseas to repaired land costs.  A thread with no search of the
+    situation (a server's game at its first trace, or a power's first of a new turn) starts from
+    the searches other threads published (``_published``)."""
     from .repair import repaired
 
     store = getattr(_kept, "store", None)
     if store is None:
         store = _kept.store = OrderedDict()
-    full = (("search", railway), tracer.situation())
+    full = (("search", railway), tracer.search_situation())
     versions = store.get(full)
     if versions is None:
-        versions = store[full] = []
+        versions = store[full] = list(_published_versions(full))
         if len(store) > KEPT:
             store.popitem(last=False)
     store.move_to_end(full)
@@ -96,10 +101,39 @@ def reused_search(tracer, seeds: frozenset, railway: bool, compute) -> tuple[dic
         land, overseas, parents = compute(seeds, railway)
     else:
         land, overseas, parents = compute(seeds, railway, *fixed)
-    versions.insert(0, {"seeds": seeds, "hex_control": tracer.hex_control, "blocked": tracer.blocked,
-                        "enterable": tracer._enterable, "land": land, "overseas": overseas, "parents": parents})
+    version = {"seeds": seeds, "hex_control": tracer.hex_control, "blocked": tracer.blocked,
+               "enterable": tracer._enterable, "land": land, "overseas": overseas, "parents": parents}
+    versions.insert(0, version)
     del versions[SEARCHES:]
+    _publish(full, version)
     return land, overseas
+
+
+# Searches shared between threads (a server's games): a kept search is a fact of its situation,
+# seeds and the control and blocking of the hexes it read, not of a game, so another game in the
+# same situation may start from it (reused as is, or repaired).  Versions are never changed once
+# kept; only their ``enterable`` answers grow (by their own thread: a reader's ``get`` may miss
+# a hex, then repair.py searches afresh).  A few kept: most games of a server are at their start.
+_published: OrderedDict = OrderedDict()
+_published_lock = threading.Lock()
+PUBLISHED = 16  # situations (each with up to VERSIONS searches) kept for every thread
+
+
+def _published_versions(full) -> list:
+    with _published_lock:
+        return list(_published.get(full, ()))
+
+
+def _publish(full, version: dict) -> None:
+    with _published_lock:
+        versions = _published.get(full)
+        if versions is None:
+            versions = _published[full] = []
+            if len(_published) > PUBLISHED:
+                _published.popitem(last=False)
+        _published.move_to_end(full)
+        versions.insert(0, version)
+        del versions[VERSIONS:]
 
 
 def shared_enterable(tracer) -> dict:
@@ -109,7 +143,7 @@ def shared_enterable(tracer) -> dict:
     table = getattr(_kept, "enterable", None)
     if table is None:
         table = _kept.enterable = OrderedDict()
-    situation = tracer.situation()
+    situation = tracer.search_situation()  # an answer reads a hex's frozen lakes, not its range
     last = table.get(situation)
     if last is None:
         answers = {}
@@ -128,3 +162,5 @@ def shared_enterable(tracer) -> dict:
 def forget() -> None:
     _kept.store = None
     _kept.enterable = None
+    with _published_lock:
+        _published.clear()

@@ -63,8 +63,8 @@ class OverseasRule(NamedTuple):
     ``links(tracer, dist, railway) -> (ports, coast)``: given the path costs ``dist`` from each
     hex to the sources over land, the ports a path may enter from overseas ({port hex: cost},
     paths go on inland from them) and the coastal hexes whose units trace overseas ({hex: cost}).
-    ``inputs(tracer) -> hashable``: everything ``links`` reads besides ``dist``, the weather and
-    whether a path may enter a hex it gives a cost to (e.g. the sea areas enemy ships block):
+    ``inputs(tracer) -> hashable``: everything ``links`` reads besides ``dist``, which weather
+    zones are frozen (snow or blizzard) and whether a path may enter a hex it gives a cost to (e.g. the sea areas enemy ships block):
     searches are reused while it stays equal (reuse.py), so it must change whenever the answer
     of ``links`` may."""
     links: Callable
@@ -116,18 +116,30 @@ class Tracer:
         self._enterable: dict | None = None  # reuse.shared_enterable's, made on the first question
         self.memo: dict = {}  # what an overseas rule works out once per tracer (its inputs)
         self._situation = None
+        self._search_situation = None
 
     def situation(self) -> tuple:
-        """Everything a search reads besides its seeds, the map and each hex's control and
-        blocking (``hex_control``, ``blocked``): reuse.py keeps answers under it."""
+        """Everything a supply result reads besides its sources, the map and each hex's control
+        and blocking (``hex_control``, ``blocked``): reuse.py keeps results under it.  A result
+        reads each hex's weather (its range, Weather Report), a search only whether it is frozen."""
         if self._situation is None:
+            self._situation = (self.search_situation(), frozenset(self.zone_weather.items()))
+        return self._situation
+
+    def search_situation(self) -> tuple:
+        """Everything a search reads besides its seeds, the map and each hex's control and
+        blocking: reuse.py keeps searches under it.  Of the weather a search reads only which
+        zones are frozen (snow or blizzard: lakes and lake hexsides, Weather Report); an
+        overseas rule's ``inputs`` name what else it reads (e.g. the iced-in ports' weather), so
+        a new turn's weather keeps the searches unless it freezes or thaws a zone."""
+        if self._search_situation is None:
             # friendly_controlled asks the power itself only while the USSR stays apart
             apart_as = self.power if self.ussr_apart and "ussr" in self.friends else None
-            self._situation = (
-                frozenset(self.friends), apart_as, frozenset(self.enemy_powers),
-                frozenset(self.zone_weather.items()), frozenset(self.countries.items()),
-                tuple(rule.inputs(self) for rule in OVERSEAS_LINKS))
-        return self._situation
+            frozen = frozenset(zone for zone, weather in self.zone_weather.items() if weather in FROZEN)
+            self._search_situation = (
+                frozenset(self.friends), apart_as, frozenset(self.enemy_powers), frozen,
+                frozenset(self.countries.items()), tuple(rule.inputs(self) for rule in OVERSEAS_LINKS))
+        return self._search_situation
 
     # ------------------------------------------------------------ hex questions
     def raw_weather(self, hex_) -> str:
