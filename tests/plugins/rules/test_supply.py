@@ -395,17 +395,18 @@ def test_supply_sources_and_paths_overseas_supply_paths_once_for_each_unit(save,
 
 
 def _from_scratch(state, power):
-    """The trace with nothing kept (a thread's store of its own)."""
+    """The trace with nothing kept (a thread's store of its own, nothing published)."""
     import threading
+    from collections import OrderedDict
 
     from plugins.rules.supply import reuse
 
-    saved_kept, saved_cache = reuse._kept, trace._caches
-    reuse._kept, trace._caches = threading.local(), threading.local()
+    saved = reuse._kept, trace._caches, reuse._published
+    reuse._kept, trace._caches, reuse._published = threading.local(), threading.local(), OrderedDict()
     try:
         return trace.Tracer(state, power).trace()
     finally:
-        reuse._kept, trace._caches = saved_kept, saved_cache
+        reuse._kept, trace._caches, reuse._published = saved
 
 
 def test_supply_sources_and_paths_kept_searches_answer_as_a_trace_from_scratch(save):
