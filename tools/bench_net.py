@@ -19,6 +19,9 @@ for SECONDS once the game has started; then stops everything.  It prints, per N:
   commands with their step; the server's CPU time per command and the machine's load.
 - the server's RSS: empty, at the end, and per game ((end - empty) / N).
 - every game is set up (both seats joined from this process) before any bot plays.
+- ``--stagger S``: game g's bots begin to play g*S/N seconds after the first's (as a server's
+  games start at different times); without it all N games begin together, their set-up placings
+  in the same seconds.  Each game plays SECONDS either way.
 
     .venv/bin/python tools/bench_net.py --games 1,10,50 --seconds 60
 
@@ -60,8 +63,11 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds each bot waits before each command (0: as fast as the server answers)")
     parser.add_argument("--profile", metavar="PY_SPY", help="sample the server with this py-spy while the bots play")
+    parser.add_argument("--stagger", type=float, default=0.0,
+                        help="spread the games' starts over this many seconds (0: all begin together)")
     args = parser.parse_args()
-    result = run([int(n) for n in args.games.split(",")], args.seconds, think=args.think, profile=args.profile)
+    result = run([int(n) for n in args.games.split(",")], args.seconds, think=args.think, profile=args.profile,
+                 stagger=args.stagger)
     print_table(result)
     return 1 if any(r["errors"] for r in result["runs"]) else 0
 
@@ -71,6 +77,8 @@ def print_table(result: dict) -> None:
     think = result.get("think", 0.0)
     print(f"each bot waits {think / 2:g}-{think * 1.5:g} s before each command" if think
           else "the bots send each command as soon as they may (saturation)")
+    stagger = result.get("stagger", 0.0)
+    print(f"the games' starts spread over {stagger:g} s" if stagger else "all games begin together")
     print("| games | set-up s | clients | commands | samples | p50 ms | p95 ms | deciding p50 / p95 ms | queued p95 ms "
           "| play wall s | server CPU s (ms/command) | bots' CPU s | load before / after | server RSS empty / end MiB "
           "| RSS per game MiB |")
@@ -93,10 +101,13 @@ def print_table(result: dict) -> None:
             print(f"  {r['games']} games: client failed: {line}", file=sys.stderr)
 
 
-def run(games=(1, 10, 50), seconds: float = 60.0, think: float = 0.0, profile: str | None = None, **_) -> dict:
+def run(games=(1, 10, 50), seconds: float = 60.0, think: float = 0.0, profile: str | None = None,
+        stagger: float = 0.0, **_) -> dict:
     think = max(0.0, min(think, 10.0))
-    return {"think": think, "runs": [run_one(max(1, min(int(n), MAX_GAMES)), max(5.0, min(seconds, MAX_SECONDS)), think,
-                                             profile) for n in games]}
+    stagger = max(0.0, min(stagger, MAX_SECONDS))
+    return {"think": think, "stagger": stagger,
+            "runs": [run_one(max(1, min(int(n), MAX_GAMES)), max(5.0, min(seconds, MAX_SECONDS)), think, profile, stagger)
+                     for n in games]}
 
 
 def _profile(pid: int, seconds: float, py_spy: str, games: int):
@@ -109,7 +120,7 @@ def _profile(pid: int, seconds: float, py_spy: str, games: int):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None = None) -> dict:
+def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None = None, stagger: float = 0.0) -> dict:
     import psutil
 
     tmp = Path(tempfile.mkdtemp(prefix="wif-bench-net-"))
@@ -139,9 +150,11 @@ def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None 
         ctx = multiprocessing.get_context("spawn")
         server_cpu = lambda: sum(psutil.Process(server.pid).cpu_times()[:2])  # noqa: E731
         cpu_before, load_before, wall = server_cpu(), os.getloadavg()[0], time.monotonic()
-        profiler = _profile(server.pid, seconds, profile, games) if profile else None
+        profiler = _profile(server.pid, seconds + stagger, profile, games) if profile else None
+        starts = {g: g * stagger / games for g in range(games)}  # seconds after the first game's
         with ctx.Pool(len(slices)) as pool:
-            outs = pool.starmap(_play_games, [(url, str(tmp / "clients"), s, seconds, think) for s in slices])
+            outs = pool.starmap(_play_games, [(url, str(tmp / "clients"), s, seconds, think, {g: starts[g] for g in s})
+                                              for s in slices])
         cpu, wall, load_after = server_cpu() - cpu_before, time.monotonic() - wall, os.getloadavg()[0]
         if profiler is not None:
             profiler.wait(timeout=seconds + 60)
@@ -193,8 +206,10 @@ def _wait_for_port(port: int, server) -> bool:
 
 
 # ---------------------------------------------------------------------- the client processes
-def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: float, think: float) -> dict:
-    """Both bots of each game, one thread each; the timings of their submits and waits."""
+def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: float, think: float,
+                starts: dict | None = None) -> dict:
+    """Both bots of each game, one thread each; the timings of their submits and waits.
+    ``starts``: game -> seconds to wait before its bots begin (--stagger)."""
     os.environ["WIF_CONFIG_DIR"] = config_dir
     from app.net.client import NetClient, play_seat
 
@@ -229,6 +244,7 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
 
     def seat(g: int, side: str) -> None:
         try:
+            time.sleep((starts or {}).get(g, 0.0))
             with TimedClient(url, f"{side}{g}") as client:
                 clients[(g, side)] = client
                 status = client.join(f"g{g}")
@@ -245,7 +261,7 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=START_SECONDS + seconds + 60)
+        t.join(timeout=START_SECONDS + seconds + max((starts or {0: 0.0}).values()) + 60)
     latencies, kinds = [], []
     for g in game_numbers:
         for me, other in (("a", "b"), ("b", "a")):
