@@ -68,6 +68,9 @@ class MissionKind:
     # ``aa_shift(state, firing_side, hex_) -> int``: columns the anti-aircraft fire at ``hex_``
     # moves (surprise points spent in a port attack)
     aa_shift: Callable | None = None
+    # ``threatened(state) -> set of hexes``: targets that bombers not on a map hex (carrier planes
+    # aboard carriers at sea: the naval plugin's port attack) can fly to, so CAP may fly there
+    threatened: Callable | None = None
 
 
 KINDS: dict[str, MissionKind] = {}

@@ -100,15 +100,23 @@ def phasing_bombers(state) -> list:
             and u.id not in m.flights and kind.flyer(state, u) is None]
 
 
-def check_cap_target(state, unit, hex_, bombers=None) -> None:
-    """``bombers``: ``phasing_bombers(state)`` if the caller has it already."""
+def other_threats(state) -> set:
+    """Targets of this mission that bombers not on a map hex threaten (``MissionKind.threatened``)."""
+    kind = KINDS[air(state).mission.kind]
+    return set(kind.threatened(state)) if kind.threatened is not None else set()
+
+
+def check_cap_target(state, unit, hex_, bombers=None, threats=None) -> None:
+    """``bombers``, ``threats``: ``phasing_bombers(state)``, ``other_threats(state)`` if the
+    caller has them already."""
     m = air(state).mission
     # "MWIF deviates from RAW in that major powers are not permitted to fly CAP missions
     # unless the target hex is truly threatened.  There has to be an enemy bomber/air
     # transport capable of flying a mission to the hex, which means there has to be a
     # viable target within the hex."
     if not any(distance(b.hex, hex_) <= reach(b, "mission") and viable_target(state, b.power, m.kind, hex_)
-               for b in (phasing_bombers(state) if bombers is None else bombers)):
+               for b in (phasing_bombers(state) if bombers is None else bombers)) \
+            and tuple(hex_) not in (other_threats(state) if threats is None else threats):
         raise Rejected(f"Combat Air Patrol: hex {tuple(hex_)} is not threatened by this {MISSION_NAME[m.kind]} "
                        "mission (no enemy bomber can fly to a target there)")
     check_in_range(state, unit, hex_, "cap", "Combat Air Patrol")
@@ -122,10 +130,10 @@ def fly_cap(ctx, cmd) -> None:
 
 
 def cap_hexes(state, unit) -> list[tuple[int, int]]:
-    bombers = phasing_bombers(state)
+    bombers, threats = phasing_bombers(state), other_threats(state)
     kind = air(state).mission.kind
-    candidates = set().union(*(target_hexes(state, p, kind) for p in {b.power for b in bombers}))
-    return _passing(unit, candidates, "cap", lambda h: check_cap_target(state, unit, h, bombers))
+    candidates = set().union(threats, *(target_hexes(state, p, kind) for p in {b.power for b in bombers}))
+    return _passing(unit, candidates, "cap", lambda h: check_cap_target(state, unit, h, bombers, threats))
 
 
 # ---------------------------------------------------------------- bombers and escorts

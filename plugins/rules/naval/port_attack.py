@@ -36,14 +36,17 @@ from __future__ import annotations
 from plugins.rules import core
 from plugins.rules.air.events import AirMissionBegan, AirUnitReturned
 from plugins.rules.air.mission_kinds import MissionKind, needs_factor, register
+from plugins.rules.air.aircraft import reach
 from plugins.rules.air.state import air
+from plugins.rules.turn.activities import action_problem
 from plugins.rules.units import UnitFlipped, units
 
 from . import port_attack_surprise as surprise
 from .events import NavalUnitDamaged
 from .naval_combat_results import WORSE_TO_LIGHTER, chart_results, column_for, destroy, row_for
+from .naval_air import hexes_to_sea
 from .naval_units import at_sea, carrier_of, damaged, factor, is_carrier_air, label, ships_of
-from .sea_box_section import box_hex, port_at
+from .sea_box_section import area_name, box_hex, port_at
 from .state import IMPULSE, naval, rules
 
 PORT_ATTACK = f"{IMPULSE}.naval.port-attack"
@@ -135,6 +138,43 @@ def grounded(state, unit) -> str | None:
     return None
 
 
+def distance_from_sea(state, unit_id: str, hex_) -> int:
+    """Hexes from the sea area of the carrier ``unit_id`` is aboard to ``hex_``: Ships in Flames
+    8.5 "You start the carrier plane's move from any hex dot in the sea area (don't reduce its
+    movement for the sea box section its CV occupies)"; authored: measured to the area's nearest
+    all-sea hex (naval_air.hexes_to_sea, the measure of an aircraft flying out to that area)."""
+    return hexes_to_sea(tuple(hex_), at_sea(state, carrier_of(state, unit_id)).area)
+
+
+def carrier_range_problem(state, unit, hex_, purpose: str = "mission") -> str | None:
+    """Why the carrier plane ``unit`` cannot reach ``hex_`` from its carrier's sea area flying a
+    ``purpose`` (mission, escort), or None."""
+    dist, limit = distance_from_sea(state, unit.id, hex_), reach(unit, purpose)
+    if dist > limit:
+        area = at_sea(state, carrier_of(state, unit.id)).area
+        return (f"{label(state, unit.id)} can fly {limit} hexes from {area_name(area)} for a {purpose}; "
+                f"hex {tuple(hex_)} is {dist} hexes from that sea area")
+    return None
+
+
+def carrier_threats(state) -> set:
+    """``MissionKind.threatened``: the ports the phasing side's carrier planes at sea can attack
+    (so the enemy may fly Combat Air Patrol over them, as over ports land-based bombers reach)."""
+    phasing = state.kernel.sides.get(state.kernel.active_side, [])
+    out = set()
+    for power in phasing:
+        if action_problem(state, power, KIND):
+            continue
+        planes = [u for u in units(state).units.values() if u.power == power and u.where == "aboard"
+                  and u.factors.get("naval", 0) > 0 and u.id not in air(state).mission.flights and grounded(state, u) is None]
+        if not planes:
+            continue
+        for port in targets(state, power):
+            if any(carrier_range_problem(state, u, port) is None for u in planes):
+                out.add(tuple(port))
+    return out
+
+
 def _land(ctx, uid: str) -> None:
     """The carrier plane lands back aboard its carrier (it never left ``aboard``): its flight
     ends at its carrier's sea box, face down."""
@@ -186,7 +226,8 @@ register(MissionKind(
     id=KIND, name="Port Attack", step=PORT_ATTACK, who="organized bombers with an air-to-sea factor",
     flyer=needs_factor("naval"), targets=targets, target_problem=target_problem, perform=perform,
     factor="naval", unavailable=unavailable, intrinsic_aa=ships_aa,
-    surprise=surprise.surprise_skip, aa_shift=surprise.aa_shift, return_aborted=land_aborted))
+    surprise=surprise.surprise_skip, aa_shift=surprise.aa_shift, return_aborted=land_aborted,
+    threatened=carrier_threats))
 
 
 @rules.step_rule(PORT_ATTACK)

@@ -15,13 +15,14 @@ is port_attack.land_carrier_planes / land_aborted; the surprise points of the ca
 are port_attack_surprise.attacker_search_number.  Interception, air-to-air combat and the ships'
 AA are the air plugin's Air Mission, as for land-based bombers (the flight is at the port hex).
 
-Authored: the distance from the sea area to the port is ``naval_air.hexes_to_sea`` (the hexes
+Authored: the distance from the sea area to the port is port_attack.distance_from_sea (the hexes
 between the port and the area's nearest all-sea hex: the measure an aircraft flying out to that
 sea area uses), within the plane's mission range (escort range for an escort); the plane stays
 listed aboard its carrier while it flies, and its flight's base is the carrier's sea box.  Ships
 in Flames 3.1's die roll "to see if the attack catches anyone in port" is not played: the
-computer edition's Surprise Points Used subphase takes its place.  The non-phasing side's
-carrier planes do not fly Combat Air Patrol or interception from their carriers, and the
+computer edition's Surprise Points Used subphase takes its place.  The enemy may fly Combat Air
+Patrol over a port only carrier planes threaten (port_attack.carrier_threats).  The non-phasing
+side's carrier planes do not fly Combat Air Patrol or interception from their carriers, and the
 phasing side's carrier planes do not fly interception (not modelled).
 """
 
@@ -39,9 +40,8 @@ from plugins.rules.air.state import AM, air
 from plugins.rules.turn.activities import action_problem, activity_problem, charged, use_activity
 from plugins.rules.units import units
 
-from .naval_air import hexes_to_sea
 from .naval_units import at_sea, carrier_of, is_carrier_air, label
-from .port_attack import KIND, grounded, target_problem, targets
+from .port_attack import KIND, carrier_range_problem, distance_from_sea, grounded, target_problem, targets
 from .sea_box_section import area_name, box_hex
 from .state import rules
 
@@ -82,11 +82,6 @@ def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
     return None
 
 
-def distance_from_sea(state, unit_id: str, hex_) -> int:
-    """Hexes from the sea area of the plane's carrier to ``hex_`` (from its nearest all-sea hex)."""
-    return hexes_to_sea(tuple(hex_), at_sea(state, carrier_of(state, unit_id)).area)
-
-
 def why_not_fly(state, actor: str, unit_id: str, hex_, role: str) -> str | None:
     """The rule of ``FlyCarrierAirUnit``: its handler, choices and preview all ask it."""
     problem = why_not_flyer(state, actor, unit_id, role)
@@ -104,12 +99,8 @@ def why_not_fly(state, actor: str, unit_id: str, hex_, role: str) -> str | None:
             return f"Port Attack: {problem}"
     elif hex_ not in escorted_hexes(state, state.kernel.side_of(actor)):
         return f"Escort: no friendly bomber is flying to hex {hex_} to escort"
-    box = at_sea(state, carrier_of(state, unit_id))
-    dist, limit = distance_from_sea(state, unit_id, hex_), reach(u, PURPOSE[role])
-    if dist > limit:
-        return (f"{RULE}: {label(state, unit_id)} can fly {limit} hexes from {area_name(box.area)} for a "
-                f"{PURPOSE[role]}; hex {hex_} is {dist} hexes from that sea area")
-    return None
+    problem = carrier_range_problem(state, u, hex_, PURPOSE[role])
+    return f"{RULE}: {problem}" if problem else None
 
 
 def _hexes(state, actor: str, u, role: str) -> list[Option]:

@@ -153,3 +153,34 @@ def test_port_attack_carrier_air_every_offered_command_is_accepted(tmp_path):
     assert p1.where in ("aboard", "force-pool")
     if p1.where == "aboard":
         assert not p1.face_up and g.state["naval"].aboard["cv"] == ["p1"]
+
+
+def test_port_attack_combat_air_patrol_over_a_port_only_carrier_planes_threaten(tmp_path):
+    """Combat Air Patrol: "There has to be an enemy bomber ... capable of flying a mission to the
+    hex": the carrier plane threatens Riga (5 hexes from the Baltic), not Leningrad (10); the
+    Soviet fighter's CAP then fights the carrier plane in an air-to-air combat over Riga."""
+    g = lab_game(tmp_path / "g.wif", options={
+        "units": [ship("cv", type_="cv", attack=1, defense=4, aa=1, factors={"class": 4}),
+                  air_unit("p1", type_="cvp", hex_=KONIGSBERG, air=2, range_=5, factors={"naval": 9, "class": 2}),
+                  ship("r1", power="ussr", type_="bb", hex_=RIGA, attack=6, defense=6, aa=0),
+                  ship("r2", power="ussr", type_="dd", hex_=LENINGRAD, attack=1, defense=2, aa=0),
+                  air_unit("i16", power="ussr", hex_=RIGA, air=3, range_=12)],
+        "hex_control": {f"{RIGA[0]},{RIGA[1]}": "ussr", f"{LENINGRAD[0]},{LENINGRAD[1]}": "ussr"},
+        "actions": {"germany": "air"}, "start_at": "turn.impulse.naval.naval-movement"}, extra_plugins=["naval"])
+    rig(g, "RigAboard", ship="cv", units=["p1"])
+    rig(g, "RigShipsAtSea", units=["cv"], area="BA", section=2)
+    go_to(g, "turn.impulse.naval.port-attack", active_side="axis")
+    assert g.state.kernel.sequence.current == f"{AM}.combat-air-patrol"
+    [cap] = [c for c in g.choices().commands() if c.type == "FlyCAP" and c.actor == "ussr"]
+    [fighter] = cap.fields[0].options
+    assert [o.value for o in fighter.next_fields()[0].options] == [tuple(RIGA)]
+    refused(g, {"type": "FlyCAP", "actor": "ussr", "unit": "i16", "hex": list(LENINGRAD)}, "not threatened")
+    ok(g, type="FlyCAP", actor="ussr", unit="i16", hex=list(RIGA))
+    ok(g, type="FinishStep", actor="ussr")
+    ok(g, fly())
+    play_by_choices(g, random.Random(2), max_commands=60,
+                    until=lambda game: not game.state.kernel.sequence.current.startswith(AM))
+    assert [c for c in of_type(g, "AirCombatSelected") if tuple(c["hex"]) == tuple(RIGA)]
+    p1 = g.state["units"].units["p1"]
+    assert p1.where == "force-pool" or (p1.where == "aboard" and not p1.face_up)
+    assert not g.state["air"].mission.flights
