@@ -21,11 +21,14 @@ from kernel.choices import CommandChoice
 from .uihooks import ask_game
 
 SEA_MOVE = "MoveNavalGroup"
+RETURN = "ReturnNavalToBase"
+RETURN_PREVIEWS = 3  # the greedy bot previews this many of Return To Base's commands
 MOVE_ORIGINS = 12  # the greedy bot looks at this many of a naval move's origins
 INVADE = 4.0  # an invasion is worth more than any move
 OBJECTIVE = 3.0  # ... and more still onto an objective
 EMBARK = 0.6  # loading land units is worth doing when there is an enemy objective to invade
 IN_AREA = 0.5  # a task force at sea beside an objective
+CARGO = 1.0  # ... and more with the land units it loaded, to invade with them
 PER_SHIP = 0.05  # a bigger task force is a better one (escorts sail with what they escort)
 INTO_PORT = -0.5  # going back to port gains nothing by itself
 COMBAT_KIND = {"naval-air": 2.0, "surface": 1.0}  # carriers strike when they may
@@ -45,7 +48,7 @@ def _world():
 
 
 @cache
-def _coastal_areas(hex_: tuple[int, int]) -> frozenset[str]:
+def coastal_areas(hex_: tuple[int, int]) -> frozenset[str]:
     """The sea areas with a sea hex beside ``hex_`` (ships there can reach it)."""
     m = _world()
     out = set()
@@ -62,7 +65,7 @@ def _port_areas(hex_: tuple[int, int]) -> frozenset[str]:
     m = _world()
     port = m.port_at(hex_)
     named = {code for code, area in m.sea_areas.items() if port is not None and port.name in area.ports}
-    return frozenset(named) or _coastal_areas(hex_)
+    return frozenset(named) or coastal_areas(hex_)
 
 
 @cache
@@ -96,9 +99,14 @@ def place_areas(place: str) -> frozenset[str]:
 class SeaSense:
     """What the greedy bot of one power knows about the sea at one moment of the game."""
 
-    def __init__(self, game, power: str, objectives: list[tuple[int, int]]):
+    def __init__(self, game, power: str, objectives: list[tuple[int, int]], defended=(), cargo=(),
+                 unit_hex=None):
+        """``objectives``: what the side wants to take; ``defended``: what it holds and the enemy
+        threatens (app/bot_land.py), whose sea areas its task forces hold too; ``cargo``: the
+        transports the bot loaded (they sail for the objectives first); ``unit_hex``: where the
+        counters in port are (the map's)."""
         self.objectives = set(objectives)
-        self.target_areas = frozenset(a for h in objectives for a in _coastal_areas(tuple(h)))
+        self.target_areas = frozenset(a for h in [*objectives, *defended] for a in coastal_areas(tuple(h)))
         self.game = game
         self.side = side = game.state.kernel.side_of(power) or power
         self.enemy_at_sea: dict[str, int] = {}
@@ -111,6 +119,16 @@ class SeaSense:
                 if u["side"] == side:
                     self.own_at_sea[u["id"]] = {**u, "area": box["area"]}
         self._ports: dict[tuple[int, int], dict] | None = None
+        self.cargo: set[str] = set()
+        self.cargo_origins: set[str] = set()  # where a naval move of the cargo starts
+        for ship in cargo:
+            row = self.own_at_sea.get(ship)
+            if row is not None and row.get("aboard"):
+                self.cargo.add(ship)
+                self.cargo_origins.add(f"{row['area']}:{row['section']}")
+            elif row is None and (unit_hex or {}).get(ship) is not None:
+                self.cargo.add(ship)
+                self.cargo_origins.add("{},{}".format(*unit_hex[ship]))
 
     def distance(self, place: str) -> float:
         dist = _distances(self.target_areas | frozenset(self.enemy_at_sea))
@@ -126,9 +144,13 @@ class SeaSense:
         before, after = self.distance(cmd["origin"]), self.distance(cmd["to"])
         score = before - after + PER_SHIP * len(cmd.get("units") or [])
         if "," in cmd["to"]:
-            score += INTO_PORT
-        elif after == 0:
+            return score + INTO_PORT
+        if after == 0:
             score += IN_AREA
+        carrying = (cmd["origin"] in self.cargo_origins if "units" not in cmd
+                    else bool(self.cargo.intersection(cmd["units"])))
+        if carrying and (after < before or after == 0):
+            score += CARGO
         return score
 
     def invade_score(self, hex_) -> float:
@@ -203,30 +225,57 @@ def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
     return None
 
 
-def sea_move_candidates(choice: CommandChoice, rng, sense: SeaSense) -> list[dict]:
-    """A naval move's candidates: every destination of a few origins, each with the whole task
-    force that may go (in the first section offered), ranked by the map before any preview."""
+def sea_move_candidates(choice: CommandChoice, rng, sense: SeaSense, limit: int = 10) -> list[dict]:
+    """A naval move's ``limit`` best candidates: the destinations of a few origins ranked by the
+    map first (how much nearer the objectives' and the enemy's sea areas), and only the best
+    pairs built out with the whole task force that may go (in the first section offered): a
+    destination's sections and units are the costly part of the choice tree."""
     origins = list(choice.fields[0].all_options())
-    if len(origins) > MOVE_ORIGINS:
-        origins = rng.sample(origins, MOVE_ORIGINS)
+    if len(origins) > MOVE_ORIGINS:  # the cargo's origins always, a few others at random
+        first = [o for o in origins if o.value in sense.cargo_origins]
+        rest = [o for o in origins if o.value not in sense.cargo_origins]
+        origins = first + rng.sample(rest, max(0, min(len(rest), MOVE_ORIGINS - len(first))))
+    pairs = [(sense.move_score({"origin": origin.value, "to": to.value}), n, origin, to)
+             for origin in origins for dest_field in origin.next_fields()
+             for n, to in enumerate(dest_field.all_options())]
+    pairs.sort(key=lambda p: p[:2], reverse=True)
     out = []
-    for origin in origins:
-        for dest_field in origin.next_fields():
-            for to in dest_field.all_options():
-                for section_field in to.next_fields():
-                    sections = section_field.all_options()
-                    if not sections:
-                        continue
-                    section = sections[0]
-                    units_field = next((f for f in section.next_fields() if f.kind == "units"), None)
-                    if units_field is None:
-                        continue
-                    held = sense.convoys(o.value for o in units_field.all_options())
-                    values = [o.value for o in units_field.all_options() if o.value not in held]
-                    most = len(values) if units_field.max is None else min(units_field.max, len(values))
-                    if most < (units_field.min or 0) or most == 0:
-                        continue
-                    out.append({**choice.base(), "origin": origin.value, "to": to.value,
-                                section_field.name: section.value, units_field.name: values[:most]})
+    for _score, _n, origin, to in pairs:
+        if len(out) >= 2 * limit:  # twice as many as kept: the size of each task force ranks them too
+            break
+        for section_field in to.next_fields():
+            sections = section_field.all_options()
+            if not sections:
+                continue
+            section = sections[0]
+            units_field = next((f for f in section.next_fields() if f.kind == "units"), None)
+            if units_field is None:
+                continue
+            held = sense.convoys(o.value for o in units_field.all_options())
+            values = [o.value for o in units_field.all_options() if o.value not in held]
+            most = len(values) if units_field.max is None else min(units_field.max, len(values))
+            if most < (units_field.min or 0) or most == 0:
+                continue
+            out.append({**choice.base(), "origin": origin.value, "to": to.value,
+                        section_field.name: section.value, units_field.name: values[:most]})
     out.sort(key=sense.move_score, reverse=True)
-    return out
+    return out[:limit]
+
+
+def return_candidates(choice: CommandChoice, limit: int = RETURN_PREVIEWS) -> list[dict]:
+    """Return To Base: each group whole to a port it may reach, the biggest groups first and
+    then the ports nearest by the map; only these few are previewed (the preview checks every
+    ship's reachable ports: the costliest preview of the greedy bot's game)."""
+    ranked = []
+    for origin in choice.fields[0].all_options():
+        area = str(origin.value).split(":")[0]
+        for to_field in origin.next_fields():
+            for to in to_field.all_options():
+                units_field = next((f for f in to.next_fields() if f.kind == "units"), None)
+                values = [o.value for o in units_field.all_options()] if units_field else []
+                if values:
+                    far = _distances(place_areas(str(to.value))).get(area, 99)
+                    ranked.append(((-len(values), far, len(ranked)), {
+                        **choice.base(), "origin": origin.value, to_field.name: to.value, units_field.name: values}))
+    ranked.sort(key=lambda r: r[0])
+    return [cmd for _rank, cmd in ranked[:limit]]

@@ -17,12 +17,12 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from functools import cache
 
 from kernel.choices import CommandChoice, Decision
 from kernel.errors import WifError
 
-from .bot_sea import PORT_ATTACK, SEA_MOVE, SeaSense, sea_move_candidates, sea_score
+from .bot_land import LandSense
+from .bot_sea import PORT_ATTACK, RETURN, SEA_MOVE, SeaSense, return_candidates, sea_move_candidates, sea_score
 from .uihooks import ask_game
 
 POLICIES = ("random", "greedy")
@@ -38,13 +38,6 @@ STAY = "StayAtSea"
 # Sea, leaves them out of a naval move (a convoy sailed home stays there: 0.8 a decision still
 # lost random Japan most Guadalcanal games on convoy points, tools/naval_tally.py seeds 1-6)
 CONVOY_BIAS = 0.95
-
-
-@cache
-def _grid():
-    from kernel.worldmap import WorldMap
-
-    return WorldMap().grid
 
 
 @dataclass
@@ -72,6 +65,8 @@ class Bot:
         self._in_step = 0
         self._objectives = None
         self._sea = None  # (state seq, power, SeaSense): built when a naval command is scored
+        self._land = None  # (state seq, power, LandSense): built when a land move or attack is scored
+        self._cargo: set[str] = set()  # the transports the greedy bot loaded (it sails them to invade)
         self._embarked: tuple | None = None  # (step key, transport): the random bot's chain to sail
 
     # ------------------------------------------------------------ one decision
@@ -89,7 +84,10 @@ class Bot:
         if finish and self._in_step > MAX_PER_STEP[self.policy]:
             return finish[0].base()
         if self.policy == "greedy":
-            return self._greedy(game, others, finish, player)
+            cmd = self._greedy(game, others, finish, player)
+            if cmd is not None and cmd["type"] == "EmbarkUnits":
+                self._cargo.add(cmd["ship"])
+            return cmd
         stay = next((c for c in others if c.type == STAY), None)
         if stay is not None and self.rng.random() < CONVOY_BIAS:
             convoys = SeaSense(game, stay.actor, []).convoys
@@ -195,15 +193,18 @@ class Bot:
     # ------------------------------------------------------------ greedy
     def _greedy(self, game, others: list[CommandChoice], finish, player) -> dict | None:
         candidates: list[dict] = []
-        ranked: list[dict] = []  # naval moves, best first by the map: previewed before the rest
+        ranked: list[dict] = []  # naval moves and returns, best first by the map: previewed before the rest
         for choice in others:
             if choice.type == SEA_MOVE and choice.fields:
-                ranked.extend(sea_move_candidates(choice, self.rng, self._sea_sense(game, choice.actor)))
+                ranked.extend(sea_move_candidates(choice, self.rng, self._sea_sense(game, choice.actor),
+                                                  PREVIEWS_PER_DECISION // 3))
+            elif choice.type == RETURN and choice.fields:
+                ranked.extend(return_candidates(choice))
             else:
                 candidates.extend(self._candidates(choice))
         self.rng.shuffle(candidates)
         if ranked:
-            candidates = ranked[:PREVIEWS_PER_DECISION // 3] + candidates
+            candidates = ranked + candidates
         best, best_score = None, 0.0
         for cmd in candidates[:PREVIEWS_PER_DECISION]:
             score = self._score(game, cmd, player)
@@ -239,11 +240,12 @@ class Bot:
         if at_sea is not None:
             return at_sea
         if preview.get("odds") is not None:
-            return float(preview["odds"]) - ATTACK_ODDS + 0.01
+            return (float(preview["odds"]) - ATTACK_ODDS + 0.01
+                    + self._land_sense(game, cmd["actor"]).attack_bonus(cmd.get("hex")))
         path = preview.get("path")
-        # a path of hexes (a land move); a naval move's path names sea areas and is not scored here
-        if path and len(path) >= 2 and all(isinstance(p, (list, tuple)) and len(p) == 2 for p in (path[0], path[-1])):
-            return self._progress(game, cmd["actor"], tuple(path[0]), tuple(path[-1]))
+        # a path of hexes (a land move: the hexes it enters); a naval move's path names sea areas
+        if path and "unit" in cmd and isinstance(path[-1], (list, tuple)) and len(path[-1]) == 2:
+            return self._land_sense(game, cmd["actor"]).move_score(cmd["unit"], path[-1])
         activities = preview.get("activities")
         if "action" in cmd and isinstance(activities, dict):  # an action choice: the most to do
             return 0.5 + sum(v for v in activities.values() if isinstance(v, (int, float))) / 100
@@ -252,8 +254,17 @@ class Bot:
     def _sea_sense(self, game, power: str) -> SeaSense:
         key = (game.state.kernel.seq, power)
         if self._sea is None or self._sea[0] != key:
-            self._sea = (key, SeaSense(game, power, self._objective_hexes(game, power)))
+            land = self._land_sense(game, power)
+            self._sea = (key, SeaSense(game, power, self._objective_hexes(game, power), land.defended(),
+                                       self._cargo, land.unit_hex))
+            self._cargo &= self._sea[1].cargo  # unloaded at sea, or gone: no longer cargo
         return self._sea[1]
+
+    def _land_sense(self, game, power: str) -> LandSense:
+        key = (game.state.kernel.seq, power)
+        if self._land is None or self._land[0] != key:
+            self._land = (key, LandSense(game, power, self._objective_hexes(game, power)))
+        return self._land[1]
 
     def _objective_hexes(self, game, power: str) -> list:
         key = (game.state.kernel.seq, power)
@@ -261,16 +272,6 @@ class Bot:
             found = game.host.pm.hook.objective_hexes(state=game.state, power=power)
             self._objectives = (key, [tuple(h) for hexes in found if hexes for h in hexes])
         return self._objectives[1]
-
-    def _progress(self, game, power: str, start, end) -> float:
-        """How much closer a move brings the unit to the nearest objective it wants."""
-        targets = self._objective_hexes(game, power)
-        if not targets:
-            return 0.0
-        grid = _grid()
-        before = min(grid.distance(start, t) for t in targets)
-        after = min(grid.distance(end, t) for t in targets)
-        return float(before - after)
 
 
 def _offers_unit(origin, unit: str, destinations: int = 4) -> bool:

@@ -6,7 +6,8 @@ Combat Type" (carriers strike when they may).  Built on real games, the bot draw
 
 from __future__ import annotations
 
-from app.bot_sea import SeaSense, _world, place_areas, sea_score
+from app.bot_land import LandSense
+from app.bot_sea import SeaSense, _world, coastal_areas, place_areas, sea_score
 from app.bots import Bot, Tally, play_pending
 from kernel.engine import NO_RULE_YET
 from kernel.game import Game
@@ -196,5 +197,97 @@ def test_naval_movement_random_bot_mostly_leaves_the_convoys_on_their_lanes(tmp_
         assert all(g.dry_run(c).accepted for c in cmds if c is not None)
         assert sum(any(u.startswith("jp-convoy") for u in units) for units in moved) <= 6, moved
         assert sum("jp-kongo" in units for units in moved) >= 8, moved
+    finally:
+        g.close()
+
+
+# ---------------------------------------------------------------- Victory: what a side holds and wants back
+RABAUL = (332, 126)  # Japan's objective at the start (Guadalcanal Special Victory Conditions)
+
+
+def _rabaul_held_by(game, *japanese: dict, allied: tuple = ()):
+    """Rabaul garrisoned by ``japanese`` alone (the set-up's land units there sent to Tokyo), with
+    ``allied`` land units placed: the lab position of the tests below."""
+    from helpers import place, unit
+
+    tokyo = _world().place("Tokyo").hex
+    others = [u for u in game.state["units"].units.values()
+              if u.branch == "land" and u.where == "map" and u.hex is not None and tuple(u.hex) == RABAUL]
+    place(game, *[{**u.model_dump(), "hex": list(tokyo)} for u in others], *japanese, *allied)
+
+
+def test_victory_greedy_keeps_a_threatened_objective_garrisoned_and_sends_help(tmp_path):
+    """Guadalcanal Special Victory Conditions: an objective the enemy takes scores it 5.  An
+    American unit lands three hexes from Rabaul, held by one Japanese unit: in Japan's land
+    movement the greedy bot does not march that garrison off (towards the Allied objectives, as
+    it would elsewhere), and moves the unit next door onto Rabaul; every command it builds is
+    accepted."""
+    from dataclasses import replace
+
+    from helpers import go_to, lab_game, rig, unit
+
+    g = lab_game(tmp_path / "d.wif", "guadalcanal")
+    try:
+        _rabaul_held_by(g, unit("jp-guard", "japan", RABAUL, combat=3, move=4),
+                        unit("jp-relief", "japan", (331, 126), combat=3, move=4),
+                        allied=[unit("us-raiders", "usa", (330, 123), combat=2, move=3)])
+        rig(g, "RigAction", power="japan", action="land")
+        go_to(g, "turn.impulse.land.movement.land-movement", turn=1, active_side="axis")
+        sense = LandSense(g, "japan", _objectives(g, "japan"))
+        assert RABAUL in sense.threatened and sense.garrison[RABAUL] == 1
+        assert sense.move_score("jp-guard", (333, 125)) < 0 < sense.move_score("jp-relief", RABAUL)
+        decision = next(d for d in g.choices(None).decisions if d.decider == "japan")
+        move = decision.find("MoveLandUnit")[0]
+        ours = [o for o in move.fields[0].all_options() if o.value in ("jp-guard", "jp-relief")]
+        narrowed = replace(decision, commands=[replace(move, fields=[replace(move.fields[0], options=ours)])])
+        chosen = [Bot("greedy", seed).choose(g, narrowed, None) for seed in range(3)]
+        assert all(c["unit"] == "jp-relief" and tuple(c["to"]) == RABAUL for c in chosen), chosen
+        assert all(g.dry_run(c).accepted for c in chosen)
+        # with no enemy near, the same garrison is free to go: nothing holds it
+        far = LandSense(g, "japan", _objectives(g, "japan"))
+        far.threatened.clear()
+        assert far.move_score("jp-guard", (333, 125)) > sense.move_score("jp-guard", (333, 125))
+    finally:
+        g.close()
+
+
+def test_victory_greedy_sails_to_a_threatened_objectives_sea_area(tmp_path):
+    """An enemy task force beside an objective the side holds threatens an invasion: the sea
+    areas beside that objective become the greedy bot's task forces' targets too (it holds
+    them as it sails for the enemy's objectives)."""
+    from helpers import lab_game, rig
+
+    g = lab_game(tmp_path / "n.wif", "guadalcanal")
+    try:
+        _rabaul_held_by(g)
+        beside = sorted(coastal_areas(RABAUL))
+        quiet = LandSense(g, "japan", _objectives(g, "japan"))
+        rig(g, "RigShipsAtSea", actor="usa", units=["us-lexington"], area=beside[0], section=0)
+        sense = LandSense(g, "japan", _objectives(g, "japan"))
+        assert RABAUL in sense.threatened and RABAUL not in quiet.threatened
+        sea = SeaSense(g, "japan", _objectives(g, "japan"), sense.defended())
+        assert set(beside) <= sea.target_areas
+        without = SeaSense(g, "japan", _objectives(g, "japan"))
+        far = max(_world().sea_areas, key=sea.distance)
+        assert not set(beside) & without.target_areas, "no Allied objective lies on Rabaul's seas"
+        assert sea.move_score({"origin": far, "to": beside[0], "units": ["x"]}) > 0
+    finally:
+        g.close()
+
+
+def test_victory_greedy_wants_a_lost_objective_back_first(tmp_path):
+    """An objective the enemy took from the side (the Victory form's row credits the enemy
+    with it) is worth more to march on than one of the enemy's own: the same step towards
+    each, the lost one scores higher."""
+    from helpers import control, lab_game, unit
+
+    g = lab_game(tmp_path / "l.wif", "guadalcanal")
+    try:
+        _rabaul_held_by(g, unit("jp-back", "japan", (330, 123), combat=3, move=4))
+        control(g, RABAUL, "usa")
+        sense = LandSense(g, "japan", _objectives(g, "japan"))
+        assert RABAUL in sense.lost
+        toward = sense.move_score("jp-back", (331, 126))
+        assert toward > 1.0 >= sense.move_score("jp-back", (329, 127)), toward
     finally:
         g.close()

@@ -1,0 +1,110 @@
+"""The greedy bot's objectives: which it wants to take, which its side holds and must keep
+where the enemy threatens them, and which it lost and wants back (Guadalcanal's "Victory":
+each side scores 5 for an objective it holds that the enemy held at the start, so a lost
+objective costs its 5 and a captured one is worth keeping).
+
+All of it is read the way a player reads the map: the objectives hook (``objective_hexes``:
+what a power's side does not hold), asked for each side, so a side's held objectives are the
+ones the enemy wants; the Victory form's hook (``victory_standing``: the rows each side scores,
+an enemy's row with a hex is one of ours it took); the counters on the map (the ``units``
+section the map draws, as app/mapmodel.py reads it) and the sea boxes (``sea_boxes``).
+Nothing here is a rule: it scores what ``Game.choices`` offers, through previews.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .bot_sea import coastal_areas
+from .uihooks import ask_game
+
+THREAT_RANGE = 4  # enemy land units this many hexes from a held objective threaten it
+DEFEND = 2.0  # a land unit moving onto a threatened objective of its side that needs a garrison
+GARRISON = 2  # ... which it needs while fewer than this many of the side's land units hold it
+LEAVE = -3.0  # a land unit leaving a threatened objective it garrisons (with too few left)
+RETAKE = 1.0  # progress towards an objective the enemy took from us counts this much more
+ON_TARGET = 1.0  # an attack on a hex the side wants (an objective to take or take back)
+
+
+@cache
+def _grid():
+    from kernel.worldmap import WorldMap
+
+    return WorldMap().grid
+
+
+def _hexes(found) -> set[tuple[int, int]]:
+    return {tuple(h) for hexes in found or [] if hexes for h in hexes}
+
+
+class LandSense:
+    """What the greedy bot of one power knows about the objectives at one moment."""
+
+    def __init__(self, game, power: str, wanted: list[tuple[int, int]]):
+        state = game.state
+        k = state.kernel
+        self.side = side = k.side_of(power) or power
+        self.wanted = set(wanted)
+        self.unit_hex: dict[str, tuple[int, int]] = {}
+        self.garrison: dict[tuple[int, int], int] = {}
+        enemy_land: list[tuple[int, int]] = []
+        section = state.sections.get("units")
+        for u in section.units.values() if section is not None else ():
+            if u.where != "map" or u.hex is None:
+                continue
+            h = tuple(u.hex)
+            self.unit_hex[u.id] = h
+            if u.branch != "land":
+                continue
+            if (k.side_of(u.power) or u.power) == side:
+                self.garrison[h] = self.garrison.get(h, 0) + 1
+            else:
+                enemy_land.append(h)
+        enemy_power = next((p for s, powers in k.sides.items() if s != side for p in powers), None)
+        enemy_wants = _hexes(game.host.pm.hook.objective_hexes(state=state, power=enemy_power)) if enemy_power else set()
+        self.held = enemy_wants - self.wanted  # what our side holds (neutral hexes both want)
+        standing = ask_game(game, "victory_standing", state=state) or {}
+        self.lost = {tuple(r["hex"]) for r in standing.get("rows", []) if r.get("hex")
+                     and r.get("controller") not in (side, None) and tuple(r["hex"]) in self.wanted}
+        enemy_areas = {box["area"] for box in ask_game(game, "sea_boxes", state=state) or []
+                       if any(u["side"] != side and u["kind"] != "convoy" for u in box["units"])}
+        grid = _grid()
+        self.threatened = {h for h in self.held
+                           if any(grid.distance(h, e) <= THREAT_RANGE for e in enemy_land)
+                           or coastal_areas(h) & enemy_areas}
+
+    def needs_garrison(self, hex_) -> bool:
+        return tuple(hex_) in self.threatened and self.garrison.get(tuple(hex_), 0) < GARRISON
+
+    def move_score(self, unit: str, end) -> float:
+        """A land move of ``unit`` to ``end``: progress towards what the side wants (lost
+        objectives first), onto a threatened objective that needs defenders, never off the
+        last defenders of one."""
+        start = self.unit_hex.get(unit)
+        if start is None:
+            return 0.0
+        end = tuple(end)
+        score = _progress(start, end, self.wanted) + RETAKE * _progress(start, end, self.lost)
+        if start != end and start in self.threatened and self.garrison.get(start, 0) <= GARRISON:
+            score += LEAVE
+        if end != start and self.needs_garrison(end):
+            score += DEFEND
+        elif self.threatened and not self.needs_garrison(start):
+            score += 0.5 * _progress(start, end, {h for h in self.threatened if self.needs_garrison(h)})
+        return score
+
+    def attack_bonus(self, hex_) -> float:
+        return ON_TARGET if hex_ is not None and tuple(hex_) in self.wanted else 0.0
+
+    def defended(self) -> frozenset[tuple[int, int]]:
+        """The held objectives the enemy threatens (the sea's task forces go beside them too)."""
+        return frozenset(self.threatened)
+
+
+def _progress(start, end, targets) -> float:
+    """How much nearer ``end`` is than ``start`` to the nearest of ``targets``."""
+    if not targets:
+        return 0.0
+    grid = _grid()
+    return float(min(grid.distance(start, t) for t in targets) - min(grid.distance(end, t) for t in targets))
+
