@@ -16,9 +16,11 @@ from the start.  The partial map: China, the USSR, Mongolia, Manchukuo, Sinkiang
 have no controller, so they are neutral territory that no unit enters, and nothing outside
 the Pacific half-map counts for victory (``oob.in_play``).
 
-Setup.  Every counter sets up where it stood in May/June 1942 (the seeds leave setups to the
-setup booklet; this edition fixes them), so the Setup phases are skipped with that reason
-(data/phases_left_out.json).  Reinforcements ("Reinforcements": every turn except the first)
+Setup.  The naval units set up as seed 001 "16.4 1942 Guadalcanal Scenario" gives them (Place
+on Map, the repair pool, carrier planes kept one per carrier pilot; README "The naval set-up"
+says what this edition chooses where 16.4 leaves it to the player); land and air units where
+they stood in May/June 1942 (authored).  The set-up is fixed, so the Setup phases are skipped
+with that reason (data/phases_left_out.json).  Reinforcements ("Reinforcements": every turn except the first)
 arrive on the map at the city where they historically entered the theatre, or, if the enemy
 holds it, at the nearest city in play their power controls.
 
@@ -51,8 +53,10 @@ from plugins.rules.core import (
 )
 from plugins.rules.core.scenario import describe_victory
 from plugins.rules.land.movement import stacking_problems
+from plugins.rules.naval.naval_units import CARRIER_AIR_TYPES, in_port
 from plugins.rules.naval.overseas_supply import close_sea_areas_with
 from plugins.rules.naval.rig_naval import load, place_at_sea
+from plugins.rules.naval.state import naval
 from plugins.rules.turn import CalendarSet
 from plugins.rules.units import Unit, UnitCreated, units
 
@@ -99,12 +103,15 @@ def setup(ctx) -> None:
 
 def _arrive(ctx, arriving: list[oob.UnitData], at_start: bool) -> None:
     """Put counters on the map: land, air and naval units in their city or port (reinforcements
-    where ``arrival_hex`` says), carrier air units aboard their carrier and cargo aboard its
-    transport, ships at sea in their
-    sea-box section (naval plugin: ``rig_naval.load`` / ``place_at_sea``, which check the rules)."""
+    where ``arrival_hex`` says), units of the repair pool in it, carrier air units aboard their
+    carrier and cargo aboard its transport, ships at sea in their sea-box section (naval plugin:
+    ``rig_naval.load`` / ``place_at_sea``, which check the rules)."""
     where: dict[str, tuple[int, int] | None] = {}
     for u in arriving:
-        if u.aboard:
+        if u.pool:  # 16.4 "Place on Production Chart: Repair pool"
+            ctx.emit(UnitCreated(unit=_unit_model(u, (0, 0)).model_copy(update={"hex": None, "where": "repair-pool"})))
+            continue
+        if u.aboard or u.type in CARRIER_AIR_TYPES:
             continue
         hex_ = oob.unit_hex(u) if at_start else arrival_hex(ctx.state, u)
         where[u.id] = hex_
@@ -114,17 +121,55 @@ def _arrive(ctx, arriving: list[oob.UnitData], at_start: bool) -> None:
         ctx.emit(UnitCreated(unit=model))
     by_carrier: dict[str, list[str]] = {}
     for u in arriving:
-        if u.aboard and where.get(u.aboard) is not None:
+        if u.branch == "land" and u.aboard and where.get(u.aboard) is not None:
             ctx.emit(UnitCreated(unit=_unit_model(u, where[u.aboard])))
             by_carrier.setdefault(u.aboard, []).append(u.id)
     for carrier, air in by_carrier.items():
         load(ctx, carrier, air)
+    _board_carrier_planes(ctx, [u for u in arriving if u.type in CARRIER_AIR_TYPES], at_start)
     at_sea: dict[tuple[str, int], list[str]] = {}
     for u in arriving:
         if u.sea is not None and where.get(u.id) is not None:
             at_sea.setdefault((u.sea.area, u.sea.section), []).append(u.id)
     for (area, section), ids in at_sea.items():
         place_at_sea(ctx, ids, area, section)
+
+
+def _board_carrier_planes(ctx, planes: list[oob.UnitData], at_start: bool) -> None:
+    """Carrier planes due now (and those still waiting) go aboard a carrier in port (16.1
+    "Carrier planes": "You can set up each carrier plane on a CV it can fit onto"): their own
+    carrier if named and it can take them, else the first of their power's carriers in port that
+    can; with none, a plane waits off the map until a later Reinforcements phase."""
+    if not at_start:  # planes due earlier that found no carrier
+        created = units(ctx.state).units
+        turn = ctx.state.kernel.turn
+        planes = [u for u in oob.scenario_data().units
+                  if u.type in CARRIER_AIR_TYPES and u.turn < turn and u.id not in created] + planes
+    for u in planes:
+        carrier = boarding_carrier(ctx.state, u)
+        if carrier is None:
+            continue
+        ship = units(ctx.state).units[carrier]
+        ctx.emit(UnitCreated(unit=_unit_model(u, ship.hex)))
+        load(ctx, carrier, [u.id])
+
+
+def boarding_carrier(state, plane: oob.UnitData) -> str | None:
+    """The carrier the carrier plane ``plane`` boards now, or None (see ``_board_carrier_planes``)."""
+    everyone = units(state).units
+    model = _unit_model(plane, (0, 0))
+
+    def takes(ship) -> bool:
+        if ship.power != plane.power or ship.type != "cv" or not in_port(state, ship):
+            return False
+        aboard_now = [everyone[p] for p in naval(state).aboard.get(ship.id, [])]
+        return len(aboard_now) < 2 and sum(p.factors.get("class", 1) for p in aboard_now) \
+            + model.factors["class"] <= ship.factors.get("class", 0)
+
+    own = everyone.get(plane.aboard)
+    if own is not None and takes(own):
+        return own.id
+    return next((s.id for s in sorted(everyone.values(), key=lambda s: s.id) if takes(s)), None)
 
 
 def arrival_problem(state, u: oob.UnitData, hex_) -> str | None:

@@ -6,6 +6,7 @@ per process, validated by pydantic; read-only.
 Public functions:
 - ``scenario_data()``: the validated data;
 - ``unit_hex(u)``: where a unit of the order of battle sets up or arrives;
+- ``place(name)``: the city or port named in a unit's ``at``;
 - ``in_play(hex_)``: is a hex inside the Pacific playable area (Scenarios: "limited to just
   the Pacific ... does not include any combat in China or the USSR");
 - ``start_control()``: (country -> power, hex -> power) of May/June 1942;
@@ -92,6 +93,7 @@ class UnitData(BaseModel):
     at: str = ""  # the city or port where it sets up or arrives
     sea: SeaBox | None = None  # a naval unit at sea: where it starts (created in port ``at`` first)
     aboard: str = ""  # a carrier air unit: the carrier it starts aboard; a land unit: its transport
+    pool: str = ""  # "repair": a naval unit that starts in its power's repair pool (16.4 "Repair pool")
 
     def problem(self) -> str | None:
         """Why this is not a valid Guadalcanal counter, or None (naval counters in the naval
@@ -101,7 +103,9 @@ class UnitData(BaseModel):
         if self.branch == "air" and self.type in CARRIER_AIR_TYPES:
             if set(self.factors) != AIR_FACTORS | {"class"}:
                 return f"unit {self.id}: carrier air factors must be {sorted(AIR_FACTORS | {'class'})}"
-            return None if self.aboard else f"unit {self.id}: a carrier air unit starts aboard a carrier"
+            if self.aboard or self.turn > 1:
+                return None  # a reinforcement without a carrier boards one in port (see __init__._arrive)
+            return f"unit {self.id}: a carrier air unit starts aboard a carrier"
         if self.branch == "land":
             if self.type not in LAND_TYPES:
                 return f"unit {self.id}: unknown land unit type {self.type!r}"
@@ -117,10 +121,40 @@ class UnitData(BaseModel):
         return None
 
 
+class PlaneCount(BaseModel):
+    planes: int
+    pilots: int = 0
+
+
+class CarrierPlanes(PlaneCount):
+    """Seed 001 16.4 "Carrier Planes" / "Carrier Pilots" of one major power and its carrier
+    planes (and pilots) on the production chart, by turn (16.1 "Carrier planes")."""
+    arrivals: dict[int, PlaneCount] = Field(default_factory=dict)
+
+    def at_start(self) -> int:
+        """16.1: "You can keep one [carrier plane] for every 'Carrier Pilot' you get in the
+        scenario. This is true even if you're not playing with Planes in Flames"; plus those due
+        in the first turn."""
+        first = self.arrivals.get(1)
+        return min(self.planes, self.pilots) + (first.planes if first else 0)
+
+
 class NavalData(BaseModel):
     source: str
     approximations: str
+    carrier_planes: dict[str, CarrierPlanes]
     units: list[UnitData]
+
+
+def carrier_planes_problem(counts: dict[str, CarrierPlanes], listed: list[UnitData], turns: int) -> str | None:
+    """Why the carrier air units listed do not match 16.4's carrier planes by power and turn, or None."""
+    for power, count in counts.items():
+        for turn in range(1, turns + 1):
+            due = count.at_start() if turn == 1 else (count.arrivals[turn].planes if turn in count.arrivals else 0)
+            have = sum(1 for u in listed if u.power == power and u.type in CARRIER_AIR_TYPES and u.turn == turn)
+            if have != due:
+                return f"carrier_planes: {power} has {have} carrier air units on turn {turn}; 16.4 gives {due}"
+    return None
 
 
 class ScenarioData(BaseModel):
@@ -148,7 +182,11 @@ def _load(path: Path, model):
 def scenario_data() -> ScenarioData:
     """The scenario's data, the naval order of battle's units appended to the land and air ones."""
     data = _load(DATA, ScenarioData)
-    naval_units = _load(NAVAL_DATA, NavalData).units
+    naval = _load(NAVAL_DATA, NavalData)
+    naval_units = naval.units
+    problem = carrier_planes_problem(naval.carrier_planes, naval_units, data.start.turns)
+    if problem:
+        raise ValueError(f"{NAVAL_DATA}: {problem}")
     powers = {p for ps in data.sides.values() for p in ps}
     by_id: dict[str, UnitData] = {}
     for path, listed in ((DATA, data.units), (NAVAL_DATA, naval_units)):
@@ -163,9 +201,11 @@ def scenario_data() -> ScenarioData:
                 continue
             ship = by_id.get(u.aboard)
             kinds = ("cv",) if u.branch == "air" else ("trs", "amph")
-            if ship is None or ship.type not in kinds or ship.turn != u.turn or ship.power != u.power:
+            # a carrier plane may be due after its carrier (it boards it in port on arrival)
+            if ship is None or ship.type not in kinds or ship.power != u.power or ship.pool \
+                    or (ship.turn != u.turn if u.branch != "air" else ship.turn > u.turn):
                 raise ValueError(f"{path}: unit {u.id}: {u.aboard!r} is not a {' or '.join(kinds)} of {u.power} "
-                                 f"arriving on turn {u.turn}")
+                                 f"in play on turn {u.turn}")
     data.units = data.units + naval_units
     return data
 
@@ -181,11 +221,15 @@ def unit_problem(u: UnitData, taken: dict, powers: set, turns: int) -> str | Non
         return f"unit {u.id}: {u.power!r} is not a major power of the scenario"
     if not 1 <= u.turn <= turns:
         return f"unit {u.id}: turn {u.turn} is outside turns 1-{turns}"
-    if u.aboard:
+    if u.pool:
+        if u.pool != "repair" or u.branch != "naval" or u.turn != 1 or u.at or u.sea:
+            return f"unit {u.id}: pool {u.pool!r}: only a naval unit may start in the repair pool, with no 'at' or 'sea'"
         return None
-    city = world_map().city(u.at)
+    if u.aboard or (u.branch == "air" and u.type in CARRIER_AIR_TYPES):
+        return None
+    city = place(u.at)
     if city is None:
-        return f"unit {u.id}: {u.at!r} is not a city on the map"
+        return f"unit {u.id}: {u.at!r} is not a city or port on the map"
     if u.branch == "naval" and not city.port:
         return f"unit {u.id}: {u.at!r} is not a port"
     if u.sea is not None and u.sea.area not in world_map().sea_areas:
@@ -193,8 +237,14 @@ def unit_problem(u: UnitData, taken: dict, powers: set, turns: int) -> str | Non
     return None
 
 
+def place(name: str):
+    """The city, or else the port without a city (e.g. Port Vila), of that name; None if neither."""
+    m = world_map()
+    return m.city(name) or m.port(name)
+
+
 def unit_hex(u: UnitData) -> tuple[int, int]:
-    return world_map().city(u.at).hex
+    return place(u.at).hex
 
 
 def power_name(power: str) -> str:

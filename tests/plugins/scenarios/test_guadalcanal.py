@@ -40,20 +40,20 @@ def city(name):
 
 # ---------------------------------------------------------------- the data
 def test_order_of_battle_counts_by_power_and_class():
+    """The land and air order of battle is authored; the naval one is 16.4's
+    (test_guadalcanal_setup.py checks it ship by ship)."""
     data = oob.scenario_data()
     assert data.source and data.approximations
-    start = collections.Counter((u.power, u.branch, u.type) for u in data.units if u.turn == 1)
-    # Japan's Combined Fleet before the Coral Sea and Midway: 11 carriers, 11 battleships
-    assert start[("japan", "naval", "cv")] == 11 and start[("japan", "naval", "bb")] == 11
-    assert start[("japan", "naval", "ca")] == 18 and start[("japan", "naval", "convoy")] == 6
-    assert start[("usa", "naval", "cv")] == 5 and start[("usa", "naval", "bb")] == 7
-    assert start[("commonwealth", "naval", "cv")] == 2 and start[("commonwealth", "naval", "bb")] == 5
-    # every carrier has its carrier air unit aboard, of a class it takes
+    start = collections.Counter((u.power, u.branch, u.type) for u in data.units if u.turn == 1 and not u.pool)
+    assert start[("japan", "naval", "cv")] == 13 and start[("japan", "naval", "bb")] == 11
+    assert start[("japan", "naval", "convoy")] == 6
+    assert start[("usa", "naval", "cv")] == 5 and start[("usa", "naval", "bb")] == 8
+    assert start[("commonwealth", "naval", "cv")] == 3 and start[("commonwealth", "naval", "bb")] == 3
+    # every carrier air unit of the set-up is aboard a carrier of its power that takes its class
     by_id = {u.id: u for u in data.units}
-    carriers = [u for u in data.units if u.type == "cv"]
-    air = [u for u in data.units if u.type == "cvp"]
-    assert sorted(a.aboard for a in air) == sorted(c.id for c in carriers)
-    assert all(a.factors["class"] <= by_id[a.aboard].factors["class"] for a in air)
+    for a in data.units:
+        if a.type == "cvp" and a.aboard:
+            assert a.factors["class"] <= by_id[a.aboard].factors["class"] and by_id[a.aboard].power == a.power
     land = collections.Counter(u.power for u in data.units if u.branch == "land" and u.turn == 1)
     assert land["japan"] >= 25 and land["usa"] >= 10 and land["commonwealth"] >= 12
     assert {u.turn for u in data.units} == {1, 2, 3, 4, 5}
@@ -63,7 +63,7 @@ def test_order_of_battle_counts_by_power_and_class():
 def test_order_of_battle_positions_are_in_the_playable_area_and_friendly():
     m = world_map()
     for u in oob.scenario_data().units:
-        if u.aboard:
+        if u.aboard or u.pool or u.type == "cvp":
             continue
         h = oob.unit_hex(u)
         assert oob.in_play(h), f"{u.id} at {u.at} {h} is outside the Pacific playable area"
@@ -71,7 +71,7 @@ def test_order_of_battle_positions_are_in_the_playable_area_and_friendly():
         assert owner is not None and owner in oob.scenario_data().sides[
             "axis" if u.power == "japan" else "allies"], f"{u.id} at {u.at} is controlled by {owner}"
         if u.branch == "naval":
-            assert m.city(u.at).port, u.id
+            assert oob.place(u.at).port, u.id
         if u.sea is not None:
             assert u.sea.area in oob.sea_areas_in_play(), u.id
 
@@ -110,10 +110,10 @@ def test_scenarios_guadalcanal_starting_state(game):
         assert hex_controller(s, city(place)) is None, place
     # the setup is legal: no overstacking digression, every counter of turn 1 in play
     assert s.kernel.sequence.current != "wif.digressions.correct-overstacking"
-    placed = {u.id for u in s["units"].units.values() if u.where in ("map", "aboard")}
+    placed = {u.id for u in s["units"].units.values() if u.where in ("map", "aboard", "repair-pool")}
     assert placed == {u.id for u in oob.scenario_data().units if u.turn == 1}
-    # Task Forces 17 and 44 in the Coral Sea, the carriers' air groups aboard
-    assert naval(s).at_sea["us-yorktown"].area == "CO" and naval(s).at_sea["cw-australia"].area == "CO"
+    # Task Force 17 in the Coral Sea (16.1.1 Previous Naval Moves), the carriers' air groups aboard
+    assert naval(s).at_sea["us-yorktown"].area == "CO" and "cw-australia" not in naval(s).at_sea
     assert naval(s).aboard["jp-akagi"] == ["jp-akagi-air"]
     assert s["units"].units["jp-akagi-air"].where == "aboard"
 
@@ -157,12 +157,10 @@ def test_phases_left_out_are_recorded_with_their_reasons(game):
 def test_reinforcements_arrive_at_their_city_or_the_nearest_friendly_one(tmp_path):
     g = lab_game(tmp_path / "r.wif", "guadalcanal")
     by_id = {x.id: x for x in oob.scenario_data().units}
-    assert arrival_hex(g.state, by_id["us-washington"]) == city("Noumea")
+    assert arrival_hex(g.state, by_id["us-essex"]) == city("San Diego")
     assert arrival_hex(g.state, by_id["us-2mar"]) == city("Wellington")
-    # Rabaul holds the 17th Army (the South Seas Detachment is at sea aboard its transports);
-    # with a second land unit there, the 38th Division lands at the nearest Japanese city that
-    # can take it
-    assert arrival_hex(g.state, by_id["jp-38d"]) == city("Rabaul")
+    # Rabaul holds the 17th Army and the South Seas Detachment: a third land unit there would
+    # overstack, so the 38th Division lands at the nearest Japanese city that can take it
     place(g, unit("jp-extra", power="japan", hex_=city("Rabaul")))
     elsewhere = arrival_hex(g.state, by_id["jp-38d"])
     assert elsewhere == city("Kavieng") and hex_controller(g.state, elsewhere) == "japan"
@@ -192,27 +190,27 @@ def test_victory_guadalcanal_special_victory_conditions(tmp_path):
     units = g.state["units"].units
     akagi = units["jp-akagi"].model_dump()
     rig(g, "RigUnit", unit={**akagi, "hex": None, "where": "eliminated"})  # enemy CV destroyed: 4
-    convoy = units["jp-convoy-cs1"].model_dump()  # 2 of the 5 Japanese convoy points in the China Sea
+    convoy = units["jp-convoy-cs1"].model_dump()  # 2 of the 6 Japanese convoy points in the China Sea
     rig(g, "RigUnit", unit={**convoy, "hex": None, "where": "eliminated"})
     rig(g, "RigCalendar", last_turn=1)
     go_to(g, "turn.end-of-turn.victory-check", turn=1)
     events = {e.type: e.data for e in g.history() if e.type in
               ("ConvoyPointsScored", "VictoryPointsCounted", "VictoryMarginDetermined")}
-    assert events["ConvoyPointsScored"]["points"] == {"CS": 2, "SC": 0}
-    assert events["VictoryPointsCounted"]["points"] == {"axis": 5, "allies": 5 + 2 + 1 + 4 + 2}
+    assert events["ConvoyPointsScored"]["points"] == {"CS": 1, "SC": 0}  # 4 left: 1 short of 5
+    assert events["VictoryPointsCounted"]["points"] == {"axis": 5, "allies": 5 + 2 + 1 + 4 + 1}
     rows = {r["what"]: r for r in events["VictoryPointsCounted"]["rows"]}
     assert rows["objective Rabaul"]["side"] == "allies" and rows["oil at Balikpapan"]["points"] == 2
     assert rows["CV Akagi destroyed"]["points"] == 4
     result = events["VictoryMarginDetermined"]
-    assert (result["winner"], result["margin"], result["level"]) == ("allies", 9, "Marginal")
+    assert (result["winner"], result["margin"], result["level"]) == ("allies", 8, "Marginal")
     assert scenario_state(g.state).result == result
     assert g.state.kernel.sequence.finished
     # the Victory form: the result in words and one row per thing that scored
     report = victory_report(g)
-    assert "Marginal victory for the US/CW/France player by 9" in report["lines"][0]
+    assert "Marginal victory for the US/CW/France player by 8" in report["lines"][0]
     assert {"objective Rabaul", "CV Akagi destroyed", "turn 1: Japanese convoys short in CS"} <= {
         r["name"] for r in report["rows"]}
-    assert report["totals"] == {"axis": 5, "allies": 14}
+    assert report["totals"] == {"axis": 5, "allies": 13}
     g.close()
 
 
