@@ -52,7 +52,7 @@ def test_naval_review_summary_per_power_and_location(window):
     assert usa_at_sea["cv"] == 2 and all(f"{n} {t.upper()}" in at_sea_part for t, n in usa_at_sea.items())
     lines = {k: b.text for k, b in form.rows}
     assert lines["CO"].startswith("Coral Sea (sea) [sections ") and "allies: CV 2:2" in lines["CO"]
-    truk_hex = next(u.hex for u in units.values() if u.id == "jp-shokaku")
+    truk_hex = next(u.hex for u in units.values() if u.id == "jp-shoho")
     truk = f"{truk_hex[0]},{truk_hex[1]}"
     in_truk = [u for u in units.values() if u.branch == "naval" and u.hex == truk_hex and u.id not in at_sea]
     carriers = [u for u in in_truk if u.type == "cv"]
@@ -68,7 +68,7 @@ def test_naval_review_details_of_a_sea_area_by_column(window):
     assert form.location == "CO" and form.title.text == "Coral Sea (sea area)"
     assert [r[0] for r in shown["columns"]["carriers"]] == ["us-lexington", "us-yorktown"]
     assert shown["columns"]["carriers"][0][1:] == ["us-lexington-air"]  # the planes aboard, to the right
-    assert ["us-astoria"] in shown["columns"]["cruisers"] and shown["units"]["us-astoria"]["section"] == 1
+    assert ["us-portland"] in shown["columns"]["cruisers"] and shown["units"]["us-portland"]["section"] == 1
     # Map: the detailed map centred on the sea area's box
     buttons = {b.text: b for b in form.form.owned if hasattr(b, "text")}
     pump(window, *click(buttons["Map"].rect.center))

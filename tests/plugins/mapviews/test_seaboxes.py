@@ -105,7 +105,7 @@ def test_sea_box_section_drawn_with_its_counters_at_zooms_4_to_6(tmp_path, windo
     box = next(b for b in sea_layer(win).layout(win, win.primary) if b.area == "CO")
     assert sorted(box.section_rects) == [0, 1, 2, 3, 4]
     cell = next(c for c in box.cells if "us-lexington" in c.units)  # the US task force's pile
-    assert cell.section == 1 and cell.side == "allies" and {"us-yorktown", "us-astoria"} <= set(cell.units)
+    assert cell.section == 1 and cell.side == "allies" and {"us-yorktown", "us-portland"} <= set(cell.units)
     x, y, w, h = cell.rect
     seen = {tuple(win.screen.get_at(on_screen(win, (x + i, y + j))))[:3] for i in range(3, w - 3, 2)
             for j in range(3, h - 3, 2)}
