@@ -14,6 +14,9 @@ def add_net_commands(sub) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--games", default="games", help="folder of the server's games (one save each)")
+    p.add_argument("--compress", action="store_true",
+                   help="offer WebSocket compression (permessage-deflate): fewer bytes on a slow link, more CPU "
+                        "a frame (off by default: docs/NETWORK.md)")
     p.set_defaults(func=cmd_serve)
 
     net = sub.add_parser("net", help="the lobby of a game server").add_subparsers(dest="net_command", required=True)
@@ -75,7 +78,7 @@ def add_net_commands(sub) -> None:
 def cmd_serve(args) -> int:
     from app.net.server import serve
 
-    serve(args.host, args.port, Path(args.games))
+    serve(args.host, args.port, Path(args.games), compress=args.compress)
     return 0
 
 
