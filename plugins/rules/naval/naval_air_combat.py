@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from kernel.choices import Field, Option
 from kernel.errors import Rejected
-from kernel.events import Command
+from kernel.events import Command, EventData
 from plugins.optional.framework import is_on
 from plugins.rules.air import anti_aircraft as aa
 from plugins.rules.air import anti_aircraft_fire_results as aa_results
@@ -69,8 +69,11 @@ aa.DAMAGE_STEPS.update((AA_BY_NIS, AA_BY_IS))  # the bombers' owners apply the s
 # ---------------------------------------------------------------- who flies
 def combat_planes(state, side: str) -> list:
     """``side``'s aircraft in this round's naval air combat: the carrier air units aboard its
-    included undamaged carriers ("A damaged CV may not fly carrier planes") and its included
-    aircraft at sea; organized ones only (an aborted plane does not fly again this combat)."""
+    included undamaged carriers ("A damaged CV may not fly carrier planes"), organized or not
+    ("Carrier Based Air Unit Classes": "A disorganized carrier air unit can take part in a naval
+    air combat but only if it is flying from an undamaged carrier in that area": one that flew a
+    port attack, say), and its organized aircraft at sea; a plane aborted earlier in this combat
+    does not fly again in it (authored)."""
     c = naval(state).combat
     all_units = units(state).units
     out = []
@@ -79,10 +82,29 @@ def combat_planes(state, side: str) -> list:
         if u is None:
             continue
         if u.branch == "naval" and kind(u) == "carrier" and not damaged(state, uid):
-            out += [all_units[p] for p in aboard(state, uid) if is_carrier_air(all_units[p])]
-        elif u.branch == "air" and uid in naval(state).at_sea:
+            out += [all_units[p] for p in aboard(state, uid) if is_carrier_air(all_units[p])
+                    and p not in c.aborted_planes]
+        elif u.branch == "air" and uid in naval(state).at_sea and u.face_up:
             out.append(u)
-    return [u for u in out if u.face_up]
+    return out
+
+
+@rules.event
+class CarrierPlanesAborted(EventData):
+    """Carrier planes aborted in this round of a naval air combat: they fly no more in it."""
+
+    units: list[str]
+
+
+@rules.reducer("CarrierPlanesAborted")
+def _planes_aborted(state, event):
+    c = naval(state).combat
+    c.aborted_planes += [u for u in event.data["units"] if u not in c.aborted_planes]
+
+
+@rules.describe("CarrierPlanesAborted")
+def _describe_aborted(event, state):
+    return ", ".join(label(state, u) for u in event.data["units"]) + " aborted: no more flying in this naval combat"
 
 
 def may_choose_role(unit) -> bool:
@@ -355,15 +377,20 @@ def round_over(ctx) -> None:
         u = units(state).units.get(uid)
         if u is not None and u.where in ("map", "aboard"):
             destroy(ctx, uid, "flew as a kamikaze")
+    aborted_aboard = []
     for uid in sorted(set(m.aborted) - set(m.returning)):
         u = units(state).units.get(uid)
         if u is None or u.where not in ("map", "aboard"):
             continue
         if carrier_of(state, uid) is None and uid in naval(state).at_sea:
             _home(ctx, uid)
+        elif carrier_of(state, uid) is not None:
+            aborted_aboard.append(uid)
         u = units(ctx.state).units[uid]
         if u.where in ("map", "aboard") and u.face_up:
             ctx.emit(UnitFlipped(unit=uid, face_up=False))
+    if aborted_aboard:
+        ctx.emit(CarrierPlanesAborted(units=aborted_aboard))
 
 
 def skip(state, step_id: str) -> str | None:

@@ -85,6 +85,7 @@ class NavalCombat(BaseModel):
     fighters: list[str] = Field(default_factory=list)
     air_stage: str = ""
     kamikazes: list[str] = Field(default_factory=list)  # Japanese bombers flying as kamikazes this round
+    aborted_planes: list[str] = Field(default_factory=list)  # carrier planes aborted in this combat: they fly no more in it
     air_support: list[str] = Field(default_factory=list)  # land-based aircraft flying naval air support
     # Surprise Points, "Select enemy or friendly naval target": target side -> the side that
     # bought the pick of the unit suffering that side's next result

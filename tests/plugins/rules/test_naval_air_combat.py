@@ -134,3 +134,19 @@ def test_naval_air_to_air_an_aborted_carrier_plane_returns_to_its_carrier(tmp_pa
     assert applied["p1"] == "aborted"
     assert "p1" in g.state["naval"].aboard["cv"] and not g.state["units"].units["p1"].face_up
     assert "p1" not in g.state["air"].mission.returning
+
+
+def test_naval_air_combat_a_disorganized_carrier_plane_flies_from_its_carrier(tmp_path):
+    """"Carrier Based Air Unit Classes": "A disorganized carrier air unit can take part in a naval
+    air combat but only if it is flying from an undamaged carrier in that area" (one that flew a
+    port attack this impulse, say); one aborted earlier in this combat flies no more in it."""
+    from helpers import event
+    from plugins.rules.naval.naval_air_combat import combat_planes
+
+    g = carriers_at_sea(tmp_path, soviet_planes=("q1",))
+    event(g, "UnitFlipped", unit="p1", face_up=False)
+    assert [u.id for u in combat_planes(g.state, "axis")] == ["p1"]
+    ok(g, type="SetPlaneRole", actor="germany", unit="p1", role="fighter")
+    event(g, "CarrierPlanesAborted", units=["q1"])
+    assert combat_planes(g.state, "allies") == []
+    assert "q1" in g.describe(g.history()[-1])
