@@ -31,6 +31,8 @@ from pygame_gui.elements import (
     UIWindow,
 )
 
+from . import guispeed
+
 UI_EVENTS = (pygame_gui.UI_BUTTON_PRESSED, pygame_gui.UI_SELECTION_LIST_NEW_SELECTION,
              pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION, pygame_gui.UI_TEXT_ENTRY_FINISHED,
              pygame_gui.UI_DROP_DOWN_MENU_CHANGED, pygame_gui.UI_WINDOW_CLOSE,
@@ -89,6 +91,7 @@ class Gui:
             if pygame.display.get_surface() is None:
                 pygame.display.set_mode((1, 1), pygame.HIDDEN)
             _quick_theme_ids()
+            guispeed.install()
             self._manager = pygame_gui.UIManager(self.size)
             # the bold title font the forms use; loaded now so pygame_gui does not warn later
             self._manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
