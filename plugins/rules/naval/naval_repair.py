@@ -21,6 +21,8 @@ from plugins.rules.units import UnitFlipped, UnitMoved, units
 
 from .events import NavalRepairScheduled, NavalUnitRepaired
 from .naval_units import label
+from .overseas_supply import closed_sea_areas
+from .sea_box_section import areas_of_port
 from .state import NAVAL_REPAIR, naval, rules
 
 RULE = "Naval Repair"
@@ -73,9 +75,12 @@ def repair_naval_unit(ctx, cmd: RepairNavalUnit) -> None:
 
 
 def arrival_port(state, power: str):
-    """A major port ``power`` itself controls (the first by name), or None."""
+    """A major port ``power`` itself controls (the first by name) on a sea area the game has not
+    closed (a scenario's partial map: Guadalcanal's USA would otherwise get Boston), or None."""
+    closed = closed_sea_areas(state)
     majors = sorted((c for c in world_map().ports if c.port == "major"), key=lambda c: c.name)
-    return next((c.hex for c in majors if hex_controller(state, c.hex) == power), None)
+    return next((c.hex for c in majors if hex_controller(state, c.hex) == power
+                 and any(a not in closed for a in areas_of_port(c.hex))), None)
 
 
 def return_repaired(ctx, step_id: str) -> None:

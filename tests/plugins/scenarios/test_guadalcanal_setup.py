@@ -193,3 +193,15 @@ def test_16_4_carrier_planes_arriving_board_a_carrier_in_port(tmp_path):
     assert units["jp-hiyo-air"].where == "aboard" and naval(g.state).aboard["jp-hiyo"] == ["jp-hiyo-air"]
     assert "us-cvp-julaug" not in units  # still on the production chart: no US carrier has room
     g.close()
+
+
+def test_16_4_repair_pool_units_come_back_in_a_port_in_play(game):
+    """Naval Repair: a repaired unit "will arrive as a reinforcement in 2 turns", in a major port
+    of its power on a sea area open in Guadalcanal (the USA's first by name would be Boston)."""
+    from plugins.rules.naval.naval_repair import arrival_port, repair_pool
+
+    for power in ("japan", "usa", "commonwealth"):
+        assert repair_pool(game.state, power)
+        port = arrival_port(game.state, power)
+        assert port is not None and oob.in_play(port), power
+    assert world_map().port_at(arrival_port(game.state, "usa")).name == "Dutch Harbor"
