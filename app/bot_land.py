@@ -47,7 +47,7 @@ class LandSense:
         self.wanted = set(wanted)
         self.unit_hex: dict[str, tuple[int, int]] = {}
         self.garrison: dict[tuple[int, int], int] = {}
-        enemy_land: list[tuple[int, int]] = []
+        enemy_land: set[tuple[int, int]] = set()
         section = state.sections.get("units")
         for u in section.units.values() if section is not None else ():
             if u.where != "map" or u.hex is None:
@@ -59,7 +59,7 @@ class LandSense:
             if (k.side_of(u.power) or u.power) == side:
                 self.garrison[h] = self.garrison.get(h, 0) + 1
             else:
-                enemy_land.append(h)
+                enemy_land.add(h)
         enemy_power = next((p for s, powers in k.sides.items() if s != side for p in powers), None)
         enemy_wants = _hexes(game.host.pm.hook.objective_hexes(state=state, power=enemy_power)) if enemy_power else set()
         self.held = enemy_wants - self.wanted  # what our side holds (neutral hexes both want)
@@ -72,9 +72,25 @@ class LandSense:
         self.threatened = {h for h in self.held
                            if any(grid.distance(h, e) <= THREAT_RANGE for e in enemy_land)
                            or coastal_areas(h) & enemy_areas}
+        self.needy = {h for h in self.threatened if self.garrison.get(h, 0) < GARRISON}
+        self._nearest: dict[tuple, int] = {}  # (hex, which targets) -> hexes to the nearest
 
     def needs_garrison(self, hex_) -> bool:
-        return tuple(hex_) in self.threatened and self.garrison.get(tuple(hex_), 0) < GARRISON
+        return tuple(hex_) in self.needy
+
+    def _progress(self, start, end, which: str) -> float:
+        """How much nearer ``end`` is than ``start`` to the nearest of the ``which`` targets."""
+        targets = getattr(self, which)
+        if not targets:
+            return 0.0
+        near = []
+        for h in (start, end):
+            d = self._nearest.get((h, which))
+            if d is None:
+                grid = _grid()
+                d = self._nearest[h, which] = min(grid.distance(h, t) for t in targets)
+            near.append(d)
+        return float(near[0] - near[1])
 
     def move_score(self, unit: str, end) -> float:
         """A land move of ``unit`` to ``end``: progress towards what the side wants (lost
@@ -84,13 +100,13 @@ class LandSense:
         if start is None:
             return 0.0
         end = tuple(end)
-        score = _progress(start, end, self.wanted) + RETAKE * _progress(start, end, self.lost)
+        score = self._progress(start, end, "wanted") + RETAKE * self._progress(start, end, "lost")
         if start != end and start in self.threatened and self.garrison.get(start, 0) <= GARRISON:
             score += LEAVE
         if end != start and self.needs_garrison(end):
             score += DEFEND
-        elif self.threatened and not self.needs_garrison(start):
-            score += 0.5 * _progress(start, end, {h for h in self.threatened if self.needs_garrison(h)})
+        elif not self.needs_garrison(start):
+            score += 0.5 * self._progress(start, end, "needy")
         return score
 
     def attack_bonus(self, hex_) -> float:
@@ -99,12 +115,4 @@ class LandSense:
     def defended(self) -> frozenset[tuple[int, int]]:
         """The held objectives the enemy threatens (the sea's task forces go beside them too)."""
         return frozenset(self.threatened)
-
-
-def _progress(start, end, targets) -> float:
-    """How much nearer ``end`` is than ``start`` to the nearest of ``targets``."""
-    if not targets:
-        return 0.0
-    grid = _grid()
-    return float(min(grid.distance(start, t) for t in targets) - min(grid.distance(end, t) for t in targets))
 

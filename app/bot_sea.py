@@ -22,7 +22,7 @@ from .uihooks import ask_game
 
 SEA_MOVE = "MoveNavalGroup"
 RETURN = "ReturnNavalToBase"
-RETURN_PREVIEWS = 3  # the greedy bot previews this many of Return To Base's commands
+RETURN_PREVIEWS = 2  # the greedy bot previews this many of Return To Base's commands
 MOVE_ORIGINS = 12  # the greedy bot looks at this many of a naval move's origins
 INVADE = 4.0  # an invasion is worth more than any move
 OBJECTIVE = 3.0  # ... and more still onto an objective

@@ -31,6 +31,7 @@ ATTACK_ODDS = 2.0  # the greedy bot attacks at these odds or better
 PREVIEWS_PER_DECISION = 30
 FIRST_OPTIONS = 6  # the greedy bot looks below this many of a long first field's options
 PER_CHOICE = 40
+LAND_PREVIEWS = 8  # the greedy bot previews this many land moves, the best by the map
 CHAIN_BIAS = 0.8  # the random bot finishes a chain it started (embark, sail, invade) this often
 LANDING_ACTIONS = ("land", "combined")  # the actions whose impulse has Invasion (seeds, "Invasion")
 STAY = "StayAtSea"
@@ -203,10 +204,16 @@ class Bot:
             else:
                 candidates.extend(self._candidates(choice))
         self.rng.shuffle(candidates)
-        if ranked:
-            candidates = ranked + candidates
+        on_land, rest = [], []
+        for cmd in candidates:
+            by_map = self._land_move_score(game, cmd)
+            if by_map is None:
+                rest.append(cmd)
+            elif by_map > 0:  # a land move scoring nothing by the map scores nothing previewed
+                on_land.append((by_map, cmd))
+        on_land.sort(key=lambda pair: pair[0], reverse=True)
         best, best_score = None, 0.0
-        for cmd in candidates[:PREVIEWS_PER_DECISION]:
+        for cmd in (ranked + [cmd for _score, cmd in on_land[:LAND_PREVIEWS]] + rest)[:PREVIEWS_PER_DECISION]:
             score = self._score(game, cmd, player)
             if score > best_score:
                 best, best_score = cmd, score
@@ -250,6 +257,14 @@ class Bot:
         if "action" in cmd and isinstance(activities, dict):  # an action choice: the most to do
             return 0.5 + sum(v for v in activities.values() if isinstance(v, (int, float))) / 100
         return 0.0  # nothing tells the options apart: not worth holding the step for
+
+    def _land_move_score(self, game, cmd: dict) -> float | None:
+        """A land move's score read off the map before any preview (where it ends: the end of
+        the path its preview would give), or None for any other command."""
+        to = cmd.get("to")
+        if "unit" in cmd and isinstance(to, (list, tuple)) and len(to) == 2 and all(isinstance(c, int) for c in to):
+            return self._land_sense(game, cmd["actor"]).move_score(cmd["unit"], to)
+        return None
 
     def _sea_sense(self, game, power: str) -> SeaSense:
         key = (game.state.kernel.seq, power)

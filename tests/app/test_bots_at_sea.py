@@ -246,6 +246,7 @@ def test_victory_greedy_keeps_a_threatened_objective_garrisoned_and_sends_help(t
         # with no enemy near, the same garrison is free to go: nothing holds it
         far = LandSense(g, "japan", _objectives(g, "japan"))
         far.threatened.clear()
+        far.needy.clear()
         assert far.move_score("jp-guard", (333, 125)) > sense.move_score("jp-guard", (333, 125))
     finally:
         g.close()
