@@ -43,7 +43,7 @@ def count_events(save: Path) -> dict[str, int]:
     return out
 
 
-def one_game(scenario: str, seed: int, policy: str, folder: str) -> dict:
+def one_game(scenario: str, seed: int, policy: str, folder: str, pairs: tuple = ()) -> dict:
     from app.cli_bots import play_one
     from kernel.engine import NO_RULE_YET
     from kernel.verify import verify
@@ -51,13 +51,14 @@ def one_game(scenario: str, seed: int, policy: str, folder: str) -> dict:
     save = Path(folder) / f"{scenario}-{policy}-{seed}.wif"
     skips: dict = {}
     started = time.perf_counter()
-    policies, result, tally, events = play_one(scenario, seed, policy, [], save, 200000, skips=skips)
+    policies, result, tally, events = play_one(scenario, seed, policy, list(pairs), save, 200000, skips=skips)
     report = verify(save)
     return {"seed": seed, "policy": policy, "result": (result or {}).get("text", "no result"),
             "winner": (result or {}).get("winner"), "events": events, "commands": tally.commands,
             "refused": len(tally.refused), "refused_lines": tally.refused[:3], "verify": report.ok, "problems": [str(p) for p in report.problems][:3],
             "no_rule_yet": sum(n for (_, reason), n in skips.items() if reason == NO_RULE_YET),
-            "seconds": time.perf_counter() - started, "load": os.getloadavg()[0], **count_events(save)}
+            "seconds": time.perf_counter() - started, "load": os.getloadavg()[0],
+            "scores": (result or {}).get("scores") or {}, **count_events(save)}
 
 
 def main(argv=None) -> int:
@@ -68,6 +69,8 @@ def main(argv=None) -> int:
 
     p.add_argument("--policy", action="append", choices=POLICIES,
                    help="a bot policy for every side (repeat for several; default: every policy)")
+    p.add_argument("--side", action="append", default=[], metavar="SIDE=POLICY",
+                   help="one side's policy whatever --policy says, e.g. axis=greedy (as wif autoplay --side)")
     p.add_argument("--jobs", type=int, default=1)
     args = p.parse_args(argv)
     lo, _, hi = args.seeds.partition("-")
@@ -78,7 +81,8 @@ def main(argv=None) -> int:
             totals = dict.fromkeys(COUNTS, 0)
             wins: dict[str, int] = {}
             verified = refused = no_rule_yet = 0
-            jobs = [pool.submit(one_game, args.scenario, s, policy, folder) for s in seeds]
+            points: dict[str, list[float]] = {}  # side -> its victory points in each game
+            jobs = [pool.submit(one_game, args.scenario, s, policy, folder, tuple(args.side)) for s in seeds]
             for job in jobs:
                 r = job.result()
                 for k in COUNTS:
@@ -89,15 +93,19 @@ def main(argv=None) -> int:
                 verified += bool(r["verify"])
                 refused += r["refused"]
                 no_rule_yet += r["no_rule_yet"]
+                for side, value in r["scores"].items():
+                    points.setdefault(side, []).append(value)
                 print(f"{policy} seed {r['seed']}: {r['result']}; {r['commands']} commands, {r['events']} events, "
                       + ", ".join(f"{r[k]} {k}" for k in COUNTS)
                       + f", verify {'OK' if r['verify'] else 'FAILED'}, refused {r['refused']}, "
                       f"'no rule yet' {r['no_rule_yet']}, {r['seconds']:.0f} s, load {r['load']:.1f}", flush=True)
                 for problem in r["problems"] + r["refused_lines"]:
                     print(f"  {problem}", flush=True)
-            print(f"{policy}: {len(seeds)} games: " + ", ".join(f"{totals[k]} {k}" for k in COUNTS)
+            print(f"{policy}{''.join(' ' + p for p in args.side)}: {len(seeds)} games: " + ", ".join(f"{totals[k]} {k}" for k in COUNTS)
                   + f"; verify OK {verified}/{len(seeds)}, refused {refused}, 'no rule yet' {no_rule_yet}"
-                  + "; winners " + ", ".join(f"{w} {n}" for w, n in sorted(wins.items())), flush=True)
+                  + "; winners " + ", ".join(f"{w} {n}" for w, n in sorted(wins.items()))
+                  + "; victory points " + ", ".join(f"{side} {sum(v):g} (in {sum(x > 0 for x in v)} games)"
+                                                    for side, v in sorted(points.items())), flush=True)
     return 1 if failed else 0
 
 
