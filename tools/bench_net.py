@@ -93,6 +93,10 @@ def print_table(result: dict) -> None:
         print(f"  {r['games']} games, the slowest commands to decide (ms, type, step): "
               + "; ".join(f"{ms} {kind} in {step.rsplit('.', 1)[-1]}" for ms, kind, step in r.get("slowest", [])))
     for r in result["runs"]:
+        if r.get("requests_per_command"):
+            print(f"  {r['games']} games, requests a command (each a frame each way): "
+                  + ", ".join(f"{op} {n:.2f}" for op, n in r["requests_per_command"].items()))
+    for r in result["runs"]:
         if r.get("above_p95"):
             print(f"  {r['games']} games, the samples above the p95 (count, command, step): "
                   + "; ".join(f"{n} {kind}" for kind, n in r["above_p95"]))
@@ -171,6 +175,9 @@ def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None 
     # the commands of the slowest samples (above the p95): the rules' long commands, or all kinds
     above = collections.Counter(k for out in outs for x, k in zip(out["latencies"], out["kinds"]) if x > p95)
     commands = sum(out["commands"] for out in outs)
+    requests = collections.Counter()
+    for out in outs:
+        requests.update(out.get("requests", {}))
     queued, decided = (sorted(x for out in outs for x in out[key]) for key in ("queued_ms", "decided_ms"))
     return {"games": games, "clients": 2 * games, "commands": commands, "samples": len(latencies),
             "p50_ms": 1000 * statistics.median(latencies) if latencies else 0.0,
@@ -181,7 +188,8 @@ def run_one(games: int, seconds: float, think: float = 0.0, profile: str | None 
             "seconds": seconds, "set_up_seconds": set_up, "errors": [e for out in outs for e in out["errors"]],
             "play_wall_s": wall, "server_cpu_s": cpu, "clients_cpu_s": sum(out["cpu_s"] for out in outs),
             "server_cpu_ms_per_command": 1000 * cpu / commands if commands else 0.0,
-            "load_before": load_before, "load_after": load_after}
+            "load_before": load_before, "load_after": load_after,
+            "requests_per_command": {op: n / commands for op, n in requests.most_common()} if commands else {}}
 
 
 def _p95(values: list[float]) -> float:
@@ -223,6 +231,7 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
             self.step = ""  # the step of the game's last answer: where a submit is decided
 
         def request(self, op, **fields):
+            requests[op] += 1
             sent = time.monotonic()
             out = super().request(op, **fields)
             if op == "wait" or (op == "submit" and out.get("accepted")):
@@ -235,7 +244,12 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
                 self.step = out["step"]
             return out
 
+        def _sign(self, msg, game):
+            requests["sign (the server's)"] += 1
+            return super()._sign(msg, game)
+
     cpu_start = time.process_time()
+    requests: collections.Counter = collections.Counter()  # each a frame each way
     server_side: list[tuple[float, float]] = []  # (queued, decided) ms of each accepted submit
     slowest: list[tuple[int, str, str]] = []  # (decided ms, command type, step)
     errors: list[str] = []
@@ -279,7 +293,7 @@ def _play_games(url: str, config_dir: str, game_numbers: list[int], seconds: flo
                     kinds.append(kind)
     return {"latencies": latencies, "kinds": kinds, "commands": commands[0], "errors": errors, "cpu_s": time.process_time() - cpu_start,
             "queued_ms": [q for q, _ in server_side], "decided_ms": [d for _, d in server_side],
-            "slowest": sorted(slowest, reverse=True)[:5]}
+            "slowest": sorted(slowest, reverse=True)[:5], "requests": dict(requests)}
 
 
 if __name__ == "__main__":
