@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from app.guiclicks import hex_point, under_layer
+from app.guiclicks import HEX_PROBES, hex_point, under_layer
 from app.navalclicks import layer_hit
 from app.play import GameWindow
 from kernel.game import Game
@@ -20,7 +20,7 @@ def window(tmp_path, monkeypatch):
     monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
     pygame.display.init()
     pygame.font.init()
-    game = Game.new("guadalcanal", tmp_path / "g.wif", seed=1)  # the MO Invasion Force at sea: a Coral Sea box
+    game = Game.new("guadalcanal", tmp_path / "g.wif", seed=1)  # Task Force 17 at sea: a Coral Sea box
     try:
         win = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
         win.draw()
@@ -40,7 +40,9 @@ def test_a_hex_under_a_sea_box_is_not_clicked_on_the_map(window):
             at = (body.x + sx, body.y + sy)
             if not body.collidepoint(at) or window.gui.over_form(at) or window.panel_at(at) is not panel:
                 continue
-            if layer_hit(window, dmap, (sx, sy)) is not None and under is None:
+            g = dmap.geometry  # a hex the box covers wholly (every point the driver would try)
+            if under is None and all(layer_hit(window, dmap, (sx + fx * g.w, sy + fy * g.h)) is not None
+                                     for fx, fy in HEX_PROBES):
                 under = (col, row)
             elif layer_hit(window, dmap, (sx, sy)) is None and clear is None:
                 clear = (col, row)
