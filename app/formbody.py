@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 AREA_STEP = 32  # pixels: the scrolling area's height is a multiple of this (fewer resizes)
 EDGE_MARGIN = 4  # pixels kept between a widget shown whole and the scrolling view's edge (FormBody.keep_whole)
+# pixels: less of a button than this at the view's edge is a sliver (hard to read or hit; under 4 px
+# it takes no click at all), which ``FormBody.settle_scroll`` does not leave where the player scrolled
+SLIVER = 12
 SHELF_LISTS = 2  # lists a build did not ask for, kept hidden for a later one (the units left to move)
 # option buttons a build did not ask for, kept hidden: the next unit's destinations take them with
 # their new text (a new button costs ~1.5x a new text, and killing one costs too)
@@ -57,6 +60,8 @@ class FormBody:
         self.reused = 0  # widgets given back by the last build (tests read it)
         self._area_size = None  # the scrolling area's size, as last set
         self._builds = 0  # builds finished (a list remembers the last one that showed it)
+        self._rest = None  # the scroll where the view last came to rest (settle_scroll)
+        self._last_frame_scroll = None  # the scroll seen by the last frame (settle_scroll)
 
     @property
     def container(self):
@@ -283,7 +288,7 @@ class FormBody:
         if bar is None or self._area_size is None:
             return
         area_h = self._area_size[1]
-        view_h = getattr(self.area, "_view_container", self.area).rect.height
+        view_h = self._view_height()
         top = bar.start_percentage * area_h
         for widget in widgets:
             if widget is None or not widget.alive() or not widget.visible:
@@ -294,11 +299,68 @@ class FormBody:
             new_top = rect.top if rect.top < top or rect.height > view_h else rect.bottom - view_h
             new_top = min(max(0.0, new_top), max(0.0, area_h - view_h))
             bar.set_scroll_from_start_percentage(new_top / area_h)
+            break
+        self._rest = self._last_frame_scroll = bar.start_percentage  # the form's own scroll, not the player's
+
+    def _view_height(self) -> int:
+        return getattr(self.area, "_view_container", self.area).rect.height
+
+    def settle_scroll(self) -> None:
+        """Called every frame.  Once the player's own scrolling (the wheel, the scroll bar's
+        arrows or thumb) has come to rest, a button the view's edge cuts to a sliver is not
+        left so: the view goes on the way he scrolled, the least that shows the button whole
+        at the edge he scrolled towards, or hides it at the edge he scrolled away from (a
+        click on a sliver would be lost, see ``keep_whole``)."""
+        bar = self.area.vert_scroll_bar
+        if bar is None or self._area_size is None or not self.area.alive():
+            self._rest = self._last_frame_scroll = None
             return
+        now = bar.start_percentage
+        moving = now != self._last_frame_scroll or _held(bar)
+        self._last_frame_scroll = now
+        if self._rest is None:
+            self._rest = now
+        if moving or now == self._rest:
+            return
+        self._uncut(1 if now > self._rest else -1)
+        self._rest = self._last_frame_scroll = bar.start_percentage
+
+    def _uncut(self, direction: int) -> None:
+        """Scroll on in ``direction`` (1: down) until no button shows as a sliver at an edge."""
+        bar = self.area.vert_scroll_bar
+        area_h = self._area_size[1]
+        view_h = self._view_height()
+        buttons = [w for w in self.area.get_container().elements
+                   if isinstance(w, UIButton) and w.alive() and w.visible]
+        for _round in range(4):  # each step goes the same way: a few at most
+            top = bar.start_percentage * area_h
+            bottom = top + view_h
+            # (less than half a pixel showing is nothing: the scroll is a fraction, the view whole pixels)
+            cut_low = [w.relative_rect for w in buttons
+                       if bottom < w.relative_rect.bottom and 0.5 < bottom - w.relative_rect.top < SLIVER]
+            cut_high = [w.relative_rect for w in buttons
+                        if w.relative_rect.top < top and 0.5 < w.relative_rect.bottom - top < SLIVER]
+            if direction > 0:  # towards the bottom: show the low one whole, else push the high one out
+                new_top = (cut_low[0].bottom + EDGE_MARGIN - view_h) if cut_low else \
+                    (cut_high[0].bottom if cut_high else None)
+            else:
+                new_top = (cut_high[0].top - EDGE_MARGIN) if cut_high else \
+                    (cut_low[0].top - view_h if cut_low else None)
+            if new_top is None:
+                return
+            new_top = min(max(0.0, new_top), max(0.0, area_h - view_h))
+            if abs(new_top - top) < 0.5:
+                return  # at the end of the area: nothing further to scroll
+            bar.set_scroll_from_start_percentage(new_top / area_h)
 
     def scroll(self) -> float:
         bar = self.area.vert_scroll_bar
         return bar.start_percentage if bar is not None else 0.0
+
+
+def _held(bar) -> bool:
+    """The player holds the scroll bar's thumb or one of its arrows."""
+    return any(b is not None and b.held for b in (bar.sliding_button, bar.top_button, bar.bottom_button))
 
 
 def _chosen_rows(lst: UISelectionList) -> list:

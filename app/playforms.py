@@ -228,6 +228,8 @@ class PlayForms:
             if not self._hover_only(key):
                 self.build_play_form()
             self._built_for = key
+        if self.body is not None:
+            self.body.settle_scroll()  # no button left a sliver where the player scrolled
         self.selectable.refresh()
         if self.game.state.kernel.sequence.finished and not self.popups.victory_shown:
             self.popups.victory_shown = True  # a game opened after its end
