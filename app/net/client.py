@@ -146,9 +146,13 @@ class NetClient:
         return seq, decisions
 
     def _fields(self, game: str, seq: int, path: list[int], found: list[dict]) -> list[Field]:
+        """``then`` in an option: the fields that follow it, sent with it (the server's
+        field_json); without it they are asked for (``expand``) when looked at."""
         fields = []
         for f_index, f in enumerate(found):
-            options = [Option(o["value"], o.get("label", ""), self._then(game, seq, path + [f_index, o_index]))
+            options = [Option(o["value"], o.get("label", ""),
+                              self._fields(game, seq, path + [f_index, o_index], o["then"]) if "then" in o
+                              else self._then(game, seq, path + [f_index, o_index]))
                        for o_index, o in enumerate(f.get("options", []))]
             fields.append(Field(f["name"], f["kind"], options, f.get("min"), f.get("max"), f.get("label", "")))
         return fields

@@ -72,6 +72,18 @@ class NetServer:
         return room
 
 
+def field_json(field) -> dict:
+    """A field of the choices as the client gets it: its options, and the fields that follow an
+    option when the rules have already built them (``then``; an empty list: nothing follows), so
+    the client asks ``expand`` only for the branches still to be built (each a round trip; the
+    bots asked one for every option they chose, most of them leading nowhere)."""
+    out = field.as_dict(0)
+    for option, entry in zip(field.all_options() if "options" in out else (), out.get("options", ())):
+        if isinstance(option.then, list):
+            entry["then"] = [field_json(f) for f in option.then]
+    return out
+
+
 class Connection(ViewOps):
     """One authenticated client: its requests, answered in order; a submit runs in a thread
     while this keeps reading (the client's signatures come back through it)."""
@@ -244,7 +256,7 @@ class Connection(ViewOps):
             return {"seq": room.game.state.kernel.seq,
                     "decisions": [{"decider": d.decider, "step": d.step, "title": d.title, "pending": d.pending,
                                    "commands": [{"type": c.type, "actor": c.actor, "source": c.source,
-                                                 "fields": [f.as_dict(0) for f in c.fields]}
+                                                 "fields": [field_json(f) for f in c.fields]}
                                                 for c in d.commands]}
                                   for d in found.decisions]}
         return await room.run(look)
@@ -262,7 +274,7 @@ class Connection(ViewOps):
             fields = found.decisions[d].commands[c].fields
             for f_index, o_index in zip(rest[::2], rest[1::2]):
                 fields = fields[f_index].all_options()[o_index].next_fields()
-            return {"fields": [f.as_dict(0) for f in fields]}
+            return {"fields": [field_json(f) for f in fields]}
         return await room.run(look)
 
     async def op_submit(self, msg: dict) -> dict:
