@@ -1,8 +1,9 @@
-"""The greedy bot at sea (app/bot_sea.py), in Guadalcanal: seeds "Naval Movement" (task forces
-towards the objectives' sea areas), "Embark/Debark Units" and "Invasion" (the MO Invasion Force
-starts in the Coral Sea with the South Seas Detachment aboard), naval combat's "Select Naval
-Combat Type" (carriers strike when they may).  Built on real games, the bot drawing only from
-``Game.choices`` and previews."""
+"""The bots at sea (app/bot_sea.py) and the greedy bot's objectives (app/bot_land.py), in
+Guadalcanal: seeds "Naval Movement" (task forces towards the objectives' sea areas),
+"Embark/Debark Units" and "Invasion", naval combat's "Select Naval Combat Type" (carriers strike
+when they may), "Stay At Sea", and the Victory section (hold the objectives the enemy threatens,
+take back the lost ones).  Built on real games and rigged positions, the bot drawing only from
+``Game.choices``, previews and the front end's hooks."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from app.bot_sea import SeaSense, _world, coastal_areas, place_areas, sea_score
 from app.bots import Bot, Tally, play_pending
 from kernel.engine import NO_RULE_YET
 from kernel.game import Game
+
+RABAUL = (332, 126)  # Japan's objective and port at the start (Guadalcanal Special Victory Conditions)
 
 
 def _greedy_until(game, stop, limit: int = 600) -> Tally:
@@ -58,9 +61,10 @@ def test_invasion_greedy_scores_an_objective_above_any_other_hex_and_above_a_mov
 
 
 def test_invasion_greedy_japan_invades_from_the_coral_sea_and_sails(tmp_path):
-    """Greedy bots from the start: Japan's MO Invasion Force lands the South Seas Detachment by
-    invasion (a forced land attack), task forces put to sea, and every offer was accepted; the
-    Ignore Notional phase's Overrun Check that follows has its rule (no 'no rule yet')."""
+    """Greedy bots from the start: in turn 1 a side embarks land units, sails them and lands
+    them by invasion (a forced land attack), task forces put to sea, and every offer was
+    accepted; the Ignore Notional phase's Overrun Check that follows has its rule (no 'no rule
+    yet')."""
     seen = {"seq": 1, "invaded": False, "overrun checked": False}
 
     def read_new(game):
@@ -129,15 +133,21 @@ def test_stay_at_sea_and_port_attack_scores_of_the_greedy_bot(tmp_path):
 
 def test_invasion_random_bot_with_land_units_at_sea_mostly_picks_an_action_that_lands_them(tmp_path):
     """Seeds, "Invasion": only a power that chose a Land or Combined action invades.  The random
-    bot finishes a chain it started (land units at sea): with the MO Invasion Force at sea,
-    Japan's first action is Land or Combined for most bot seeds (uniform picks: 2 in 5)."""
-    from helpers import go_to, lab_game
+    bot finishes a chain it started (land units at sea): with a transport at sea off Rabaul and
+    a Japanese division aboard, Japan's first action is Land or Combined for most bot seeds
+    (uniform picks: 2 in 5)."""
+    from helpers import go_to, lab_game, place, rig, ship, unit
 
     game = lab_game(tmp_path / "g.wif", "guadalcanal")
     try:
+        place(game, ship("jp-test-trs", "japan", "trs", RABAUL, attack=0, defense=1, aa=0),
+              unit("jp-test-landers", "japan", RABAUL, combat=2, move=3, size="division"))
+        rig(game, "RigAboard", actor="japan", ship="jp-test-trs", units=["jp-test-landers"])
+        rig(game, "RigShipsAtSea", actor="japan", units=["jp-test-trs"], area=sorted(coastal_areas(RABAUL))[0],
+            section=0)
         go_to(game, "turn.impulse.new-impulse.choose-action", turn=1, active_side="axis")
         decision = next(d for d in game.choices(None).decisions if d.decider == "japan")
-        assert "jp-trs2" in game.state["naval"].at_sea  # the South Seas Detachment aboard
+        assert "jp-test-trs" in game.state["naval"].at_sea
         actions = [Bot("random", seed).choose(game, decision, None)["action"] for seed in range(20)]
         assert sum(a in ("land", "combined") for a in actions) >= 14, actions
         assert len(set(actions)) > 2, "still random"
@@ -202,7 +212,6 @@ def test_naval_movement_random_bot_mostly_leaves_the_convoys_on_their_lanes(tmp_
 
 
 # ---------------------------------------------------------------- Victory: what a side holds and wants back
-RABAUL = (332, 126)  # Japan's objective at the start (Guadalcanal Special Victory Conditions)
 
 
 def _rabaul_held_by(game, *japanese: dict, allied: tuple = ()):
