@@ -171,7 +171,8 @@ class FieldWidgets:
     def chosen(self, fill: CommandFill, f: Field, y: int) -> int:
         # a plate (app/textplate.py): it changes with every unit chosen
         box = self.form.plate(gui_text(f"{field_title(f)}: <b>{fill.label(f)}</b>"), (4, y, self.width - 66, -1))
-        b = self.form.button((self.width - 60, y + 16, 64, 28), "change", lambda: self._set(fill, f.name, CLEAR))
+        b = self.form.button((self.width - 60, y + 16, 64, 28), "change", lambda: self._set(fill, f.name, CLEAR),
+                             role="change")
         b.clears = f.name
         return y + max(64, box.rect.height) + 2
 

@@ -24,6 +24,9 @@ SHELF_LISTS = 2  # lists a build did not ask for, kept hidden for a later one (t
 # option buttons a build did not ask for, kept hidden: the next unit's destinations take them with
 # their new text (a new button costs ~1.5x a new text, and killing one costs too)
 SHELF_OPTION_BUTTONS = 8
+# buttons of these roles a build did not ask for, kept hidden too (how many): the chosen unit's
+# "change" button, gone while the units are listed, back at every unit chosen
+SHELF_BUTTONS = {"option": SHELF_OPTION_BUTTONS, "change": 1}
 
 # What builders mark widgets with (read by app/guidriver.py and the tests: what a click
 # submits, sets, clears...): a reused widget loses them, its builder marks it again.
@@ -234,10 +237,11 @@ class FormBody:
         self._spare = {}
         lists = sorted((w for w in spares if shelve and w.reuse_key[0] == "list" and w.alive()),
                        key=lambda w: w.shown_in, reverse=True)[:SHELF_LISTS]
-        options = sorted((w for w in spares if shelve and w.reuse_key[0] == "button" and w.alive()
-                          and getattr(w, "role", None) == "option"),
-                         key=lambda w: w.shown_in, reverse=True)[:SHELF_OPTION_BUTTONS]
-        shelved = {id(w) for w in lists + options}
+        buttons = [b for role, most in SHELF_BUTTONS.items()
+                   for b in sorted((w for w in spares if shelve and w.reuse_key[0] == "button" and w.alive()
+                                    and getattr(w, "role", None) == role),
+                                   key=lambda w: w.shown_in, reverse=True)[:most]]
+        shelved = {id(w) for w in lists + buttons}
         for widget in spares:
             if id(widget) in shelved:
                 if widget.visible:

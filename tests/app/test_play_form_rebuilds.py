@@ -301,3 +301,20 @@ def test_selectable_units_rows_out_of_view_move_up_when_scrolled_to(open_window,
     window.draw()
     assert not selectable._pending
     assert [b.relative_rect.y for b in rows] == [2 + ROW_H * i + 4 for i in range(len(rows))]
+
+
+def test_the_change_button_of_a_chosen_unit_is_kept_hidden_while_the_units_are_listed(open_window, tmp_path):
+    """The "change" button goes while the units left are listed (after a move) and comes back,
+    the same widget, when the next unit is chosen: no new button at every unit chosen."""
+    game = lab_game(tmp_path / "change.wif")
+    window = open_window(game)
+    play = window.play
+    pump(window, *click(hex_pos(window, (206, 52))))
+    change = next(b for b in play.body.owned if getattr(b, "clears", None) == "unit")
+    pump(window, *click(hex_pos(window, (205, 53))))  # moved: the units left are listed
+    assert not [b for b in play.body.owned if getattr(b, "clears", None)]
+    assert change.alive() and not change.visible  # kept, hidden, marking nothing
+    pump(window, *click(hex_pos(window, (206, 51))))
+    assert play.fill.values["unit"] == "g-arm"
+    assert next(b for b in play.body.owned if getattr(b, "clears", None) == "unit") is change
+    assert change.visible
