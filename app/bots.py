@@ -7,9 +7,11 @@ refusal is a broken choices contract and is counted as such.  Two policies:
   finishes a chain it started (an invasion) and keeps its convoys on their sea lanes.
 - ``greedy``: scores what it may do through previews (the best odds for an attack, the move
   that comes closest to an objective the game names, the action that gives the most
-  activities; at sea app/bot_sea.py: task forces towards objectives and enemy ships,
-  embarking, invading, carrier strikes) and does the best thing that scores above nothing,
-  else finishes the step.
+  activities; on land app/bot_land.py: hold the side's objectives the enemy threatens, take
+  back lost ones first; at sea app/bot_sea.py: task forces towards objectives, threatened
+  ones and enemy ships, embarking, invading, carrier strikes) and does the best thing that
+  scores above nothing, else finishes the step.  Land moves, naval moves and returns to base
+  are ranked by the map first and only the best few previewed (previews are most of its time).
 """
 
 from __future__ import annotations
