@@ -71,6 +71,9 @@ class MissionKind:
     # ``threatened(state) -> set of hexes``: targets that bombers not on a map hex (carrier planes
     # aboard carriers at sea: the naval plugin's port attack) can fly to, so CAP may fly there
     threatened: Callable | None = None
+    # ``interceptors(state, side) -> bool``: the side has fighters not on a map hex that may
+    # intercept (carrier planes aboard carriers at sea), so the interception subphases are played
+    interceptors: Callable | None = None
 
 
 KINDS: dict[str, MissionKind] = {}

@@ -288,6 +288,14 @@ def _no_free_fighters(state, side_: str) -> bool:
                    and is_fighter(u) and u.id not in flights for u in units_of(state).values())
 
 
+def _no_interceptors(state, side_: str) -> bool:
+    """No free fighter on the map, nor one the mission kind knows of (``MissionKind.interceptors``:
+    carrier planes aboard carriers at sea, in a port attack)."""
+    kind = KINDS.get(air(state).mission.kind)
+    return _no_free_fighters(state, side_) and not (kind is not None and kind.interceptors is not None
+                                                    and kind.interceptors(state, side_))
+
+
 def _skip_cap(state, m, ps, nps):
     return "the non-phasing side has no organized fighters to fly CAP" if _no_free_fighters(state, nps) else None
 
@@ -300,13 +308,13 @@ def _skip_non_phasing_bombers(state, m, ps, nps):
 def _skip_non_phasing_interceptors(state, m, ps, nps):
     if not m.bombers_flown.get(ps):
         return "no phasing bombers flew"
-    return "the non-phasing side has no organized fighters to intercept" if _no_free_fighters(state, nps) else None
+    return "the non-phasing side has no organized fighters to intercept" if _no_interceptors(state, nps) else None
 
 
 def _skip_phasing_interceptors(state, m, ps, nps):
     if not flights_of(state, nps):
         return "no non-phasing aircraft flew"
-    return "the phasing side has no organized fighters to intercept" if _no_free_fighters(state, ps) else None
+    return "the phasing side has no organized fighters to intercept" if _no_interceptors(state, ps) else None
 
 
 def _skip_air_to_air(state, m, ps, nps):

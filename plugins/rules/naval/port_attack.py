@@ -175,6 +175,21 @@ def carrier_threats(state) -> set:
     return out
 
 
+def free_carrier_planes(state, side: str) -> list:
+    """``side``'s carrier planes that may fly from their carriers now and are not flying."""
+    powers = state.kernel.sides.get(side, [])
+    flying = air(state).mission.flights
+    return [u for u in units(state).units.values() if u.power in powers and u.where == "aboard"
+            and u.id not in flying and is_carrier_air(u) and grounded(state, u) is None]
+
+
+def carrier_interceptors(state, side: str) -> bool:
+    """``MissionKind.interceptors``: ``side`` has carrier planes at sea that may intercept.
+    Authored: only once a phasing bomber has flown, so the mission is performed and the
+    interceptors land on their carriers with the other carrier planes (``land_carrier_planes``)."""
+    return bool(air(state).mission.bombers_flown.get(state.kernel.active_side)) and bool(free_carrier_planes(state, side))
+
+
 def _land(ctx, uid: str) -> None:
     """The carrier plane lands back aboard its carrier (it never left ``aboard``): its flight
     ends at its carrier's sea box, face down."""
@@ -227,7 +242,7 @@ register(MissionKind(
     flyer=needs_factor("naval"), targets=targets, target_problem=target_problem, perform=perform,
     factor="naval", unavailable=unavailable, intrinsic_aa=ships_aa,
     surprise=surprise.surprise_skip, aa_shift=surprise.aa_shift, return_aborted=land_aborted,
-    threatened=carrier_threats))
+    threatened=carrier_threats, interceptors=carrier_interceptors))
 
 
 @rules.step_rule(PORT_ATTACK)

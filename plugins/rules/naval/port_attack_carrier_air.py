@@ -1,5 +1,6 @@
 """Carrier air units in Port Attack: a carrier plane aboard a carrier at sea flies from its sea
-area to a port in range, as a bomber or an escort (``FlyCarrierAirUnit``).
+area to a port in range, as a bomber or an escort, or intercepts over a port attacked
+(``FlyCarrierAirUnit``).
 
 Seeds: "Port Attack" (L10280-10305): "Port attacks can be made by: (1) land based air units that
 have air-to-sea factors and (2) carrier based air units that are at sea.  Provided that there
@@ -21,9 +22,11 @@ sea area uses), within the plane's mission range (escort range for an escort); t
 listed aboard its carrier while it flies, and its flight's base is the carrier's sea box.  Ships
 in Flames 3.1's die roll "to see if the attack catches anyone in port" is not played: the
 computer edition's Surprise Points Used subphase takes its place.  The enemy may fly Combat Air
-Patrol over a port only carrier planes threaten (port_attack.carrier_threats).  The non-phasing
-side's carrier planes do not fly Combat Air Patrol or interception from their carriers, and the
-phasing side's carrier planes do not fly interception (not modelled).
+Patrol over a port only carrier planes threaten (port_attack.carrier_threats).  Either side's
+carrier planes at sea intercept ("an interception from a CV", half range as interceptors) in the
+interception subphases, once a phasing bomber has flown (so the mission is performed and they
+land with the others); carrier planes do not fly Combat Air Patrol from their carriers (the
+seeds' CAP is land-based fighters' rule; not modelled).
 """
 
 from __future__ import annotations
@@ -35,35 +38,46 @@ from kernel.errors import Rejected
 from kernel.events import Command
 from plugins.rules.air.aircraft import check_mission_weather, hex_label, reach
 from plugins.rules.air.events import AirUnitFlew
-from plugins.rules.air.missions import escorted_hexes
+from plugins.rules.air.missions import enemy_flight_hexes, escorted_hexes
 from plugins.rules.air.state import AM, air
 from plugins.rules.turn.activities import action_problem, activity_problem, charged, use_activity
 from plugins.rules.units import units
 
 from .naval_units import at_sea, carrier_of, is_carrier_air, label
-from .port_attack import KIND, carrier_range_problem, distance_from_sea, grounded, target_problem, targets
+from .port_attack import KIND, carrier_interceptors, carrier_range_problem, distance_from_sea, grounded, target_problem, targets
 from .sea_box_section import area_name, box_hex
 from .state import rules
 
 RULE = "Port Attack (carrier air units)"
 BOMBERS_STEP = f"{AM}.phasing-side-flies-bombers"
-PURPOSE = {"bomber": "mission", "escort": "escort"}
+# the Air Mission subphases where carrier planes fly, and as what
+STEP_ROLES = {BOMBERS_STEP: ("bomber", "escort"), f"{AM}.non-phasing-side-flies-interceptors": ("interceptor",),
+              f"{AM}.phasing-side-flies-interceptors": ("interceptor",)}
+PURPOSE = {"bomber": "mission", "escort": "escort", "interceptor": "intercept"}  # the air plugin's ranges
+ROLE_LABEL = {"bomber": "as a bomber", "escort": "as an escort", "interceptor": "as an interceptor (half range)"}
 
 
 class FlyCarrierAirUnit(Command):
     unit: str
     hex: tuple[int, int]
-    role: Literal["bomber", "escort"] = "bomber"
+    role: Literal["bomber", "escort", "interceptor"] = "bomber"
 
 
 def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
     """May ``actor``'s carrier air unit ``unit_id`` fly from its carrier as ``role`` now?"""
     m = air(state).mission
-    if m.kind != KIND or m.performed or state.kernel.sequence.current != BOMBERS_STEP:
-        return f"{RULE}: carrier air units fly from their carriers only when the phasing side flies a port attack's bombers and escorts"
-    problem = action_problem(state, actor, KIND)
-    if problem:
-        return problem
+    step = state.kernel.sequence.current
+    if m.kind != KIND or m.performed or step not in STEP_ROLES:
+        return (f"{RULE}: carrier air units fly from their carriers only in a port attack's Phasing Side Flies "
+                "Bombers & Escorts and its interception subphases")
+    if role not in STEP_ROLES[step]:
+        return f"{RULE}: {role!r} is not a role in this subphase ({', '.join(STEP_ROLES[step])})"
+    if role != "interceptor":
+        problem = action_problem(state, actor, KIND)
+        if problem:
+            return problem
+    elif not carrier_interceptors(state, state.kernel.side_of(actor)):
+        return f"{RULE}: carrier planes intercept only once a phasing bomber has flown this port attack (authored)"
     u = units(state).units.get(unit_id)
     if u is None or u.power != actor or not is_carrier_air(u):
         return f"{RULE}: {unit_id!r} is not a carrier air unit of {actor}"
@@ -77,9 +91,18 @@ def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
             return f"{RULE}: {label(state, unit_id)} has no air-to-sea factor and cannot fly as a bomber"
         # "each carrier air unit counts separately against air mission activity limits"
         return activity_problem(state, actor, "air-mission", mission=KIND)
-    if role != "escort":
-        return f"{RULE}: {role!r} is not a role (bomber, escort)"
     return None
+
+
+def role_hexes(state, actor: str, role: str) -> set:
+    """Where a carrier plane of ``actor`` may fly as ``role`` (before range and weather): a port
+    with enemy ships; a port a friendly bomber flies to; a hex enemy aircraft flew to."""
+    side = state.kernel.side_of(actor)
+    if role == "bomber":
+        return set(targets(state, actor))
+    if role == "escort":
+        return set(escorted_hexes(state, side))
+    return set(enemy_flight_hexes(state, side))
 
 
 def why_not_fly(state, actor: str, unit_id: str, hex_, role: str) -> str | None:
@@ -97,38 +120,38 @@ def why_not_fly(state, actor: str, unit_id: str, hex_, role: str) -> str | None:
         problem = target_problem(state, u, hex_, None)
         if problem:
             return f"Port Attack: {problem}"
-    elif hex_ not in escorted_hexes(state, state.kernel.side_of(actor)):
+    elif role == "escort" and hex_ not in role_hexes(state, actor, role):
         return f"Escort: no friendly bomber is flying to hex {hex_} to escort"
+    elif role == "interceptor" and hex_ not in role_hexes(state, actor, role):
+        return f"Interception: no enemy aircraft have flown to hex {hex_}"
     problem = carrier_range_problem(state, u, hex_, PURPOSE[role])
     return f"{RULE}: {problem}" if problem else None
 
 
 def _hexes(state, actor: str, u, role: str) -> list[Option]:
-    candidates = targets(state, actor) if role == "bomber" else escorted_hexes(state, state.kernel.side_of(actor))
     out = []
-    for h in sorted(candidates, key=lambda h: (distance_from_sea(state, u.id, h), h)):
+    for h in sorted(role_hexes(state, actor, role), key=lambda h: (distance_from_sea(state, u.id, h), h)):
         if why_not_fly(state, actor, u.id, h, role) is None:
             out.append(Option(tuple(h), f"{hex_label(h)}, {distance_from_sea(state, u.id, h)} hexes from the sea area"))
     return out
 
 
 def fly_choices(state, actor, step_id):
-    if step_id != BOMBERS_STEP or air(state).mission.kind != KIND:
+    if step_id not in STEP_ROLES or air(state).mission.kind != KIND:
         return None
     planes = [u for u in sorted(units(state).units.values(), key=lambda u: u.id)
               if u.power == actor and u.where == "aboard" and is_carrier_air(u)
-              and (why_not_flyer(state, actor, u.id, "bomber") is None or why_not_flyer(state, actor, u.id, "escort") is None)]
+              and any(why_not_flyer(state, actor, u.id, role) is None for role in STEP_ROLES[step_id])]
     if not planes:
         return None
 
     def roles(u) -> list[Option]:
         out = []
-        for role in ("bomber", "escort"):
+        for role in STEP_ROLES[step_id]:
             if why_not_flyer(state, actor, u.id, role) is None:
                 hexes = _hexes(state, actor, u, role)
                 if hexes:
-                    out.append(Option(role, f"as {'a bomber' if role == 'bomber' else 'an escort'}",
-                                      [Field("hex", "hex", hexes, label="target port")]))
+                    out.append(Option(role, ROLE_LABEL[role], [Field("hex", "hex", hexes, label="target port")]))
         return out
 
     def options() -> list[Option]:

@@ -184,3 +184,36 @@ def test_port_attack_combat_air_patrol_over_a_port_only_carrier_planes_threaten(
     p1 = g.state["units"].units["p1"]
     assert p1.where == "force-pool" or (p1.where == "aboard" and not p1.face_up)
     assert not g.state["air"].mission.flights
+
+
+def test_port_attack_carrier_air_unit_intercepts_over_the_port_and_lands_back(tmp_path):
+    """Ships in Flames 8.5: carrier planes fly "an escort, or an interception from a CV": a Soviet
+    carrier plane in the Baltic (half of range 10: 5 hexes, Riga) intercepts the German bomber."""
+    g = lab_game(tmp_path / "g.wif", options={
+        "units": [air_unit("ju88", type_="lnd", hex_=AIRFIELD, range_=8, factors={"naval": 6}),
+                  ship("r1", power="ussr", type_="bb", hex_=RIGA, attack=6, defense=6, aa=0),
+                  ship("rcv", power="ussr", type_="cv", hex_=LENINGRAD, attack=1, defense=4, aa=1, factors={"class": 4}),
+                  air_unit("q1", power="ussr", type_="cvp", hex_=LENINGRAD, air=3, range_=10, factors={"naval": 2, "class": 2})],
+        "hex_control": {f"{AIRFIELD[0]},{AIRFIELD[1]}": "germany"},
+        "actions": {"germany": "air"}, "start_at": "turn.impulse.naval.naval-movement"}, extra_plugins=["naval"])
+    rig(g, "RigAboard", ship="rcv", units=["q1"])
+    rig(g, "RigShipsAtSea", units=["rcv"], area="BA", section=3)
+    go_to(g, "turn.impulse.naval.port-attack", active_side="axis")
+    intercept = {"type": "FlyCarrierAirUnit", "actor": "ussr", "unit": "q1", "hex": list(RIGA), "role": "interceptor"}
+    ok(g, type="FlyMission", actor="germany", unit="ju88", hex=list(RIGA))
+    refused(g, {**fly(), "unit": "ju88"}, "not a carrier air unit")
+    ok(g, type="FinishStep", actor="germany")
+    assert g.state.kernel.sequence.current == f"{AM}.non-phasing-side-flies-interceptors"
+    [offer] = [c for c in g.choices().commands() if c.type == "FlyCarrierAirUnit"]
+    [plane] = offer.fields[0].options
+    [role] = plane.next_fields()[0].options
+    assert role.value == "interceptor" and [o.value for o in role.next_fields()[0].options] == [tuple(RIGA)]
+    refused(g, {**intercept, "role": "bomber"}, "not a role in this subphase")
+    assert g.preview(intercept)["reach"] == 5
+    ok(g, intercept)
+    play_by_choices(g, random.Random(4), max_commands=60,
+                    until=lambda game: not game.state.kernel.sequence.current.startswith(AM))
+    assert [c for c in of_type(g, "AirCombatSelected") if tuple(c["hex"]) == tuple(RIGA)]
+    q1 = g.state["units"].units["q1"]
+    assert q1.where == "force-pool" or (q1.where == "aboard" and g.state["naval"].aboard["rcv"] == ["q1"] and not q1.face_up)
+    assert not g.state["air"].mission.flights
