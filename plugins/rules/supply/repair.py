@@ -14,6 +14,19 @@ from __future__ import annotations
 from .map_facts import MAX_RANGE, _node
 
 
+def _children(kept: dict) -> dict:
+    """Each hex of a kept search -> the hexes whose path goes on through it: worked out once per
+    kept search (it is repaired again and again, e.g. once a power for each position), and only
+    when a path was cut."""
+    children = kept.get("children")
+    if children is None:
+        children = {}
+        for h, parent in kept["parents"].items():
+            children.setdefault(parent, []).append(h)
+        kept["children"] = children  # another thread may do the same at once: the same answer
+    return children
+
+
 def repaired(tracer, kept: dict, seeds, railway: bool, changed: set) -> tuple[dict, dict] | None:
     """(costs, parents) of ``tracer``'s search from ``seeds`` worked out from ``kept`` (a search
     of the same situation: its ``seeds``, ``land`` costs, ``parents`` and the ``enterable``
@@ -33,11 +46,9 @@ def repaired(tracer, kept: dict, seeds, railway: bool, changed: set) -> tuple[di
         elif now and not was:
             again.append(h)
     gone = [h for h in old_seeds if h not in seeds]
-    children: dict = {}
-    for h, parent in old_parents.items():
-        children.setdefault(parent, []).append(h)
     lost = set(gone)
     stack = roots + gone
+    children = _children(kept) if stack else {}
     while stack:
         for child in children.get(stack.pop(), ()):
             if child not in lost:
