@@ -47,7 +47,7 @@ class LandSense:
         self.wanted = set(wanted)
         self.unit_hex: dict[str, tuple[int, int]] = {}
         self.garrison: dict[tuple[int, int], int] = {}
-        enemy_land: set[tuple[int, int]] = set()
+        self.enemy_combat: dict[tuple[int, int], float] = {}  # hex -> the enemy land units' combat factors
         section = state.sections.get("units")
         for u in section.units.values() if section is not None else ():
             if u.where != "map" or u.hex is None:
@@ -59,7 +59,7 @@ class LandSense:
             if (k.side_of(u.power) or u.power) == side:
                 self.garrison[h] = self.garrison.get(h, 0) + 1
             else:
-                enemy_land.add(h)
+                self.enemy_combat[h] = self.enemy_combat.get(h, 0) + float(u.factors.get("combat", 0) or 0)
         enemy_power = next((p for s, powers in k.sides.items() if s != side for p in powers), None)
         enemy_wants = _hexes(game.host.pm.hook.objective_hexes(state=state, power=enemy_power)) if enemy_power else set()
         self.held = enemy_wants - self.wanted  # what our side holds (neutral hexes both want)
@@ -70,7 +70,7 @@ class LandSense:
                        if any(u["side"] != side and u["kind"] != "convoy" for u in box["units"])}
         grid = _grid()
         self.threatened = {h for h in self.held
-                           if any(grid.distance(h, e) <= THREAT_RANGE for e in enemy_land)
+                           if any(grid.distance(h, e) <= THREAT_RANGE for e in self.enemy_combat)
                            or coastal_areas(h) & enemy_areas}
         self.needy = {h for h in self.threatened if self.garrison.get(h, 0) < GARRISON}
         self._nearest: dict[tuple, int] = {}  # (hex, which targets) -> hexes to the nearest

@@ -26,6 +26,7 @@ RETURN_PREVIEWS = 2  # the greedy bot previews this many of Return To Base's com
 MOVE_ORIGINS = 12  # the greedy bot looks at this many of a naval move's origins
 INVADE = 4.0  # an invasion is worth more than any move
 OBJECTIVE = 3.0  # ... and more still onto an objective
+DEFENDED = 0.5  # ... less for each enemy land combat factor in the hex (a strong garrison: not at all)
 EMBARK = 0.6  # loading land units is worth doing when there is an enemy objective to invade
 IN_AREA = 0.5  # a task force at sea beside an objective
 CARGO = 1.0  # ... and more with the land units it loaded, to invade with them
@@ -100,11 +101,13 @@ class SeaSense:
     """What the greedy bot of one power knows about the sea at one moment of the game."""
 
     def __init__(self, game, power: str, objectives: list[tuple[int, int]], defended=(), cargo=(),
-                 unit_hex=None):
+                 unit_hex=None, enemy_combat=None):
         """``objectives``: what the side wants to take; ``defended``: what it holds and the enemy
         threatens (app/bot_land.py), whose sea areas its task forces hold too; ``cargo``: the
         transports the bot loaded (they sail for the objectives first); ``unit_hex``: where the
-        counters in port are (the map's)."""
+        counters in port are (the map's); ``enemy_combat``: the enemy's land combat factors by hex
+        (an invasion lands where few defend)."""
+        self.enemy_combat = enemy_combat or {}
         self.objectives = set(objectives)
         self.target_areas = frozenset(a for h in [*objectives, *defended] for a in coastal_areas(tuple(h)))
         self.game = game
@@ -154,12 +157,15 @@ class SeaSense:
         return score
 
     def invade_score(self, hex_) -> float:
+        """Invading ``hex_``: an objective first, else as near one as may be; less for each
+        enemy combat factor there (the invaders attack it, "Invasion": a forced land attack)."""
         hex_ = tuple(hex_)
+        defended = DEFENDED * self.enemy_combat.get(hex_, 0)
         if hex_ in self.objectives:
-            return INVADE + OBJECTIVE
+            return INVADE + OBJECTIVE - defended
         grid = _world().grid
         nearest = min((grid.distance(hex_, o) for o in self.objectives), default=20)
-        return INVADE - min(nearest, 20) / 10
+        return INVADE - min(nearest, 20) / 10 - defended
 
     def embark_score(self, preview: dict) -> float:
         return EMBARK if preview.get("land_units") and self.objectives else 0.0

@@ -301,3 +301,28 @@ def test_victory_greedy_wants_a_lost_objective_back_first(tmp_path):
         assert toward > 1.0 >= sense.move_score("jp-back", (329, 127)), toward
     finally:
         g.close()
+
+
+def test_invasion_greedy_lands_where_few_defend(tmp_path):
+    """Seeds, "Invasion": the invading units attack the hex they land in.  The greedy bot
+    scores an invasion less for each enemy land combat factor on the map there (Japan's
+    landings on a garrisoned Sydney never held): an undefended objective first, a weakly held
+    one above a hex near it, a strongly held one not at all."""
+    from helpers import lab_game, place, unit
+
+    g = lab_game(tmp_path / "i.wif", "guadalcanal")
+    try:
+        canberra, sydney = _world().place("Canberra").hex, (330, 161)
+        place(g, unit("us-test-guard", "usa", sydney, combat=12, move=3))
+        land = LandSense(g, "japan", _objectives(g, "japan"))
+        sense = SeaSense(g, "japan", _objectives(g, "japan"), enemy_combat=land.enemy_combat)
+        assert land.enemy_combat[sydney] >= 12
+        assert sydney in sense.objectives or sydney in land.wanted
+        assert sense.invade_score(sydney) <= 0
+        weakly = {**land.enemy_combat, tuple(canberra): 2.0}
+        held = SeaSense(g, "japan", _objectives(g, "japan"), enemy_combat=weakly)
+        empty = SeaSense(g, "japan", _objectives(g, "japan"), enemy_combat={})
+        assert empty.invade_score(canberra) > held.invade_score(canberra) > held.invade_score((canberra[0] + 2,
+                                                                                                canberra[1]))
+    finally:
+        g.close()
