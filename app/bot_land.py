@@ -22,6 +22,7 @@ THREAT_RANGE = 4  # enemy land units this many hexes from a held objective threa
 DEFEND = 2.0  # a land unit moving onto a threatened objective of its side that needs a garrison
 GARRISON = 2  # ... which it needs while fewer than this many of the side's land units hold it
 LEAVE = -3.0  # a land unit leaving a threatened objective it garrisons (with too few left)
+LEAVE_QUIET = -1.5  # ... or the last unit leaving one the enemy does not threaten yet
 RETAKE = 1.0  # progress towards an objective the enemy took from us counts this much more
 ON_TARGET = 1.0  # an attack on a hex the side wants (an objective to take or take back)
 
@@ -48,6 +49,8 @@ class LandSense:
         self.unit_hex: dict[str, tuple[int, int]] = {}
         self.garrison: dict[tuple[int, int], int] = {}
         self.enemy_combat: dict[tuple[int, int], float] = {}  # hex -> the enemy land units' combat factors
+        self.combat: dict[str, float] = {}  # our land unit -> its combat factor
+        ours: dict[tuple[int, int], list[str]] = {}
         section = state.sections.get("units")
         for u in section.units.values() if section is not None else ():
             if u.where != "map" or u.hex is None:
@@ -58,6 +61,8 @@ class LandSense:
                 continue
             if (k.side_of(u.power) or u.power) == side:
                 self.garrison[h] = self.garrison.get(h, 0) + 1
+                self.combat[u.id] = float(u.factors.get("combat", 0) or 0)
+                ours.setdefault(h, []).append(u.id)
             else:
                 self.enemy_combat[h] = self.enemy_combat.get(h, 0) + float(u.factors.get("combat", 0) or 0)
         enemy_power = next((p for s, powers in k.sides.items() if s != side for p in powers), None)
@@ -73,6 +78,9 @@ class LandSense:
                            if any(grid.distance(h, e) <= THREAT_RANGE for e in self.enemy_combat)
                            or coastal_areas(h) & enemy_areas}
         self.needy = {h for h in self.threatened if self.garrison.get(h, 0) < GARRISON}
+        # the last land unit on an objective the side holds: it stays (an empty objective is
+        # the enemy's for the walking in, or the landing)
+        self.last_guards = {ids[0] for h, ids in ours.items() if h in self.held and len(ids) == 1}
         self._nearest: dict[tuple, int] = {}  # (hex, which targets) -> hexes to the nearest
 
     def needs_garrison(self, hex_) -> bool:
@@ -103,6 +111,8 @@ class LandSense:
         score = self._progress(start, end, "wanted") + RETAKE * self._progress(start, end, "lost")
         if start != end and start in self.threatened and self.garrison.get(start, 0) <= GARRISON:
             score += LEAVE
+        elif start != end and unit in self.last_guards:
+            score += LEAVE_QUIET
         if end != start and self.needs_garrison(end):
             score += DEFEND
         elif not self.needs_garrison(start):

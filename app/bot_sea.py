@@ -101,13 +101,16 @@ class SeaSense:
     """What the greedy bot of one power knows about the sea at one moment of the game."""
 
     def __init__(self, game, power: str, objectives: list[tuple[int, int]], defended=(), cargo=(),
-                 unit_hex=None, enemy_combat=None):
+                 unit_hex=None, enemy_combat=None, combat=None, keep=()):
         """``objectives``: what the side wants to take; ``defended``: what it holds and the enemy
         threatens (app/bot_land.py), whose sea areas its task forces hold too; ``cargo``: the
         transports the bot loaded (they sail for the objectives first); ``unit_hex``: where the
         counters in port are (the map's); ``enemy_combat``: the enemy's land combat factors by hex
-        (an invasion lands where few defend)."""
+        (an invasion lands where few defend); ``combat``: our land units' combat factors; ``keep``:
+        the land units that stay where they are (the last on an objective: never embarked)."""
         self.enemy_combat = enemy_combat or {}
+        self.combat = combat or {}
+        self.keep = set(keep)
         self.objectives = set(objectives)
         self.target_areas = frozenset(a for h in [*objectives, *defended] for a in coastal_areas(tuple(h)))
         self.game = game
@@ -156,11 +159,16 @@ class SeaSense:
             score += CARGO
         return score
 
-    def invade_score(self, hex_) -> float:
-        """Invading ``hex_``: an objective first, else as near one as may be; less for each
-        enemy combat factor there (the invaders attack it, "Invasion": a forced land attack)."""
+    def invade_score(self, hex_, unit: str | None = None) -> float:
+        """``unit`` invading ``hex_``: an objective first, else as near one as may be; less for
+        each enemy combat factor there, nothing at all where the defenders are more than twice
+        the invader (it attacks them: "Invasion", a forced land attack; shore bombardment and
+        ground support may add to it)."""
         hex_ = tuple(hex_)
-        defended = DEFENDED * self.enemy_combat.get(hex_, 0)
+        defence = self.enemy_combat.get(hex_, 0)
+        if defence and unit is not None and 2 * self.combat.get(unit, 0) < defence:
+            return 0.0
+        defended = DEFENDED * defence
         if hex_ in self.objectives:
             return INVADE + OBJECTIVE - defended
         grid = _world().grid
@@ -168,7 +176,10 @@ class SeaSense:
         return INVADE - min(nearest, 20) / 10 - defended
 
     def embark_score(self, preview: dict) -> float:
-        return EMBARK if preview.get("land_units") and self.objectives else 0.0
+        cargo = preview.get("land_units") or []
+        if self.keep.intersection(cargo):
+            return 0.0
+        return EMBARK if cargo and self.objectives else 0.0
 
     def stay_score(self, cmd: dict) -> float:
         """Stay At Sea: convoys stay (they hold the sea lanes the victory points count, and
@@ -213,7 +224,7 @@ def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
     if preview.get("mission") == PORT_ATTACK and preview.get("role") == "bomber":
         return sense.port_attack_score(preview["hex"])
     if preview.get("invasion"):
-        return sense.invade_score(preview["hex"])
+        return sense.invade_score(preview["hex"], cmd.get("unit"))
     if "land_units" in preview:
         return sense.embark_score(preview)
     if preview.get("naval_moves"):

@@ -273,7 +273,8 @@ class Bot:
         if self._sea is None or self._sea[0] != key:
             land = self._land_sense(game, power)
             self._sea = (key, SeaSense(game, power, self._objective_hexes(game, power), land.defended(),
-                                       self._cargo, land.unit_hex, land.enemy_combat))
+                                       self._cargo, land.unit_hex, land.enemy_combat, land.combat,
+                                       land.last_guards))
             self._cargo &= self._sea[1].cargo  # unloaded at sea, or gone: no longer cargo
         return self._sea[1]
 

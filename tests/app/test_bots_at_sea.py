@@ -60,31 +60,33 @@ def test_invasion_greedy_scores_an_objective_above_any_other_hex_and_above_a_mov
         assert sea_score(sense, {}, {"legal": True, "odds": 2.0}) is None  # not the sea's to judge
 
 
-def test_invasion_greedy_japan_invades_from_the_coral_sea_and_sails(tmp_path):
-    """Greedy bots from the start: in turn 1 a side embarks land units, sails them and lands
-    them by invasion (a forced land attack), task forces put to sea, and every offer was
-    accepted; the Ignore Notional phase's Overrun Check that follows has its rule (no 'no rule
-    yet')."""
-    seen = {"seq": 1, "invaded": False, "overrun checked": False}
+def test_invasion_greedy_japan_lands_from_a_transport_at_sea(tmp_path):
+    """Seeds, "Invasion": a Japanese division aboard a transport at sea off Rabaul (New Guinea's
+    Allied coast across the strait), Japan's Land action: in the Invasion step the greedy bot
+    lands it on an Allied hex (a forced land attack), every offer accepted; the Ignore Notional
+    phase's Overrun Check that follows has its rule (no 'no rule yet')."""
+    from helpers import go_to, lab_game, place, rig, ship, unit
 
-    def read_new(game):
-        """What the events since the last look tell (each event read once: the game is long)."""
-        for r in game.history(seen["seq"]):
-            if r.type == "AttackDeclared" and r.data.get("forced") == "invasion":
-                seen["invaded"] = True
-            if r.type in ("StepSkipped", "DigressionStarted") and "overrun" in str(r.data.get("step")):
-                seen["overrun checked"] = True
-        seen["seq"] = game.state.kernel.seq + 1
-        return seen
-
-    with Game.new("guadalcanal", tmp_path / "g.wif", seed=1) as game:
-        tally = _greedy_until(game, lambda g: g.state.kernel.turn > 1
-                              or (read_new(g)["invaded"] and seen["overrun checked"]))
+    g = lab_game(tmp_path / "v.wif", "guadalcanal")
+    try:
+        _rabaul_held_by(g, unit("jp-guard", "japan", RABAUL, combat=2, move=3))
+        place(g, ship("jp-test-trs", "japan", "trs", RABAUL, attack=0, defense=1, aa=0),
+              unit("jp-test-landers", "japan", RABAUL, combat=3, move=3, size="division"))
+        rig(g, "RigAboard", actor="japan", ship="jp-test-trs", units=["jp-test-landers"])
+        rig(g, "RigShipsAtSea", actor="japan", units=["jp-test-trs"], area=sorted(coastal_areas(RABAUL))[0],
+            section=0)
+        rig(g, "RigAction", power="japan", action="land")
+        go_to(g, "turn.impulse.land.movement.invasion", turn=1, active_side="axis")
+        start = g.state.kernel.seq
+        tally = _greedy_until(g, lambda game: any(r.type == "StepStarted" and "overrun" in str(r.data.get("step"))
+                                                  or r.type == "StepSkipped" and "overrun" in str(r.data.get("step"))
+                                                  for r in game.history(start)), limit=200)
         assert tally.refused == []
-        assert read_new(game)["invaded"], tally.by_type
-        assert [r.data for r in game.history(1) if r.type == "StepSkipped" and r.data["reason"] == NO_RULE_YET] == []
-        assert tally.by_type.get("Invade", 0) >= 1
-        assert tally.by_type.get("MoveNavalGroup", 0) >= 1
+        invaded = [r.data for r in g.history(start) if r.type == "AttackDeclared" and r.data.get("forced") == "invasion"]
+        assert [(d["power"], d["units"]) for d in invaded] == [("japan", ["jp-test-landers"])]
+        assert [r.data for r in g.history(1) if r.type == "StepSkipped" and r.data["reason"] == NO_RULE_YET] == []
+    finally:
+        g.close()
 
 
 def test_stay_at_sea_greedy_japan_keeps_its_convoys_on_the_china_sea_lanes(tmp_path):
@@ -324,5 +326,32 @@ def test_invasion_greedy_lands_where_few_defend(tmp_path):
         empty = SeaSense(g, "japan", _objectives(g, "japan"), enemy_combat={})
         assert empty.invade_score(canberra) > held.invade_score(canberra) > held.invade_score((canberra[0] + 2,
                                                                                                 canberra[1]))
+        # a division of 1 does not invade a hex 3 defend; a corps of 2 does
+        weak = SeaSense(g, "japan", _objectives(g, "japan"), enemy_combat={tuple(canberra): 3.0},
+                        combat={"div": 1, "corps": 2})
+        assert weak.invade_score(canberra, "div") == 0 < weak.invade_score(canberra, "corps")
+    finally:
+        g.close()
+
+
+def test_victory_greedy_the_last_unit_on_an_objective_stays(tmp_path):
+    """An objective left empty is the enemy's for the walking in (or the landing): the last
+    land unit of the side on an objective it holds is not embarked, and marching it off scores
+    below the same march by a unit that is not the last (Guadalcanal: greedy Japan embarked the
+    Truk garrison to invade Sydney)."""
+    from helpers import lab_game, unit
+
+    g = lab_game(tmp_path / "k.wif", "guadalcanal")
+    try:
+        _rabaul_held_by(g, unit("jp-guard", "japan", RABAUL, combat=1, move=3))
+        land = LandSense(g, "japan", _objectives(g, "japan"))
+        assert "jp-guard" in land.last_guards and RABAUL not in land.threatened
+        sea = SeaSense(g, "japan", _objectives(g, "japan"), keep=land.last_guards)
+        assert sea.embark_score({"land_units": ["jp-guard"]}) == 0 < sea.embark_score({"land_units": ["jp-other"]})
+        _rabaul_held_by(g, unit("jp-guard", "japan", RABAUL, combat=1, move=3),
+                        unit("jp-second", "japan", RABAUL, combat=1, move=3))
+        two = LandSense(g, "japan", _objectives(g, "japan"))
+        assert not two.last_guards & {"jp-guard", "jp-second"}
+        assert land.move_score("jp-guard", (333, 125)) < two.move_score("jp-guard", (333, 125))
     finally:
         g.close()
