@@ -74,7 +74,10 @@ def overstack_loss_problem(state, actor: str, unit) -> str | None:
     own_side = "sides" in breaches and core.side_of(state, unit.power) == core.side_of(state, owner)
     if unit.branch not in breaches and not own_side:
         return f"Over-Stacked Hex: the {unit.branch} units in hex {hex_[0]},{hex_[1]} are within their limit"
-    peers = [u for u in state["units"].in_hex(hex_) if u.branch == unit.branch]
+    # "organized before disorganized" among the units the owner may destroy (not an enemy's)
+    peers = [u for u in state["units"].in_hex(hex_) if u.branch == unit.branch
+             and (u.branch in breaches or ("sides" in breaches
+                                           and core.side_of(state, u.power) == core.side_of(state, owner)))]
     if not unit.face_up and any(p.face_up for p in peers):
         return "Over-Stacked Hex: you must destroy organized units before disorganized units"
     return None

@@ -90,3 +90,23 @@ def test_over_stacked_hex_after_a_real_retreat_correct_overstacking_before_the_s
     assert stacking_problems(game.state, t) == []
     assert game.state.kernel.sequence.current.endswith("advance-after-combat")  # the digression is over
     game.close()
+
+
+def test_over_stacked_hex_organized_first_among_the_owners_units_not_the_enemys(save):
+    """Over-Stacked Hex: "You must destroy organized units before disorganized units" - the
+    owner's units.  A disorganized German unit shares German-held T with an organized Soviet
+    one (units that can't co-operate can't stack together; a Guadalcanal bot game stopped on
+    it: Japanese ships back in a port an Allied ship was still in): Germany may destroy its own
+    unit though the Soviet one is organized, and not the Soviet one."""
+    from plugins.rules.land.over_stacked_hex import overstack_choices, overstack_loss_problem
+
+    t = (207, 52)
+    game = _game(save, unit("g-a", "germany", t, face_up=False), unit("s-a", "ussr", t))
+    helpers.control(game, t, "germany")
+    state = game.state
+    units = state["units"].units
+    assert overstack_loss_problem(state, "germany", units["g-a"]) is None
+    assert overstack_loss_problem(state, "germany", units["s-a"]) is not None
+    (field,) = overstack_choices(state, "germany", "digressions.correct-overstacking")
+    assert [o.value for o in field.all_options()] == ["g-a"]
+    game.close()
