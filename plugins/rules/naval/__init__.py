@@ -42,7 +42,7 @@ from plugins.rules.air import return_to_base as air_return
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import describe, events, naval_combat_events, naval_interception_events  # noqa: F401
 from . import naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval, surprise_points  # noqa: F401
-from . import port_attack_carrier_air, port_attack_surprise  # noqa: F401
+from . import carrier_air_rebase, port_attack_carrier_air, port_attack_surprise  # noqa: F401
 from . import kamikaze, naval_air, naval_air_combat, naval_air_support, naval_interception, overseas_supply, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_abort_queue as abort_queue
 from . import naval_combat_steps as steps
