@@ -139,19 +139,37 @@ def _board_carrier_planes(ctx, planes: list[oob.UnitData], at_start: bool) -> No
     """Carrier planes due now (and those still waiting) go aboard a carrier in port (16.1
     "Carrier planes": "You can set up each carrier plane on a CV it can fit onto"): their own
     carrier if named and it can take them, else the first of their power's carriers in port that
-    can; with none, a plane waits off the map until a later Reinforcements phase."""
-    if not at_start:  # planes due earlier that found no carrier
+    can; with none, a reinforcement arrives at a base like any aircraft (``waiting_base``; Ships in
+    Flames 8.1: "A carrier plane could fly if it is in the port but not on a CV") and boards a
+    carrier later by rebasing (the naval plugin's RebaseCarrierAirUnit); with no base either, it
+    waits off the map until a later Reinforcements phase."""
+    if not at_start:  # planes due earlier that found neither a carrier nor a base
         created = units(ctx.state).units
         turn = ctx.state.kernel.turn
         planes = [u for u in oob.scenario_data().units
                   if u.type in CARRIER_AIR_TYPES and u.turn < turn and u.id not in created] + planes
     for u in planes:
         carrier = boarding_carrier(ctx.state, u)
-        if carrier is None:
+        if carrier is not None:
+            ship = units(ctx.state).units[carrier]
+            ctx.emit(UnitCreated(unit=_unit_model(u, ship.hex)))
+            load(ctx, carrier, [u.id])
             continue
-        ship = units(ctx.state).units[carrier]
-        ctx.emit(UnitCreated(unit=_unit_model(u, ship.hex)))
-        load(ctx, carrier, [u.id])
+        base = None if at_start else waiting_base(ctx.state, u)
+        if base is not None:
+            ctx.emit(UnitCreated(unit=_unit_model(u, base)))
+
+
+def waiting_base(state, plane: oob.UnitData) -> tuple[int, int] | None:
+    """Where a carrier plane no carrier can take arrives: its own ``at`` city, else the city its
+    named carrier set up in (the nearest city its side holds when that one cannot take it, as
+    for any reinforcement: ``arrival_hex``), or None."""
+    at = plane.at
+    if not at and plane.aboard:
+        at = next((u.at for u in oob.scenario_data().units if u.id == plane.aboard), "")
+    if not at:
+        return None
+    return arrival_hex(state, plane.model_copy(update={"at": at}))
 
 
 def boarding_carrier(state, plane: oob.UnitData) -> str | None:

@@ -225,7 +225,7 @@ def unit_problem(u: UnitData, taken: dict, powers: set, turns: int) -> str | Non
         if u.pool != "repair" or u.branch != "naval" or u.turn != 1 or u.at or u.sea:
             return f"unit {u.id}: pool {u.pool!r}: only a naval unit may start in the repair pool, with no 'at' or 'sea'"
         return None
-    if u.aboard or (u.branch == "air" and u.type in CARRIER_AIR_TYPES):
+    if u.aboard or (u.branch == "air" and u.type in CARRIER_AIR_TYPES and not u.at):
         return None
     city = place(u.at)
     if city is None:

@@ -9,7 +9,7 @@ import collections
 
 import pytest
 
-from helpers import go_to, lab_game
+from helpers import go_to, lab_game, offered, ok, refused, rig
 from kernel.game import Game
 from plugins.rules.core import world_map
 from plugins.rules.naval.state import data as naval_data
@@ -183,7 +183,9 @@ def test_16_4_carrier_planes_count_is_checked_against_the_data():
 
 def test_16_4_carrier_planes_arriving_board_a_carrier_in_port(tmp_path):
     """A plane due later goes aboard its carrier in port, or another with room; with none (every
-    US carrier carries a full air group at the start) it waits for a later Reinforcements phase."""
+    US carrier carries a full air group at the start) it arrives at a base, San Diego, and boards
+    a carrier in the Air Rebase phase (Ships in Flames 8.5: "You can rebase a carrier plane, up to
+    double its range, from its CV to a hex or vice versa")."""
     g = lab_game(tmp_path / "p.wif", "guadalcanal")
     by_id = {u.id: u for u in oob.scenario_data().units}
     assert boarding_carrier(g.state, by_id["jp-cvp-sepoct"]) == "jp-unyo"
@@ -191,7 +193,23 @@ def test_16_4_carrier_planes_arriving_board_a_carrier_in_port(tmp_path):
     go_to(g, "turn.new-turn.reinforcements", turn=2)
     units = g.state["units"].units
     assert units["jp-hiyo-air"].where == "aboard" and naval(g.state).aboard["jp-hiyo"] == ["jp-hiyo-air"]
-    assert "us-cvp-julaug" not in units  # still on the production chart: no US carrier has room
+    san_diego, san_francisco = world_map().port("San Diego").hex, world_map().port("San Francisco").hex
+    plane = units["us-cvp-julaug"]
+    assert plane.where == "map" and tuple(plane.hex) == tuple(san_diego)  # no US carrier has room
+    # Saratoga's air group flies off to San Francisco's airfield; the new one boards in its place
+    rig(g, "RigAction", actor="usa", power="usa", action="air")
+    go_to(g, "turn.impulse.air-rebase.air-rebase", turn=2, active_side="allies")
+    sf = f"{san_francisco[0]},{san_francisco[1]}"
+    rebase = {"type": "RebaseCarrierAirUnit", "actor": "usa"}
+    refused(g, dict(rebase, unit="us-cvp-julaug", to="us-saratoga"), "Carrier Classes")
+    ok(g, dict(rebase, unit="us-saratoga-air", to=sf))
+    offers = [cmd for c in offered(g, "RebaseCarrierAirUnit") for cmd in c.commands()]
+    assert dict(rebase, unit="us-cvp-julaug", to="us-saratoga") in offers
+    assert g.preview(dict(rebase, unit="us-cvp-julaug", to="us-saratoga"))["distance"] == 8
+    ok(g, dict(rebase, unit="us-cvp-julaug", to="us-saratoga"))
+    assert naval(g.state).aboard["us-saratoga"] == ["us-cvp-julaug"]
+    assert g.state["units"].units["us-cvp-julaug"].where == "aboard"
+    assert tuple(g.state["units"].units["us-saratoga-air"].hex) == tuple(san_francisco)
     g.close()
 
 
