@@ -231,7 +231,9 @@ def after_effect(ctx, unit: str, effect: str) -> None:
     elif effect == "aborted" and units_of(ctx.state)[unit].face_up:
         # "An aborted air unit becomes disorganized"; it returns to base at once, through
         # the Return to Base digression when its result step ends (see ``step_ended``).
-        ctx.emit(UnitFlipped(unit=unit, face_up=False))
+        kind = KINDS.get(air(ctx.state).mission.kind)
+        if kind is None or kind.keeps_facing is None or not kind.keeps_facing(ctx.state, unit):
+            ctx.emit(UnitFlipped(unit=unit, face_up=False))
 
 
 def result_step(side_attr: str):

@@ -58,6 +58,9 @@ class MissionKind:
     # it knows where to send (naval air combat, port attack: carrier planes to their carriers);
     # those it leaves go through the Return to Base Digression (None: all of them do).
     return_aborted: Callable | None = None
+    # ``keeps_facing(state, unit_id) -> bool``: a unit aborted in its air-to-air combat is not
+    # disorganized (naval air combat: a carrier plane that flew from its CV, Ships in Flames 8.3)
+    keeps_facing: Callable | None = None
     # ``intrinsic_aa(state, firing_side) -> {hex: factors}``: AA that fires at a target hex
     # without being plotted (ships' AA in a port attack, "Anti-Air Fire")
     intrinsic_aa: Callable | None = None

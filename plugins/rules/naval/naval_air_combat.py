@@ -22,9 +22,14 @@ initiating side as attacker (its ``MissionKind.attacker``); the ships' AA is rol
 plugin's anti-aircraft table (``table_cell``, ``points_of``, ``damage_of``) and applied by the
 bombers' owners with its ``ApplyAADamage``.
 
+Ships in Flames 8.3: "Don't turn a face-up carrier plane face-down after it returns from a
+naval air combat"; 8.5: "It keeps its original facing if it flew into a naval air combat from a
+CV" (an aborted one too: ``keeps_facing``; "An aborted air unit becomes disorganized" is the
+land-based aircraft's rule).
+
 Authored (the seeds leave these out): aircraft aborted in air-to-air combat go home at once
-(a land-based one to the hex it flew to sea from, a carrier plane stays aboard its carrier,
-disorganized); those aborted by AA go home at the end of the round; a destroy result destroys
+(a land-based one to the hex it flew to sea from, disorganized; a carrier plane stays aboard its
+carrier, as it was); those aborted by AA go home at the end of the round; a destroy result destroys
 one aircraft whatever it is (the seeds' "2 carrier planes" for 10 points is not modelled);
 surprise points bought at the start of the combat shift the AA columns and the air-to-air values
 (surprise_points.py); the air-to-air combat and the AA
@@ -187,7 +192,7 @@ def _initiator(state) -> str:
 
 def return_aborted(ctx, unit_ids) -> None:
     """"If a carrier plane which flew from a CV must abort, it returns to its CV" (it stays
-    aboard, disorganized); a land-based plane goes home to the hex it flew to sea from."""
+    aboard, its facing kept); a land-based plane goes home to the hex it flew to sea from."""
     state = ctx.state
     c = naval(state).combat
     for uid in unit_ids:
@@ -214,7 +219,8 @@ register(MissionKind(
     targets=lambda state, power: set(),
     target_problem=lambda state, unit, hex_, cargo: "naval air combat is fought over a sea area, not flown to a hex",
     perform=lambda ctx, flights: None,  # the Naval Air Attack steps attack the ships
-    factor="naval", attacker=_initiator, return_aborted=return_aborted))
+    factor="naval", attacker=_initiator, return_aborted=return_aborted,
+    keeps_facing=lambda state, unit_id: carrier_of(state, unit_id) is not None))
 
 
 @rules.step_rule(NAVAL_A2A)
@@ -367,7 +373,7 @@ def aa_step_ended(ctx, step_id: str) -> None:
 
 def round_over(ctx) -> None:
     """End Naval Combat Round: aircraft aborted by AA fire go home (land-based planes to the hex
-    they flew from, disorganized; carrier planes stay aboard, disorganized)."""
+    they flew from, disorganized; carrier planes stay aboard as they were, Ships in Flames 8.3)."""
     state = ctx.state
     c, m = naval(state).combat, air(state).mission
     if c is None or c.kind != KIND or m.kind != KIND:
@@ -386,6 +392,7 @@ def round_over(ctx) -> None:
             _home(ctx, uid)
         elif carrier_of(state, uid) is not None:
             aborted_aboard.append(uid)
+            continue  # "Don't turn a face-up carrier plane face-down after it returns"
         u = units(ctx.state).units[uid]
         if u.where in ("map", "aboard") and u.face_up:
             ctx.emit(UnitFlipped(unit=uid, face_up=False))

@@ -72,7 +72,7 @@ def test_naval_air_to_air_combat_is_the_air_plugins_with_the_initiating_side_att
     # the air plugin's decisions carry the combat on; every offered command is accepted
     play_by_choices(g, random.Random(3), max_commands=120, until=lambda game: game.state["naval"].combat is None)
     assert of_type(g, "AirCombatRolled") and of_type(g, "AirCombatEnded")
-    # a destroyed carrier plane leaves its carrier; an aborted one stays aboard, disorganized
+    # a destroyed carrier plane leaves its carrier; an aborted one stays aboard, as it was
     units = g.state["units"].units
     for applied in of_type(g, "AirCombatResultApplied"):
         unit = applied["unit"]
@@ -121,7 +121,9 @@ def test_anti_aircraft_combat_reduces_air_to_sea_factors(tmp_path):
 
 def test_naval_air_to_air_an_aborted_carrier_plane_returns_to_its_carrier(tmp_path):
     """Ships in Flames 3.6.8: "If a carrier plane which flew from a CV must abort, it returns to
-    its CV": it stays aboard, disorganized, and is no longer waiting to return to base."""
+    its CV": it stays aboard, as it was (8.3: "Don't turn a face-up carrier plane face-down after it
+    returns from a naval air combat"; 8.5: "It keeps its original facing if it flew into a naval
+    air combat from a CV"), and is no longer waiting to return to base."""
     g = carriers_at_sea(tmp_path, soviet_planes=("q1",))
     ok(g, type="SetPlaneRole", actor="germany", unit="p1", role="fighter")
     ok(g, type="FinishStep", actor="germany")
@@ -132,8 +134,9 @@ def test_naval_air_to_air_an_aborted_carrier_plane_returns_to_its_carrier(tmp_pa
                     or game.state["air"].mission.combat is None or game.state["air"].mission.combat.ended)
     applied = {a["unit"]: a["effect"] for a in of_type(g, "AirCombatResultApplied")}
     assert applied["p1"] == "aborted"
-    assert "p1" in g.state["naval"].aboard["cv"] and not g.state["units"].units["p1"].face_up
+    assert "p1" in g.state["naval"].aboard["cv"] and g.state["units"].units["p1"].face_up
     assert "p1" not in g.state["air"].mission.returning
+    assert not [f for f in of_type(g, "UnitFlipped") if f["unit"] == "p1"]
 
 
 def test_naval_air_combat_a_disorganized_carrier_plane_flies_from_its_carrier(tmp_path):
@@ -150,3 +153,19 @@ def test_naval_air_combat_a_disorganized_carrier_plane_flies_from_its_carrier(tm
     event(g, "CarrierPlanesAborted", units=["q1"])
     assert combat_planes(g.state, "allies") == []
     assert "q1" in g.describe(g.history()[-1])
+
+
+def test_anti_aircraft_combat_an_aborted_carrier_plane_stays_aboard_as_it_was(tmp_path):
+    """Ships in Flames 8.3: "Don't turn a face-up carrier plane face-down after it returns from a
+    naval air combat": aborted by the ships' AA (6 points: 1 abort, 1 factor), p1 ends the round
+    aboard its carrier, face up, and flies no more in this combat."""
+    g = carriers_at_sea(tmp_path, soviet_aa=5)
+    dice(g, 6, 9, 9, 9, 9, 9, 9, then_ordinary=True)  # "-1/7": the lowest die, 6
+    ok(g, type="FinishStep", actor="germany")
+    fired = of_type(g, "AAFireRolled")[-1]
+    assert fired["points"] == 6 and fired["abort"] == 1
+    play_by_choices(g, random.Random(2), max_commands=60, until=lambda game: game.state["naval"].combat is None
+                    or game.state["units"].units["p1"].id in game.state["naval"].combat.aborted_planes)
+    assert "p1" in g.state["air"].mission.aborted or "p1" in g.state["naval"].combat.aborted_planes
+    assert "p1" in g.state["naval"].aboard["cv"] and g.state["units"].units["p1"].face_up
+    assert not [f for f in of_type(g, "UnitFlipped") if f["unit"] == "p1"]
