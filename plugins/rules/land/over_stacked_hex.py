@@ -17,9 +17,46 @@ from plugins.rules.units import UnitMoved
 
 from .events import OverstackLossChosen, rules
 from .labels import unit_label
-from .movement import norm, overstacked_hexes, stacking_breaches
+from .movement import norm, stacking_breaches, stacking_problems
 
 OVERSTACK_DIGRESSION = "digressions.correct-overstacking"
+
+# Over-Stacked Hex: "Stacking applies at the end of every phase", so the whole map is checked at
+# every step's end (hundreds of times a game, a hundred occupied hexes each).  Most stacks have
+# not changed since the last check: each hex's answer is remembered under everything
+# ``stacking_breaches`` (with ``air_limit``) reads for it, so a changed stack, a unit changing
+# hands, a new alliance or new weather is a new key and is judged afresh, never a stale answer.
+# The terrain and cities are the map's, fixed for a map (the map object is in the key).
+_STACK_VERDICTS: dict[tuple, list[str]] = {}
+_MAX_VERDICTS = 50_000  # a server's many games share it; emptied past this
+
+
+def _stack_key(stack) -> tuple:
+    """What the stacking rules read of the units in one hex: who controls each unit (its side),
+    its kind and size (land limit, divisions, artillery, supply), its type and flags (HQ, ENG)."""
+    return tuple((u.id, u.power, u.nationality, u.branch, u.type, u.size, tuple(u.flags), u.face_up)
+                 for u in stack)
+
+
+def overstacked_hexes(state) -> dict[tuple[int, int], list[str]]:
+    """Over-Stacked Hex: every overstacked hex with what it breaks ({hex: [reason, ...]}), as
+    ``movement.overstacked_hexes`` answers, from the remembered verdicts of unchanged stacks."""
+    units = state["units"]
+    world = core.world(state)
+    around = (core.world_map(), tuple((side, tuple(p)) for side, p in state.kernel.sides.items()),
+              tuple(sorted(world.weather.items())))
+    if len(_STACK_VERDICTS) > _MAX_VERDICTS:
+        _STACK_VERDICTS.clear()
+    out = {}
+    for key, ids in units.at_hex.items():
+        stack = [units.units[u] for u in ids]
+        memo_key = (key, _stack_key(stack), around)
+        problems = _STACK_VERDICTS.get(memo_key)
+        if problems is None:
+            problems = _STACK_VERDICTS[memo_key] = stacking_problems(state, core.key_hex(key))
+        if problems:
+            out[core.key_hex(key)] = list(problems)
+    return out
 
 
 class ChooseOverstackLoss(Command):

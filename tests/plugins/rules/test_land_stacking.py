@@ -110,3 +110,37 @@ def test_over_stacked_hex_organized_first_among_the_owners_units_not_the_enemys(
     (field,) = overstack_choices(state, "germany", "digressions.correct-overstacking")
     assert [o.value for o in field.all_options()] == ["g-a"]
     game.close()
+
+
+def test_over_stacked_hex_checked_at_every_phase_end_never_a_stale_verdict(save):
+    """Over-Stacked Hex / Correct Overstacking Digression: "Stacking applies at the end of every
+    phase".  The check remembers each hex's verdict while what it reads is unchanged; here the
+    same stacks are judged again after what the verdict depends on changed, and every answer is
+    the rules' own (``movement.overstacked_hexes``, which remembers nothing)."""
+    from plugins.rules.land import movement
+    from plugins.rules.land.over_stacked_hex import overstacked_hexes
+
+    def judged():
+        fresh = movement.overstacked_hexes(game.state)
+        assert overstacked_hexes(game.state) == fresh
+        return fresh
+
+    zone = core.world_map().weather_zone(SWAMP)
+    game = _game(save, _air(1, SWAMP))
+    helpers.weather(game, zone, "snow")
+    assert judged() == {}  # a swamp in snow is forest: 1 aircraft may stay
+    helpers.weather(game, zone, "fine")  # the same lone aircraft, in a swamp again: limit 0
+    assert list(judged()) == [SWAMP]
+
+    helpers.place(game, _air(2, CLEAR), _air(3, CLEAR), unit("hq", hex_=CLEAR, type_="hq-i"))
+    assert CLEAR not in judged()  # "Hex with HQ: +1"
+    helpers.place(game, unit("hq", hex_=MINSK, type_="hq-i"))  # the HQ leaves: 2 aircraft, limit 1
+    assert "at most 1 aircraft" in judged()[CLEAR][0]
+    helpers.place(game, _air(3, MINSK))
+    assert CLEAR not in judged()
+
+    helpers.place(game, unit("s-inf", "ussr", MINSK))  # a Soviet unit joins the German stack
+    assert any("can't co-operate" in p for p in judged()[MINSK])
+    helpers.place(game, unit("s-inf", "ussr", (206, 52)))
+    assert MINSK not in judged()
+    game.close()
