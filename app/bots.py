@@ -255,6 +255,8 @@ class Bot:
         # a path of hexes (a land move: the hexes it enters); a naval move's path names sea areas
         if path and "unit" in cmd and isinstance(path[-1], (list, tuple)) and len(path[-1]) == 2:
             return self._land_sense(game, cmd["actor"]).move_score(cmd["unit"], path[-1])
+        if preview.get("boards") and preview.get("ashore"):  # a carrier plane ashore boards a carrier
+            return 1.0
         activities = preview.get("activities")
         if "action" in cmd and isinstance(activities, dict):  # an action choice: the most to do
             return 0.5 + sum(v for v in activities.values() if isinstance(v, (int, float))) / 100

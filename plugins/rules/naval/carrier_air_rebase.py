@@ -204,8 +204,9 @@ def rebase_preview(state, cmd: RebaseCarrierAirUnit) -> dict:
     u = units(state).units[cmd.unit]
     origin = carrier_of(state, cmd.unit)
     what, target = _place(state, cmd.to)
+    # "ashore": the plane starts in a hex (boarding brings it back to sea)
     out = {"unit": cmd.unit, "from": origin or _hex_key(u.hex), "to": cmd.to, "reach": reach(u, "rebase"),
-           "activities": {"air-rebase": 1}, "disorganized": False}
+           "activities": {"air-rebase": 1}, "disorganized": False, "ashore": origin is None}
     if what == "carrier":
         out["boards"] = target.id
         if origin is None:

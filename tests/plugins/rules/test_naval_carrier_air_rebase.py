@@ -45,7 +45,7 @@ def test_air_rebase_carrier_plane_boards_a_carrier_in_port_within_double_its_ran
     commands = every_offered_path_is_accepted(g)
     assert {c["to"] for c in commands if c["unit"] == "p1"} == {"cv", "cv2"}  # both fit a class 2 plane
     preview = g.preview(rebase())
-    assert preview["distance"] == 8 and preview["reach"] == 8 and preview["disorganized"] is False
+    assert preview["distance"] == 8 and preview["reach"] == 8 and preview["disorganized"] is False and preview["ashore"]
     ok(g, rebase())
     plane = g.state["units"].units["p1"]
     assert plane.where == "aboard" and plane.hex is None and plane.face_up

@@ -35,3 +35,23 @@ def test_scenarios_guadalcanal_bots_play_five_turns_to_the_victory_points(tmp_pa
     game.close()
     report = verify(path)
     assert report.ok, report.problems
+
+
+def test_scenarios_guadalcanal_greedy_bot_boards_a_carrier_plane_ashore(tmp_path):
+    """Ships in Flames 8.5 (a carrier plane rebases from a hex onto its CV): in Air Rebase the
+    greedy bot puts a carrier plane waiting ashore aboard a carrier with room (the USA's Jul/Aug
+    plane at San Diego, Saratoga in San Francisco once her air group has flown ashore)."""
+    from helpers import go_to, lab_game, ok, rig
+    from plugins.rules.core import world_map
+
+    g = lab_game(tmp_path / "greedy.wif", "guadalcanal")
+    go_to(g, "turn.new-turn.reinforcements", turn=2)
+    rig(g, "RigAction", actor="usa", power="usa", action="air")
+    go_to(g, "turn.impulse.air-rebase.air-rebase", turn=2, active_side="allies")
+    col, row = world_map().port("San Francisco").hex
+    ok(g, type="RebaseCarrierAirUnit", actor="usa", unit="us-saratoga-air", to=f"{col},{row}")
+    decision = next(d for d in g.choices().decisions if any(c.type == "RebaseCarrierAirUnit" for c in d.commands))
+    cmd = Bot("greedy", 1).choose(g, decision, None)
+    assert cmd["type"] == "RebaseCarrierAirUnit" and cmd["to"] == "us-saratoga", cmd
+    assert cmd["unit"] in ("us-cvp-julaug", "us-saratoga-air")
+    g.close()
