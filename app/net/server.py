@@ -374,9 +374,17 @@ def serve(host: str, port: int, games_dir: Path, compress: bool = False) -> None
     """``compress``: offer permessage-deflate.  Off by default: the frames are small (a few kB at
     most) and compressing each one on the event loop cost more than it saved; at 50 games on
     loopback the server used 16.4 ms of CPU a command without it, 20.5 with it (BENCHMARKS.md,
-    "Network (#15)")."""
+    "Network (#15)").  Before it listens it fills the rules' per-process tables (warmup.py;
+    WIF_SERVE_WARM=0 skips that)."""
+    import os
+
     import uvicorn
 
+    from .warmup import warm_up
+
+    if os.environ.get("WIF_SERVE_WARM", "1") != "0":  # tests that start many servers skip it
+        warmed = warm_up()
+        print(f"warmed the rules' tables in {warmed['seconds']} s: {warmed['filled']}", flush=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"serving on {host}: reachable from other machines", flush=True)
     uvicorn.run(make_app(games_dir), host=host, port=port, log_level="warning", ws_max_size=64 * 1024 * 1024,

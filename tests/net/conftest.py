@@ -29,7 +29,9 @@ def wif_command(*args: str) -> list[str]:
 @pytest.fixture
 def server(tmp_path):
     port = free_port()
-    env = {**os.environ, "WIF_CONFIG_DIR": str(tmp_path / "server-config")}
+    # the rules' warm-up (app/net/warmup.py, 2-3 s of CPU) is left to the servers that
+    # measure (tools/bench_net.py) and to test_server_warmup.py: these tests start many
+    env = {**os.environ, "WIF_CONFIG_DIR": str(tmp_path / "server-config"), "WIF_SERVE_WARM": "0"}
     proc = subprocess.Popen(wif_command("serve", "--port", str(port), "--games", str(tmp_path / "games")),
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:

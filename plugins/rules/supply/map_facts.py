@@ -89,3 +89,16 @@ def country_of_nationality(nationality: str) -> str | None:
         return None
     found = core.world_map().country(NATIONALITY_COUNTRIES.get(nationality, nationality))
     return found.code if found else None
+
+
+def warm_map_facts() -> int:
+    """Fill the tables above for every land hex of the map at once (a server does it as it
+    starts, app/net/warmup.py), so no game's first supply trace pays for them.  The number of
+    land hexes."""
+    m = core.world_map()
+    count = 0
+    for hex_ in m.grid.all_hexes():
+        if m.is_land(hex_):
+            _node(hex_)
+            count += 1
+    return count

@@ -16,7 +16,7 @@ from plugins.rules import core
 
 from . import trace
 
-__all__ = ["supply_path", "supply_status"]
+__all__ = ["supply_path", "supply_status", "warm_tables"]
 
 MAX_CHAIN = 8  # tertiary sources chain to secondaries; no real chain is longer
 
@@ -165,3 +165,11 @@ def _with_sea_legs(path: list, seas: list) -> tuple[list, list]:
             legs.append([len(out) - 1, len(out) - 1 + WORLD.distance(a, b)])
             out += [list(h) for h in WORLD.line(a, b)[1:-1]]
     return out, legs
+
+
+@hookimpl(optionalhook=True)
+def warm_tables():
+    """A server's warm-up (app/net/warmup.py): the map's supply facts of every land hex."""
+    from .map_facts import warm_map_facts
+
+    return {"supply land hexes": warm_map_facts()}
