@@ -100,6 +100,10 @@ class FieldWidgets:
         self.changed = changed
         self.last_box = None
         self.hover_box = None  # the preview of the hovered hex, when the form shows one
+        self.words: Callable[[str], str] = lambda text: text  # a rule's label as a player reads it (app.wording)
+
+    def label_of(self, option) -> str:
+        return gui_text(self.words(option.label or str(option.value)))
 
     # ------------------------------------------------------------ one click
     def one_click(self, choice: CommandChoice, y: int) -> int:
@@ -110,7 +114,7 @@ class FieldWidgets:
         per_row = 1 if any(len(o.label) > 14 for o in options) else 3
         w = (self.width - 4 * (per_row - 1)) // per_row
         for i, o in enumerate(options):
-            label = gui_text(o.label or str(o.value))
+            label = self.label_of(o)
             b = self.form.button((4 + (i % per_row) * (w + 4), y + (i // per_row) * ROW, w, ROW - 4),
                                  button_text(label, w), lambda v=o.value: self.submit({**choice.base(), f.name: v}),
                                  tip=label)
@@ -170,7 +174,7 @@ class FieldWidgets:
 
     def chosen(self, fill: CommandFill, f: Field, y: int) -> int:
         # a plate (app/textplate.py): it changes with every unit chosen
-        box = self.form.plate(gui_text(f"{field_title(f)}: <b>{fill.label(f)}</b>"), (4, y, self.width - 66, -1))
+        box = self.form.plate(gui_text(f"{field_title(f)}: <b>{self.words(fill.label(f))}</b>"), (4, y, self.width - 66, -1))
         b = self.form.button((self.width - 60, y + 16, 64, 28), "change", lambda: self._set(fill, f.name, CLEAR),
                              role="change")
         b.clears = f.name
@@ -182,13 +186,13 @@ class FieldWidgets:
         y = self.title(f"{field_title(f)}{on_map}:", y)
         if len(options) <= BUTTONS_AT_MOST:
             for o in options:
-                label = gui_text(o.label or str(o.value))
+                label = self.label_of(o)
                 b = self.form.button((4, y, self.width, ROW - 4), button_text(label, self.width),
                                      lambda v=o.value: self._set(fill, f.name, v), tip=label, role="option")
                 b.sets = (f.name, o.value)
                 y += ROW
             return y
-        items = [(gui_text(o.label or str(o.value)), f"#o{i}") for i, o in enumerate(options)]
+        items = [(self.label_of(o), f"#o{i}") for i, o in enumerate(options)]
         lst = self.form.selection_list((4, y, self.width, min(180, 20 * len(items) + 6)), items)
         lst.options, lst.field_name = options, f.name
         self.form.owned.append(lst)
@@ -206,7 +210,7 @@ class FieldWidgets:
         most = "" if f.max is None else f" at most {f.max}"
         y = self.title(f"{field_title(f)} (at least {f.min or 0}{most}; or click the map):", y)
         chosen = fill.values.get(f.name) or []
-        items = [(gui_text(o.label or str(o.value)), f"#o{i}") for i, o in enumerate(options)]
+        items = [(self.label_of(o), f"#o{i}") for i, o in enumerate(options)]
         selected = [items[i] for i, o in enumerate(options) if o.value in chosen]
         lst = self.form.selection_list((4, y, self.width, min(150, 20 * max(1, len(items)) + 6)), items, multi=True,
                                        selected=selected)

@@ -17,6 +17,7 @@ from kernel.hexgrid import Hex
 from kernel.worldmap import WorldMap, load_world_map
 
 from . import mapstyle
+from .wording import power_name
 
 log = logging.getLogger("wif.app")
 
@@ -54,7 +55,8 @@ class HexInfo:
         if self.city:
             out.append(self.city)
         if self.country:
-            out.append(f"{self.country}, controlled by {self.controller}")
+            out.append(f"{self.country}, neutral" if self.controller == "neutral"
+                       else f"{self.country}, controlled by {power_name(self.controller)}")
         if self.sea_area:
             out.append(f"sea area {self.sea_area}")
         out.append(f"weather zone {self.weather_zone_name}: {self.weather}")

@@ -14,6 +14,7 @@ from pygame_gui.elements import UIButton, UIImage, UIScrollingContainer
 from .commandfill import same
 from .counters import counter_picture
 from .forms import FormWindow
+from .wording import in_words
 
 ROW_H = 44  # a counter picture (40 px, its factors readable) and the unit's label beside it
 PICTURE = 40
@@ -74,7 +75,8 @@ class SelectableUnits:
         the chosen ones marked.  When only some units left the list (one moved) or a mark
         changed, the rows are kept and moved up: building a row costs ~5 ms."""
         options = field.all_options()
-        texts = {o.value: ("> " if self.chosen(field, o.value) else "") + str(o.label or o.value) for o in options
+        texts = {o.value: ("> " if self.chosen(field, o.value) else "") + in_words(self.forms.game, str(o.label or o.value))
+                 for o in options
                  if isinstance(o.value, str)}
         ids = [o.value for o in options]
         if self.form is not None and self.rows is not None and self.rows_for == field.name \

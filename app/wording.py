@@ -12,6 +12,10 @@ from .commandfill import title_of
 
 STEP_ID = re.compile(r"\bwif(?:\.[a-z0-9][a-z0-9_-]*)+")
 RAW_EVENT = re.compile(r"^([A-Z][A-Za-z0-9]+)\((.*)\)$", re.S)
+DICE_LINE = re.compile(r"\bsystem: rolled \[([\d, ]*)\] on d(\d+) for ([^\n]*)")  # kernel/builtin.py's text
+ID_WORD = re.compile(r"(?<![\w-])[a-z][a-z_]*(?![\w-])")  # a lower-case word: a power or side id when it is one
+UNIT_ID = re.compile(r" \(([a-z0-9][\w.-]*)\)")  # "(su-balt-ftr)" after a unit's name
+HEX_TUPLE = re.compile(r"(?:\bhex )?\((\d{1,3}), (\d{1,3})\)")  # a hex as Python writes a tuple
 COMMAND_TYPE = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b")  # MoveLandUnit, FlyCAP: only the game's own
 
 
@@ -69,7 +73,31 @@ def in_words(game, text: str) -> str:
     text = re.sub(r"(\w+): Field required", r"\1 is missing", text)
     text = STEP_ID.sub(lambda m: step_title(game, m.group(0)), text)
     commands = getattr(getattr(game, "host", None), "commands", None) or {}
-    return COMMAND_TYPE.sub(lambda m: title_of(m.group(0)) if m.group(0) in commands else m.group(0), text)
+    text = COMMAND_TYPE.sub(lambda m: title_of(m.group(0)) if m.group(0) in commands else m.group(0), text)
+    return names_in_words(game, text)
+
+
+def names_in_words(game, text: str) -> str:
+    """``text`` with the ids a rule's wording lets through given as a player reads them: the
+    kernel's dice line ("system: rolled [9, 8] on d10 for X"), powers and sides ("germany",
+    "axis"), a unit's id after its name ("I-16 (Baltic) (su-balt-ftr)") and a hex as a
+    tuple ("(203, 56)")."""
+    text = DICE_LINE.sub(lambda m: f"dice {m.group(3)}: {m.group(1)} (d{m.group(2)})", text)
+    kernel = getattr(getattr(game, "state", None), "kernel", None)
+    if kernel is not None:
+        ids = {*kernel.sides, *kernel.powers()}
+        text = ID_WORD.sub(lambda m: power_name(m.group(0)) if m.group(0) in ids else m.group(0), text)
+        units = game.state["units"].units if "units" in game.state.sections else {}
+        text = UNIT_ID.sub(lambda m: "" if m.group(1) in units else m.group(0), text)
+    return HEX_TUPLE.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
+
+
+def hex_words(hex_) -> str:
+    """A hex as a player names it: its city, else "hex 203,56"."""
+    from kernel.worldmap import load_world_map
+
+    city = load_world_map().city_at(tuple(hex_))
+    return city.name if city is not None else f"hex {hex_[0]},{hex_[1]}"
 
 
 def game_time(kernel) -> str:

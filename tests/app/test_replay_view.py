@@ -18,6 +18,7 @@ from app.mapmodel import MapModel
 from app.render import HIGHLIGHT, centre_of
 from app.replay_view import CURRENT_ROW, GOOD, ReplayWindow, printable, run_replay_window
 from app.stamps import hex_corners
+from app.wording import in_words
 from kernel.game import Game
 from kernel.verify import verify
 
@@ -500,7 +501,7 @@ def test_history_rows_read_as_they_did_just_before_their_event(viewer):
     assert rows and rows[0].seq == moved
     for row in rows:
         rec = viewer.replay.event(row.seq)
-        assert row.text == printable(game.describe(rec, game.state_at(row.seq - 1)))
+        assert row.text == printable(in_words(game, game.describe(rec, game.state_at(row.seq - 1))))
     # with the cursor's state the unit would still be a bare id; just before its move it has its name
     first_move = viewer.replay.event(moved)
     assert "4th Panzer Army" in rows[0].text and "4th Panzer Army" not in game.describe(first_move, viewer.replay.state)
@@ -516,7 +517,7 @@ def test_history_rows_read_as_they_did_just_before_their_event(viewer):
     viewer.history_top = None
     for row in viewer.history_rows():
         rec = viewer.replay.event(row.seq)
-        assert row.text == printable(game.describe(rec, game.state_at(row.seq - 1)))
+        assert row.text == printable(in_words(game, game.describe(rec, game.state_at(row.seq - 1))))
 
 
 def test_wheel_over_the_history_scrolls_it_and_stepping_brings_the_cursor_back(viewer):

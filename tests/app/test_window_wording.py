@@ -1,0 +1,89 @@
+"""Nothing shows internal ids to a player (issue 11, "What a player met", item 5), with real
+posted pygame events (SDL_VIDEODRIVER=dummy): the air rules' labels and events name a unit by
+its id and a power or side by its id ("ussr I-16 (Baltic) (su-balt-ftr)", "germany", "axis",
+"(206, 57)"); the Play form, Selectable Units, the log and the top bar give them in words.
+
+Situation (lab scenario, seeds "Air Missions", "Combat Air Patrol (CAP)"): a German Stuka at
+201,51 may strike a Soviet rifle army at 203,54; a Soviet I-16 at 206,57 may fly CAP over it."""
+
+from __future__ import annotations
+
+import re
+
+import pygame
+import pytest
+
+from app.play import GameWindow
+from app.wording import in_words
+from helpers import air_unit, unit
+from kernel.game import Game
+from test_playing import click, hex_pos, motion, pump
+
+FIGHTER_ID, FIGHTER = "su-balt-ftr", "I-16 (Baltic)"
+CAP = "turn.impulse.independent-air.ground-strike"
+RAW_ID = re.compile(r"\b(ussr|germany|axis|allies)\b|su-balt-ftr|\(\d+, \d+\)")
+
+
+@pytest.fixture
+def cap_window(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    units = [air_unit("ge-stuka", "germany", "tac", (201, 51), air=1, tactical=3, name="Ju 87B (Luftflotte 2)"),
+             air_unit(FIGHTER_ID, "ussr", "ftr", (206, 57), air=3, range_=5, name=FIGHTER),
+             unit("su-rifle", "ussr", (203, 54), combat=3, move=3, name="10th Army")]
+    game = Game.new("lab", tmp_path / "cap.wif", seed=3, extra_plugins=["air"],
+                    options={"units": units, "actions": {"germany": "air"}, "start_at": CAP})
+    window = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
+    window.primary.center_on((204, 55))
+    window.draw()
+    yield window
+    pygame.quit()
+    game.close()
+
+
+def texts_of(form) -> list[str]:
+    return [b.text for b in form.owned if getattr(b, "text", None)]
+
+
+def test_a_unit_to_choose_is_named_without_its_id_or_its_powers_id(cap_window):
+    window, game = cap_window, cap_window.game
+    assert game.state.kernel.sequence.current.endswith("combat-air-patrol")
+    play = window.play
+    offered = [t for t in texts_of(play.form) if FIGHTER in t]
+    rows = [b.text for b in play.selectable.form.unit_rows]
+    assert offered and rows and FIGHTER in rows[0]
+    for text in offered + rows:
+        assert not RAW_ID.search(text), text
+    assert offered[0].startswith("USSR ")
+    # the fighter chosen by a click on its button, the hex by a click on the map
+    button = next(b for b in play.form.owned if getattr(b, "sets", None) == ("unit", FIGHTER_ID))
+    pump(window, *click(button.rect.center))
+    assert play.fill.values["unit"] == FIGHTER_ID
+    chosen = [e.html_text for e in play.body.get_container().elements if hasattr(e, "html_text")]
+    assert any(FIGHTER in t for t in chosen) and not any("su-balt-ftr" in t for t in chosen)
+    pump(window, motion(hex_pos(window, (203, 54))), *click(hex_pos(window, (203, 54))))
+    flown = [r for r in game.history(1) if r.type == "AirUnitFlew"]
+    assert flown, play.status
+    said = [play.status[0], *play.log]
+    assert any(FIGHTER in t for t in said)
+    for text in said:
+        assert not RAW_ID.search(text), text
+
+
+def test_event_texts_name_powers_sides_dice_and_hexes_in_words(cap_window):
+    game = cap_window.game
+    raw = "system: rolled [9, 8] on d10 for Initiative: axis die, allies die"
+    assert in_words(game, raw) == "dice Initiative: Axis die, Allies die: 9, 8 (d10)"
+    assert in_words(game, f"ussr {FIGHTER} ({FIGHTER_ID}) returns to base at (206, 57)") \
+        == f"USSR {FIGHTER} returns to base at hex 206,57"
+    assert in_words(game, "ussr takes control of hex (203, 57)") == "USSR takes control of Lwow"
+    # a word that only looks like an id, and a parenthesis that is no unit's id, are left alone
+    assert in_words(game, "10th Army (inf, 203,52) and the allies (lab)") == "10th Army (inf, 203,52) and the Allies (lab)"
+
+
+def test_the_top_bar_names_the_hexs_controller(cap_window):
+    window = cap_window
+    pump(window, motion(hex_pos(window, (206, 57))))
+    line = " ".join(text for text, _ in window.main_lines())
+    assert "controlled by USSR" in line and "controlled by ussr" not in line
