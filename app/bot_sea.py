@@ -9,6 +9,11 @@ How a player would play the war at sea, simplified (seeds, "Naval Movement", "In
 escorted - towards the sea areas beside the objectives the side does not hold; carry land units
 there and invade an enemy-held coastal hex, an objective first; fly to sea where enemy ships
 are; fight with carrier air when it may.
+
+A carrier whose planes were lost (or flew ashore) is worth little until a carrier plane boards
+it, and the later carrier planes arrive ashore (Guadalcanal: the USA's at San Diego) and board
+by rebasing onto a carrier "up to double its range" (Ships in Flames 8.5): such a carrier sails
+alone for the waiting plane, into a port the plane reaches, and stays there.
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ STAY_CONVOY = 1.0  # convoys keep their sea lanes: "convoys ... may remain at se
 STAY_NEAR = 0.2  # a warship stays at sea only beside an objective or enemy ships
 STAY_ELSEWHERE = -0.3  # ... else it goes home (to reorganize, and out of harm's way)
 PORT_ATTACK = "Port Attack"  # the air mission a port attack flies (its preview's "mission")
+FERRY = 1.0  # an empty-decked carrier sailing alone towards a carrier plane waiting ashore, per sea area nearer
+FERRY_REACH = 1.5  # ... and ending where that plane may board it (Ships in Flames 8.5: "up to double its range")
+CARRIER_PLANE_TYPES = ("cvp", "carrier-air")  # the counter types of carrier air units (the scenarios' data)
 PORT_TARGET = {"carriers": 0.6, "battleships": 0.4, "cruisers": 0.15, "transports": 0.1, "subs": 0.1,
                "convoy_points": 0.05}  # what the enemy ships in a port are worth bombing, by kind
 
@@ -114,7 +122,9 @@ class SeaSense:
         self.objectives = set(objectives)
         self.target_areas = frozenset(a for h in [*objectives, *defended] for a in coastal_areas(tuple(h)))
         self.game = game
+        self.power = power
         self.side = side = game.state.kernel.side_of(power) or power
+        self._ferry: tuple | None = None  # (planes waiting ashore, empty-decked carriers): when first asked
         self.enemy_at_sea: dict[str, int] = {}
         self.own_at_sea: dict[str, dict] = {}  # unit id -> its sea-box row (area, section, kind)
         for box in ask_game(game, "sea_boxes", state=game.state) or []:
@@ -141,10 +151,61 @@ class SeaSense:
         found = [dist[a] for a in place_areas(place) if a in dist]
         return float(min(found)) if found else 99.0
 
+    # ------------------------------------------------------------ carriers with room, planes ashore
+    def ferry(self) -> tuple[list, dict[str, str]]:
+        """(this power's carrier planes waiting ashore as (hex, rebase reach), its carriers with
+        nothing aboard: id -> the naval move origin they sail from), read off the map's
+        counters, the sea boxes and the Naval Review's ports; no carriers when no plane waits."""
+        if self._ferry is None:
+            planes, empty = [], {}
+            section = self.game.state.sections.get("units")
+            for u in section.units.values() if section is not None else ():
+                if u.power == self.power and u.branch == "air" and u.type in CARRIER_PLANE_TYPES \
+                        and u.where == "map" and u.hex is not None:
+                    planes.append((tuple(u.hex), 2 * int(u.factors.get("range", 0) or 0)))
+            if planes:
+                for uid, row in self.own_at_sea.items():
+                    if row["kind"] == "carrier" and row["power"] == self.power and not row.get("aboard"):
+                        empty[uid] = f"{row['area']}:{row['section']}"
+                review = ask_game(self.game, "naval_review", state=self.game.state) or {}
+                for loc in review.get("locations", []):
+                    if loc["kind"] != "port" or not loc["sides"].get(self.side, {}).get("carriers"):
+                        continue
+                    details = ask_game(self.game, "naval_review_details", state=self.game.state, location=loc["id"])
+                    for ship, *aboard in (details or {}).get("columns", {}).get("carriers", []):
+                        if not aboard and details["units"].get(ship, {}).get("power") == self.power:
+                            empty[ship] = loc["id"]
+            self._ferry = (planes, empty)
+        return self._ferry
+
+    def ferrying(self, unit_ids) -> bool:
+        """A naval move of empty-decked carriers alone, with a carrier plane waiting ashore."""
+        empty = self.ferry()[1]
+        return bool(unit_ids) and all(u in empty for u in unit_ids)
+
+    def ferry_distance(self, place: str) -> float:
+        """Sea areas from ``place`` to where a waiting plane may board a carrier: 0 in a port
+        within its reach or at sea beside it (the rebase's own cost is the rule's to judge)."""
+        planes = self.ferry()[0]
+        if "," in place:
+            port = _hex(place)
+            grid = _world().grid
+            if any(grid.distance(port, h) <= reach for h, reach in planes):
+                return 0.0
+        areas = frozenset(a for h, _reach in planes for a in coastal_areas(h))
+        dist = _distances(areas)
+        found = [dist[a] for a in place_areas(place) if a in dist]
+        return float(min(found)) + ("," in place) if found else 99.0
+
     # ------------------------------------------------------------ scores
     def move_score(self, cmd: dict) -> float:
         """A naval move: how much nearer the task force comes to an objective's sea area or to
-        enemy ships, bigger task forces first, at sea rather than back in port."""
+        enemy ships, bigger task forces first, at sea rather than back in port.  Empty-decked
+        carriers sailing alone: how much nearer a carrier plane waiting ashore."""
+        if self.ferrying(cmd.get("units")):
+            before, after = self.ferry_distance(cmd["origin"]), self.ferry_distance(cmd["to"])
+            into_port = 0.1 if "," in cmd["to"] else 0.0  # it waits there, not at sea where it must return
+            return FERRY * (before - after) + (FERRY_REACH + into_port if after == 0 < before else 0.0)
         if not self.target_areas and not self.enemy_at_sea:
             return 0.0
         before, after = self.distance(cmd["origin"]), self.distance(cmd["to"])
@@ -191,6 +252,8 @@ class SeaSense:
                 continue
             if row["kind"] == "convoy":
                 score += STAY_CONVOY
+            elif self.ferrying([uid]) and self.ferry_distance(row["area"]) == 0:
+                score += STAY_NEAR  # an empty deck beside a waiting plane: it boards in Air Rebase
             else:
                 score += STAY_NEAR if self.distance(row["area"]) == 0 else STAY_ELSEWHERE
         return score
@@ -230,7 +293,9 @@ def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
     if preview.get("naval_moves"):
         return sense.move_score(cmd)
     if "range_used" in preview:  # back to port: the whole group at once, to the nearest port
-        return PER_SHIP * len(cmd.get("units") or []) + 0.01 / (1 + float(preview["range_used"]))
+        units = cmd.get("units") or []
+        ferry = 0.1 if sense.ferrying(units) and sense.ferry_distance(str(cmd.get("to", ""))) == 0 else 0.0
+        return PER_SHIP * len(units) + 0.01 / (1 + float(preview["range_used"])) + ferry
     if "range_to_sea" in preview:
         return sense.fly_score(cmd)
     if "surprise_cost" in preview and preview.get("kind") in COMBAT_KIND:
@@ -248,9 +313,11 @@ def sea_move_candidates(choice: CommandChoice, rng, sense: SeaSense, limit: int 
     pairs built out with the whole task force that may go (in the first section offered): a
     destination's sections and units are the costly part of the choice tree."""
     origins = list(choice.fields[0].all_options())
-    if len(origins) > MOVE_ORIGINS:  # the cargo's origins always, a few others at random
-        first = [o for o in origins if o.value in sense.cargo_origins]
-        rest = [o for o in origins if o.value not in sense.cargo_origins]
+    empty = sense.ferry()[1]  # empty-decked carriers, when a carrier plane waits ashore
+    wanted = sense.cargo_origins | set(empty.values())
+    if len(origins) > MOVE_ORIGINS:  # the cargo's and the empty carriers' origins always, a few others at random
+        first = [o for o in origins if o.value in wanted]
+        rest = [o for o in origins if o.value not in wanted]
         origins = first + rng.sample(rest, max(0, min(len(rest), MOVE_ORIGINS - len(first))))
     pairs = [(sense.move_score({"origin": origin.value, "to": to.value}), n, origin, to)
              for origin in origins for dest_field in origin.next_fields()
@@ -268,21 +335,43 @@ def sea_move_candidates(choice: CommandChoice, rng, sense: SeaSense, limit: int 
             units_field = next((f for f in section.next_fields() if f.kind == "units"), None)
             if units_field is None:
                 continue
-            held = sense.convoys(o.value for o in units_field.all_options())
+            held = sense.convoys(o.value for o in units_field.all_options()) | set(empty)
             values = [o.value for o in units_field.all_options() if o.value not in held]
             most = len(values) if units_field.max is None else min(units_field.max, len(values))
             if most < (units_field.min or 0) or most == 0:
                 continue
             out.append({**choice.base(), "origin": origin.value, "to": to.value,
                         section_field.name: section.value, units_field.name: values[:most]})
+    out.extend(_ferry_candidates(choice, sense, [o for o in origins if o.value in set(empty.values())]))
     out.sort(key=sense.move_score, reverse=True)
     return out[:limit]
 
 
-def return_candidates(choice: CommandChoice, limit: int = RETURN_PREVIEWS) -> list[dict]:
+def _ferry_candidates(choice: CommandChoice, sense: SeaSense, origins, best: int = 3) -> list[dict]:
+    """Naval moves of the empty-decked carriers alone, from ``origins``, to the ``best``
+    destinations nearest a carrier plane waiting ashore."""
+    empty = sense.ferry()[1]
+    ranked = sorted(((sense.ferry_distance(str(to.value)), n, origin, to) for origin in origins
+                     for dest_field in origin.next_fields() for n, to in enumerate(dest_field.all_options())),
+                    key=lambda r: r[:2])
+    out = []
+    for _far, _n, origin, to in ranked[:best]:
+        for section_field in to.next_fields():
+            sections = section_field.all_options()
+            units_field = next((f for f in sections[0].next_fields() if f.kind == "units"), None) if sections else None
+            values = [o.value for o in units_field.all_options() if o.value in empty] if units_field else []
+            if values and len(values) >= (units_field.min or 0):
+                most = len(values) if units_field.max is None else min(units_field.max, len(values))
+                out.append({**choice.base(), "origin": origin.value, "to": to.value,
+                            section_field.name: sections[0].value, units_field.name: values[:most]})
+    return out
+
+
+def return_candidates(choice: CommandChoice, limit: int = RETURN_PREVIEWS, sense: SeaSense | None = None) -> list[dict]:
     """Return To Base: each group whole to a port it may reach, the biggest groups first and
-    then the ports nearest by the map; only these few are previewed (the preview checks every
-    ship's reachable ports: the costliest preview of the greedy bot's game)."""
+    then the ports nearest by the map (empty-decked carriers: the ports nearest a carrier plane
+    waiting ashore); only these few are previewed (the preview checks every ship's reachable
+    ports: the costliest preview of the greedy bot's game)."""
     ranked = []
     for origin in choice.fields[0].all_options():
         area = str(origin.value).split(":")[0]
@@ -292,6 +381,8 @@ def return_candidates(choice: CommandChoice, limit: int = RETURN_PREVIEWS) -> li
                 values = [o.value for o in units_field.all_options()] if units_field else []
                 if values:
                     far = _distances(place_areas(str(to.value))).get(area, 99)
+                    if sense is not None and sense.ferrying(values):
+                        far = sense.ferry_distance(str(to.value))
                     ranked.append(((-len(values), far, len(ranked)), {
                         **choice.base(), "origin": origin.value, to_field.name: to.value, units_field.name: values}))
     ranked.sort(key=lambda r: r[0])

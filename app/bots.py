@@ -202,7 +202,7 @@ class Bot:
                 ranked.extend(sea_move_candidates(choice, self.rng, self._sea_sense(game, choice.actor),
                                                   PREVIEWS_PER_DECISION // 3))
             elif choice.type == RETURN and choice.fields:
-                ranked.extend(return_candidates(choice))
+                ranked.extend(return_candidates(choice, sense=self._sea_sense(game, choice.actor)))
             else:
                 candidates.extend(self._candidates(choice))
         self.rng.shuffle(candidates)

@@ -7,8 +7,10 @@ take back the lost ones).  Built on real games and rigged positions, the bot dra
 
 from __future__ import annotations
 
+import random
+
 from app.bot_land import LandSense
-from app.bot_sea import SeaSense, _world, coastal_areas, place_areas, sea_score
+from app.bot_sea import SeaSense, _world, coastal_areas, place_areas, sea_move_candidates, sea_score
 from app.bots import Bot, Tally, play_pending
 from kernel.engine import NO_RULE_YET
 from kernel.game import Game
@@ -353,5 +355,51 @@ def test_victory_greedy_the_last_unit_on_an_objective_stays(tmp_path):
         two = LandSense(g, "japan", _objectives(g, "japan"))
         assert not two.last_guards & {"jp-guard", "jp-second"}
         assert land.move_score("jp-guard", (333, 125)) < two.move_score("jp-guard", (333, 125))
+    finally:
+        g.close()
+
+
+# ---------------------------------------------------------------- Air Rebase: carrier planes waiting ashore
+
+
+def test_air_rebase_greedy_sails_an_empty_carrier_to_a_carrier_plane_ashore_and_boards_it(tmp_path):
+    """Ships in Flames 8.5: a carrier plane ashore rebases onto a carrier "up to double its
+    range".  The USA's Jul/Aug carrier plane arrives at San Diego (no carrier there has room);
+    Enterprise, in Honolulu, has lost her air group.  In a naval impulse the greedy bot sails
+    Enterprise alone (the Honolulu task force leaves without her) to where the plane reaches,
+    and in that impulse's Air Rebase it puts the plane aboard her; every command accepted."""
+    from dataclasses import replace
+
+    from helpers import go_to, lab_game, ok, place, rig
+
+    g = lab_game(tmp_path / "f.wif", "guadalcanal")
+    try:
+        go_to(g, "turn.new-turn.reinforcements", turn=2)
+        rig(g, "RigAction", actor="usa", power="usa", action="air")
+        go_to(g, "turn.impulse.air-rebase.air-rebase", turn=2, active_side="allies")
+        honolulu, san_diego = _world().port("Honolulu").hex, _world().port("San Diego").hex
+        ok(g, type="RebaseCarrierAirUnit", actor="usa", unit="us-enterprise-air", to="{},{}".format(*honolulu))
+        lost = g.state["units"].units["us-enterprise-air"]
+        place(g, {**lost.model_dump(), "where": "eliminated", "hex": None})
+        assert tuple(g.state["units"].units["us-cvp-julaug"].hex) == tuple(san_diego)
+        rig(g, "RigAction", actor="usa", power="usa", action="naval")
+        go_to(g, "turn.impulse.naval.naval-movement", turn=2, active_side="allies")
+        sense = SeaSense(g, "usa", _objectives(g, "usa"))
+        planes, empty = sense.ferry()
+        assert (tuple(san_diego), 8) in planes and empty == {"us-enterprise": "{},{}".format(*honolulu)}
+        decision = next(d for d in g.choices(None).decisions if d.decider == "usa")
+        move = decision.find("MoveNavalGroup")[0]
+        cmd = Bot("greedy", 1).choose(g, replace(decision, commands=[move]), None)
+        assert cmd["units"] == ["us-enterprise"], cmd
+        assert sense.ferry_distance(cmd["to"]) == 0 < sense.ferry_distance(cmd["origin"]), cmd
+        assert "," in cmd["to"], "into a port the plane reaches, where the carrier waits for it"
+        for fleet in sea_move_candidates(move, random.Random(1), sense):
+            assert fleet["units"] == ["us-enterprise"] or "us-enterprise" not in fleet["units"], fleet
+        ok(g, cmd)
+        go_to(g, "turn.impulse.air-rebase.air-rebase", turn=2, active_side="allies")
+        decision = next(d for d in g.choices(None).decisions if d.find("RebaseCarrierAirUnit"))
+        board = Bot("greedy", 1).choose(g, decision, None)
+        assert board == {**board, "type": "RebaseCarrierAirUnit", "unit": "us-cvp-julaug", "to": "us-enterprise"}, board
+        ok(g, board)
     finally:
         g.close()
