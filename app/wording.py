@@ -15,6 +15,7 @@ RAW_EVENT = re.compile(r"^([A-Z][A-Za-z0-9]+)\((.*)\)$", re.S)
 DICE_LINE = re.compile(r"\bsystem: rolled \[([\d, ]*)\] on d(\d+) for ([^\n]*)")  # kernel/builtin.py's text
 ID_WORD = re.compile(r"(?<![\w-])[a-z][a-z_]*(?![\w-])")  # a lower-case word: a power or side id when it is one
 UNIT_ID = re.compile(r" \(([a-z0-9][\w.-]*)\)")  # "(su-balt-ftr)" after a unit's name
+SLUG = re.compile(r"\(([a-z]+(?:-[a-z0-9]+)+)\)")  # another id in parentheses: a set-up occasion, an area
 HEX_TUPLE = re.compile(r"(?:\bhex )?\((\d{1,3}), (\d{1,3})\)")  # a hex as Python writes a tuple
 COMMAND_TYPE = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b")  # MoveLandUnit, FlyCAP: only the game's own
 
@@ -89,6 +90,7 @@ def names_in_words(game, text: str) -> str:
         text = ID_WORD.sub(lambda m: power_name(m.group(0)) if m.group(0) in ids else m.group(0), text)
         units = game.state["units"].units if "units" in game.state.sections else {}
         text = UNIT_ID.sub(lambda m: "" if m.group(1) in units else m.group(0), text)
+    text = SLUG.sub(lambda m: f"({m.group(1).replace('-', ' ')})", text)  # "(reinforcements-turn-2)"
     return HEX_TUPLE.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
 
 

@@ -78,6 +78,8 @@ def test_event_texts_name_powers_sides_dice_and_hexes_in_words(cap_window):
     assert in_words(game, f"ussr {FIGHTER} ({FIGHTER_ID}) returns to base at (206, 57)") \
         == f"USSR {FIGHTER} returns to base at hex 206,57"
     assert in_words(game, "ussr takes control of hex (203, 57)") == "USSR takes control of Lwow"
+    assert in_words(game, "USSR's setup tray (reinforcements-turn-2): 8 units") \
+        == "USSR's setup tray (reinforcements turn 2): 8 units"
     # a word that only looks like an id, and a parenthesis that is no unit's id, are left alone
     assert in_words(game, "10th Army (inf, 203,52) and the allies (lab)") == "10th Army (inf, 203,52) and the Allies (lab)"
 
