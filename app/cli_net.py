@@ -17,6 +17,9 @@ def add_net_commands(sub) -> None:
     p.add_argument("--compress", action="store_true",
                    help="offer WebSocket compression (permessage-deflate): fewer bytes on a slow link, more CPU "
                         "a frame (off by default: docs/NETWORK.md)")
+    p.add_argument("--client-timeout", type=float, default=None, metavar="SECONDS",
+                   help="how long the server waits for a client's answer to its challenge or its signature of a "
+                        "command before it gives up on it (default 20)")
     p.set_defaults(func=cmd_serve)
 
     net = sub.add_parser("net", help="the lobby of a game server").add_subparsers(dest="net_command", required=True)
@@ -78,7 +81,12 @@ def add_net_commands(sub) -> None:
 def cmd_serve(args) -> int:
     from app.net.server import serve
 
-    serve(args.host, args.port, Path(args.games), compress=args.compress)
+    from app.net.protocol import CLIENT_TIMEOUT
+
+    timeout = CLIENT_TIMEOUT if args.client_timeout is None else args.client_timeout
+    if not timeout > 0:
+        raise WifError(f"--client-timeout {args.client_timeout}: a number of seconds above 0")
+    serve(args.host, args.port, Path(args.games), compress=args.compress, client_timeout=timeout)
     return 0
 
 

@@ -17,7 +17,7 @@ import time
 from functools import cache
 from types import SimpleNamespace
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
 from kernel import keys as keyring
@@ -55,13 +55,18 @@ class NetClient:
         self.submitted_json: str | None = None
         try:
             self.ws = connect(url, open_timeout=CONNECT_TIMEOUT, max_size=64 * 1024 * 1024).__enter__()
-        except OSError as exc:
+        except (OSError, InvalidHandshake) as exc:  # no server there, or not a game server's address
             raise NetError(f"cannot reach the server at {url}: {exc}") from None
-        challenge = json.loads(self.ws.recv(timeout=CONNECT_TIMEOUT))
-        message = protocol.challenge_message(bytes.fromhex(challenge["nonce"]), challenge["server"])
-        self.ws.send(json.dumps({"player": player, "key": self.signer.public_hex,
-                                 "signature": self.signer.sign(message).hex()}))
-        welcome = json.loads(self.ws.recv(timeout=CONNECT_TIMEOUT))
+        try:
+            challenge = json.loads(self.ws.recv(timeout=CONNECT_TIMEOUT))
+            message = protocol.challenge_message(bytes.fromhex(challenge["nonce"]), challenge["server"])
+            self.ws.send(json.dumps({"player": player, "key": self.signer.public_hex,
+                                     "signature": self.signer.sign(message).hex()}))
+            welcome = json.loads(self.ws.recv(timeout=CONNECT_TIMEOUT))
+        except (TimeoutError, ConnectionClosed, ValueError, KeyError) as exc:
+            self.ws.close()
+            raise NetError(f"the server at {url} did not complete the challenge in {CONNECT_TIMEOUT:g} s "
+                           f"({type(exc).__name__}: {exc})") from None
         if not welcome.get("ok"):
             self.ws.close()
             raise NetError(f"the server refused {player}: {welcome.get('error')}")

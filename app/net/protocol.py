@@ -18,12 +18,33 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 
+from kernel.errors import WifError
 from kernel.events import canonical_json
 
 CHALLENGE_TAG = b"wif server challenge\x00"
 OUT_OF_DATE = "these choices are out of date"  # the server's answer to an expand of an older seq
-SIGN_TIMEOUT = 20.0  # seconds the server waits for a client's signature before refusing the command
+# seconds the server waits for a client's answer to its challenge, or for its signature of a
+# command being decided, before it gives up on it (`wif serve --client-timeout`)
+CLIENT_TIMEOUT = 20.0
+
+
+class MalformedFrame(WifError):
+    """A frame that is not one JSON object (the server answers with the reason and reads on)."""
+
+
+def parse_frame(text: str | None) -> dict:
+    """One frame as the JSON object every message is, or MalformedFrame naming what it is."""
+    if text is None:
+        raise MalformedFrame("malformed frame: a binary frame (every message is one JSON object as text)")
+    try:
+        msg = json.loads(text)
+    except ValueError as exc:
+        raise MalformedFrame(f"malformed frame: not JSON ({exc}): {text[:80]!r}") from None
+    if not isinstance(msg, dict):
+        raise MalformedFrame(f"malformed frame: a JSON {type(msg).__name__}, not an object: {text[:80]!r}")
+    return msg
 
 
 def challenge_message(nonce: bytes, server_id: str) -> bytes:

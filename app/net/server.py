@@ -21,8 +21,10 @@ import concurrent.futures
 import contextlib
 import json
 import secrets
+import sys
 import threading
 import time
+import traceback
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -44,8 +46,9 @@ CHAT_LIMIT = 1000  # characters in one chat message  # the longest a client's ``
 
 
 class NetServer:
-    def __init__(self, games_dir: Path):
+    def __init__(self, games_dir: Path, client_timeout: float = protocol.CLIENT_TIMEOUT):
         self.games_dir = Path(games_dir)
+        self.client_timeout = client_timeout  # protocol.CLIENT_TIMEOUT
         self.games_dir.mkdir(parents=True, exist_ok=True)
         self.server_id = secrets.token_hex(8)
         self.receipt_key = keyring.game_dice_key(keyring.host_secret(), "wif net receipts")
@@ -100,12 +103,17 @@ class Connection(ViewOps):
         future: concurrent.futures.Future = concurrent.futures.Future()
         self.pending_signature = future
         asyncio.run_coroutine_threadsafe(self.ws.send_json({"op": "sign", "message": message.hex()}), self.loop)
+        timeout = self.server.client_timeout
         try:
-            return bytes.fromhex(future.result(timeout=protocol.SIGN_TIMEOUT))
+            answer = future.result(timeout=timeout)
         except concurrent.futures.TimeoutError:
-            raise WifError(f"{self.player} did not sign the command in {protocol.SIGN_TIMEOUT:.0f} s") from None
+            raise WifError(f"{self.player} did not sign the command in {timeout:g} s") from None
         finally:
             self.pending_signature = None
+        try:
+            return bytes.fromhex(answer)
+        except ValueError:
+            raise WifError(f"{self.player}'s signature is not hexadecimal: {answer[:20]!r}") from None
 
     def drop(self) -> None:
         future = self.pending_signature
@@ -121,7 +129,11 @@ class Connection(ViewOps):
         tasks: set[asyncio.Task] = set()
         try:
             while True:
-                msg = await self.ws.receive_json()
+                try:
+                    msg = await read_frame(self.ws)
+                except protocol.MalformedFrame as exc:  # said, and the connection reads on
+                    await self.ws.send_text(canonical_json({"op": "error", "id": None, "ok": False, "error": str(exc)}))
+                    continue
                 if msg.get("op") == "signature":
                     future = self.pending_signature
                     if future is not None and not future.done():
@@ -142,8 +154,15 @@ class Connection(ViewOps):
                 raise WifError(f"unknown request {msg.get('op')!r}")
             result = await handler(msg)
             reply = {"id": msg.get("id"), "ok": True, **result}
-        except (WifError, ValueError, KeyError, TypeError) as exc:
-            reply = {"id": msg.get("id"), "ok": False, "error": str(exc)}
+        except KeyError as exc:  # a request without a field it needs
+            reply = {"id": msg.get("id"), "ok": False, "error": f"{msg.get('op')}: the request has no {exc.args[0]!r}"}
+        except (WifError, ValueError, TypeError, IndexError) as exc:  # bad input: said to the client
+            reply = {"id": msg.get("id"), "ok": False, "error": f"{msg.get('op')}: {exc}"
+                     if isinstance(exc, IndexError) else str(exc)}
+        except Exception as exc:  # a fault here: the client still hears of it instead of waiting for ever
+            traceback.print_exc(file=sys.stderr)
+            reply = {"id": msg.get("id"), "ok": False,
+                     "error": f"the server failed on {msg.get('op')}: {type(exc).__name__}: {exc}"}
         try:
             await self.ws.send_text(canonical_json(reply))
         except (WebSocketDisconnect, RuntimeError):
@@ -326,15 +345,29 @@ class Connection(ViewOps):
         return await room.run(lambda: {"state": state_seen_by(room.game, self.player)})
 
 
+async def read_frame(ws: WebSocket) -> dict:
+    """The next message, a JSON object (protocol.MalformedFrame says what else it was)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return protocol.parse_frame(message.get("text"))
+
+
 async def handshake(server: NetServer, ws: WebSocket) -> tuple[str, str] | None:
-    """The client proves its key by signing a fresh challenge; (player, public key) or None."""
+    """The client proves its key by signing a fresh challenge; (player, public key) or None.
+    A client that does not answer in the server's client timeout is told so and let go (a
+    connection that never speaks holds nothing for long)."""
     nonce = secrets.token_bytes(32)
     await ws.send_json({"op": "challenge", "nonce": nonce.hex(), "server": server.server_id})
-    hello = await ws.receive_json()
-    player, public_hex = str(hello.get("player", "")), str(hello.get("key", ""))
     try:
+        hello = await asyncio.wait_for(read_frame(ws), server.client_timeout)
+        player, public_hex = str(hello.get("player", "")), str(hello.get("key", ""))
         keyring.check_player_name(player)
         signature = bytes.fromhex(str(hello.get("signature", "")))
+    except asyncio.TimeoutError:
+        await ws.send_json({"op": "welcome", "ok": False,
+                            "error": f"no answer to the challenge in {server.client_timeout:g} s"})
+        return None
     except (WifError, ValueError) as exc:
         await ws.send_json({"op": "welcome", "ok": False, "error": str(exc)})
         return None
@@ -346,8 +379,8 @@ async def handshake(server: NetServer, ws: WebSocket) -> tuple[str, str] | None:
     return player, public_hex
 
 
-def make_app(games_dir: Path) -> Starlette:
-    server = NetServer(games_dir)
+def make_app(games_dir: Path, client_timeout: float = protocol.CLIENT_TIMEOUT) -> Starlette:
+    server = NetServer(games_dir, client_timeout)
 
     async def endpoint(ws: WebSocket) -> None:
         await ws.accept()
@@ -370,7 +403,8 @@ def make_app(games_dir: Path) -> Starlette:
     return app
 
 
-def serve(host: str, port: int, games_dir: Path, compress: bool = False) -> None:
+def serve(host: str, port: int, games_dir: Path, compress: bool = False,
+          client_timeout: float = protocol.CLIENT_TIMEOUT) -> None:
     """``compress``: offer permessage-deflate.  Off by default: the frames are small (a few kB at
     most) and compressing each one on the event loop cost more than it saved; at 50 games on
     loopback the server used 16.4 ms of CPU a command without it, 20.5 with it (BENCHMARKS.md,
@@ -387,5 +421,5 @@ def serve(host: str, port: int, games_dir: Path, compress: bool = False) -> None
         print(f"warmed the rules' tables in {warmed['seconds']} s: {warmed['filled']}", flush=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"serving on {host}: reachable from other machines", flush=True)
-    uvicorn.run(make_app(games_dir), host=host, port=port, log_level="warning", ws_max_size=64 * 1024 * 1024,
+    uvicorn.run(make_app(games_dir, client_timeout), host=host, port=port, log_level="warning", ws_max_size=64 * 1024 * 1024,
                 ws_per_message_deflate=compress)
