@@ -46,7 +46,11 @@ class PanelDrawing:
         self._draw_flyout()
         if self.play is not None:
             self.play.refresh()
-            on_top(self.gui, *self.play.popups.open, self.confirm_quit)
+            # a form the player opened (Find, Unit Review, Optional Rules…) over a waiting result
+            asked = [f.form for f in self.__dict__.get("tool_forms", ()) if not f.closed]
+            rules = self.rules_form if self.rules_form is not None and not getattr(self.rules_form, "closed", False) \
+                else None
+            on_top(self.gui, *self.play.popups.open, *asked, rules.window if rules else None, self.confirm_quit)
             self._follow_hot_seat()
         now = time.monotonic()
         self.gui.update(min(0.1, now - self._last_draw))
