@@ -143,9 +143,10 @@ def overseas_links(tracer, dist: dict, railway: bool) -> tuple[dict, dict]:
             continue
         if (d == 0 or tracer.enterable(h)) and iced_in_problem(state, h) is None:
             landing.append((d + 1, h))
+    closed = _sea_limits(tracer)[1]
     cost_of_area: dict[str, int] = {}
     for cost, h in sorted(landing):
-        start = [a for a in areas_of_port(h) if a not in cost_of_area]
+        start = [a for a in areas_of_port(h) if a not in cost_of_area and not _across_closed_canal(closed, h, a)]
         if not start:
             continue
         for area in sea_reach(state, power, start, blocked):
@@ -154,12 +155,34 @@ def overseas_links(tracer, dist: dict, railway: bool) -> tuple[dict, dict]:
     coast: dict = {}
     for area, cost in cost_of_area.items():
         for h in _ports(area):
-            if cost < ports.get(h, trace.UNLIMITED) and iced_in_problem(state, h) is None:
+            if (cost < ports.get(h, trace.UNLIMITED) and iced_in_problem(state, h) is None
+                    and not _across_closed_canal(closed, h, area)):
                 ports[h] = cost
         for h in _coast(area):
             if cost < coast.get(h, trace.UNLIMITED):
                 coast[h] = cost
     return ports, coast
+
+
+@cache
+def _canal_links() -> dict[tuple, dict[str, frozenset]]:
+    """Port hex -> {sea area across its canal: the passage's ends} (Kiel - North Sea, Suez -
+    Eastern Mediterranean: the map's ports open on those areas through the canal)."""
+    out: dict[tuple, dict[str, frozenset]] = {}
+    for ends in passages():
+        for end in ends:
+            if end.startswith("port:"):
+                port = core.world_map().port(end.removeprefix("port:"))
+                out.setdefault(tuple(port.hex), {})[next(e for e in ends if e != end)] = ends
+    return out
+
+
+def _across_closed_canal(closed, port_hex, area: str) -> bool:
+    """Does a supply path between the port and ``area`` go through a canal closed to the power
+    ("You can't trace a supply path between sea areas if one of your SCS couldn't move between
+    them")?"""
+    link = _canal_links().get(port_hex)
+    return link is not None and link.get(area) in closed
 
 
 def _sea_limits(tracer) -> tuple:

@@ -10,12 +10,19 @@ a port only from a surrounding sea area.
 Everything here is read from kernel.worldmap (sea areas with their ``sections`` range,
 adjacent areas and coastal ports).  ``sections_of`` is the one place a section range is
 read, so the map's own section API replaces it when it lands.
+
+A canal port opens on the sea area across its canal too: Ships in Flames 3.2.2 "You can move
+naval units directly to Kiel from the North Sea and vice versa. However, Kiel is a coastal hex
+only on the Baltic Sea" (and Suez from the Eastern Mediterranean); the canal's control may
+close that way (straits_and_canals.passage_problem).
 """
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from functools import cache
+from pathlib import Path
 
 from plugins.rules.core import hex_key, world_map
 
@@ -50,15 +57,36 @@ def box_hex(area: str) -> tuple[int, int]:
     return min(inner, key=lambda h: (m.grid.distance(h, (mid_col, mid_row)), h))
 
 
+CANALS = Path(__file__).with_name("data") / "straits_and_canals.json"
+
+
+@cache
+def _canal_ports() -> tuple[tuple[str, str], ...]:
+    """(port name, sea area) for each port a canal joins to a sea area it has no coast on: the
+    passages of data/straits_and_canals.json with a "port:<name>" end."""
+    out = []
+    for p in json.loads(CANALS.read_text(encoding="utf-8"))["passages"]:
+        ports = [end.removeprefix("port:") for end in p["between"] if end.startswith("port:")]
+        areas = [end for end in p["between"] if not end.startswith("port:")]
+        if len(ports) == 1 and len(areas) == 1:
+            out.append((ports[0], areas[0]))
+    return tuple(out)
+
+
 @cache
 def _port_areas() -> dict[tuple[int, int], tuple[str, ...]]:
     m = world_map()
-    out: dict[tuple[int, int], list[str]] = {}
+    out: dict[tuple[int, int], set[str]] = {}
     for code, area in m.sea_areas.items():
         for name in area.ports:
             port = m.port(name)
             if port is not None:
-                out.setdefault(port.hex, []).append(code)
+                out.setdefault(port.hex, set()).add(code)
+    for name, code in _canal_ports():
+        port = m.port(name)
+        if port is None or code not in m.sea_areas:
+            raise ValueError(f"{CANALS}: canal passage between port {name!r} and {code!r}: no such port or sea area")
+        out.setdefault(port.hex, set()).add(code)
     return {h: tuple(sorted(a)) for h, a in out.items()}
 
 
@@ -80,7 +108,8 @@ def ports_of_area(area: str) -> list:
 @cache
 def _ports_of_area(area: str) -> tuple:
     m = world_map()
-    return tuple(p for p in (m.port(n) for n in m.sea_areas[area].ports) if p is not None)
+    names = list(m.sea_areas[area].ports) + [n for n, a in _canal_ports() if a == area and n not in m.sea_areas[area].ports]
+    return tuple(p for p in (m.port(n) for n in names) if p is not None)
 
 
 @cache

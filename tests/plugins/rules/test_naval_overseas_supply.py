@@ -70,3 +70,39 @@ def test_overseas_supply_paths_stay_out_of_the_sea_areas_the_scenario_closes(tmp
     ports, _coast = overseas_supply.overseas_links(trace.Tracer(g.state, "commonwealth"), over_land, False)
     assert set(ports) & off_the_map
     g.close()
+
+
+def test_overseas_supply_a_friendly_convoy_keeps_the_sea_area_open(tmp_path):
+    """"Note that an escorting combat unit is not necessary; only a convoy, TRS, or AMPH is
+    needed": Japanese convoy points at sea beside the enemy carrier."""
+    g = guadalcanal(tmp_path)
+    at_sea(g, ship("us-cv-x", power="usa", type_="cv", hex_=TRUK, factors={"class": 4}), "MA")
+    assert not in_supply(g.state, "jp-ichiki")
+    at_sea(g, ship("jp-cp-x", power="japan", type_="convoy", hex_=GUAM, factors={"points": 1}), "MA", 0)
+    assert "MA" not in blocked_areas(g.state, "japan") and in_supply(g.state, "jp-ichiki")
+
+
+def test_overseas_supply_not_through_a_strait_or_canal_closed_to_the_powers_ships(tmp_path):
+    """"You can't trace a supply path between sea areas if one of your SCS couldn't move between
+    them": from Kiel (a supply source here) a German path reaches the North Sea through the Kiel
+    Canal or round by the Danish straits (Ships in Flames 3.2.2-3.2.3), and neither once both
+    are closed."""
+    from helpers import control
+    from plugins.rules.naval.overseas_supply import overseas_links
+
+    kiel = world_map().port("Kiel").hex
+    wilhelmshaven = world_map().port("Wilhelmshaven").hex  # a North Sea port only
+    g = lab_game(tmp_path / "g.wif", options={"units": []}, extra_plugins=["naval"])
+    control(g, kiel, "germany")
+
+    def reached():
+        ports, coast = overseas_links(trace.Tracer(g.state, "germany"), {tuple(kiel): 0}, False)
+        return tuple(wilhelmshaven) in ports
+
+    assert reached()
+    control(g, world_map().city("Oslo").hex, "ussr")
+    control(g, world_map().city("Copenhagen").hex, "ussr")  # the Danish straits close
+    assert reached()  # the canal is open
+    control(g, (188, 51), "ussr")  # a hex beside the Kiel Canal
+    assert not reached()
+    g.close()
