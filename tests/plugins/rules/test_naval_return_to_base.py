@@ -58,3 +58,31 @@ def test_naval_repair_one_unit_per_turn_back_in_two_turns(tmp_path):
     assert g.state["naval"].repairs == {"hurt": turn + 2}
     assert "only one naval unit can be repaired per turn" in why_not_repair(g.state, power, "hurt2")
     assert not [c for c in g.choices().commands() if c.type == "RepairNavalUnit" and c.actor == power]
+
+
+def test_naval_repair_the_repaired_unit_arrives_two_turns_later_in_a_major_port_undamaged(tmp_path):
+    """Naval Repair (L8847-8878): "The selected unit will arrive as a reinforcement in 2 turns"
+    (authored: at the end of the Naval Repair phase of the turn before, in a major port of its
+    power on a sea area in play, face up and undamaged); bad input gets the rule's reason."""
+    from helpers import go_to
+    from plugins.rules.core import hex_controller
+
+    g = lab_game(tmp_path / "g.wif", scenario="guadalcanal")
+    pearl = world_map().port("Pearl Harbor").hex
+    rig(g, "RigUnit", unit=ship("hurt", power="usa", hex_=pearl) | {"where": "repair-pool", "hex": None, "face_up": False})
+    rig(g, "RigNavalDamage", unit="hurt")
+    go_to(g, "turn.end-of-turn.naval-repair", turn=1)
+    assert g.state.kernel.sequence.current.endswith("naval-repair")
+    refused(g, {"type": "RepairNavalUnit", "actor": "usa", "unit": "us-yorktown"},
+            "Naval Repair:", "Yorktown", "is not in usa's repair pool")
+    refused(g, {"type": "RepairNavalUnit", "actor": "japan", "unit": "hurt"}, "not in japan's repair pool")
+    assert g.preview({"type": "RepairNavalUnit", "actor": "usa", "unit": "hurt"})["arrives_turn"] == 3
+    ok(g, type="RepairNavalUnit", actor="usa", unit="hurt")
+    go_to(g, "turn.end-of-turn.naval-repair", turn=2)
+    assert g.state["units"].units["hurt"].where == "repair-pool"  # not back yet
+    while g.state.kernel.sequence.current.endswith("naval-repair"):
+        ok(g, type="FinishStep", actor=g.state.kernel.sequence.pending[0])
+    hurt = g.state["units"].units["hurt"]
+    assert hurt.where == "map" and hurt.face_up and "hurt" not in g.state["naval"].damaged
+    assert world_map().port_at(hurt.hex).port == "major" and hex_controller(g.state, hurt.hex) == "usa"
+    assert "hurt" not in g.state["naval"].repairs

@@ -100,3 +100,62 @@ def test_reorganization_by_naval_transport(tmp_path):
     rig(g, "RigStep", step="turn.impulse.end-of-impulse.reorganization-by-naval-transport")
     ok(g, type="NavalTransportReorganize", actor="germany", ship="trs", unit="tired")
     assert g.state["units"].units["tired"].face_up and not g.state["units"].units["trs"].face_up
+
+
+def _invasion_with_a_soviet_battleship_off_the_coast(tmp_path, optional_rules=()):
+    """Germany invades the Soviet Baltic coast; a Soviet battleship is at sea in the Baltic."""
+    leningrad = M.port("Leningrad").hex
+    g = lab_game(tmp_path / "g.wif", options={
+        "units": [ship("trs", type_="trs", attack=0, defense=1, aa=0, speed=4, range_=4), unit("inf", hex_=KONIGSBERG),
+                  ship("bb", type_="bb", attack=6, defense=7), unit("def", power="ussr", hex_=SOVIET_COAST),
+                  ship("kirov", power="ussr", type_="ca", attack=4, defense=4, hex_=leningrad)],
+        "actions": {"germany": "combined"}, "start_at": "turn.impulse.naval.naval-movement",
+        "optional_rules": list(optional_rules)}, extra_plugins=["naval"])
+    rig(g, "RigShipsAtSea", units=["kirov"], area="BA", section=1, actor="ussr")
+    ok(g, type="EmbarkUnits", actor="germany", ship="trs", units=["inf"])
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=0, units=["trs"])
+    if g.state.kernel.sequence.current.endswith("offer-interception"):
+        ok(g, type="DeclineIntercept", actor="ussr")
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=1, units=["bb"])
+    if g.state.kernel.sequence.current.endswith("offer-interception"):
+        ok(g, type="DeclineIntercept", actor="ussr")
+    rig(g, "RigStep", step="turn.impulse.land.movement.invasion")
+    ok(g, type="Invade", actor="germany", ship="trs", unit="inf", hex=list(SOVIET_COAST))
+    return g
+
+
+def test_defending_shore_bombardment_the_defenders_ship_adds_its_attack_to_the_defence(tmp_path):
+    """Defending Shore Bombardment (seed 000 L10732-10743): "non-phasing major powers which could
+    provide defensive shore bombardment support to attacked hexes ... are given the opportunity";
+    Attacking Shore Bombardment (L10749-10751): the same "for major powers belonging to the
+    phasing side"."""
+    g = _invasion_with_a_soviet_battleship_off_the_coast(tmp_path, ["shore-bombardment"])
+    combat = f"{SOVIET_COAST[0]},{SOVIET_COAST[1]}"
+    rig(g, "RigStep", step="turn.impulse.land.combat.defending-shore-bombardment")
+    assert g.state.kernel.sequence.current.endswith("defending-shore-bombardment")
+    assert offered(g, "ShoreBombard")
+    # the attacker's ship does not bombard in the defender's phase; bad input names the thing
+    refused(g, {"type": "ShoreBombard", "actor": "germany", "ship": "bb", "combat": combat})
+    refused(g, {"type": "ShoreBombard", "actor": "ussr", "ship": "bb", "combat": combat},
+            "'bb' is not an organized warship of ussr at sea")
+    refused(g, {"type": "ShoreBombard", "actor": "ussr", "ship": "kirov", "combat": "10,10"},
+            "no land combat is declared at 10,10")
+    assert g.preview({"type": "ShoreBombard", "actor": "ussr", "ship": "kirov", "combat": combat})["factors"] == 4
+    ok(g, type="ShoreBombard", actor="ussr", ship="kirov", combat=combat)
+    assert g.state["combat"].ground_support[combat]["defender"] == 4
+    assert not g.state["units"].units["kirov"].face_up
+    # then the attacker's in its own phase; the defender's ship may not bombard there
+    rig(g, "RigStep", step="turn.impulse.land.combat.attacking-shore-bombardment")
+    refused(g, {"type": "ShoreBombard", "actor": "ussr", "ship": "kirov", "combat": combat})
+    ok(g, type="ShoreBombard", actor="germany", ship="bb", combat=combat)
+    assert g.state["combat"].ground_support[combat] == {"defender": 4, "attacker": 6}
+
+
+def test_defending_shore_bombardment_is_skipped_when_the_optional_rule_is_off(tmp_path):
+    """Defending Shore Bombardment: "This is a optional rule and if it has not been selected,
+    the phase is skipped"."""
+    g = _invasion_with_a_soviet_battleship_off_the_coast(tmp_path)
+    rig(g, "RigStep", step="turn.impulse.land.combat.defending-shore-bombardment")
+    skipped = {e.data["step"]: e.data["reason"] for e in g.store.records() if e.type == "StepSkipped"}
+    assert "optional rule Shore bombardment is off" in skipped["wif.turn.impulse.land.combat.defending-shore-bombardment"]
+    assert not g.state.kernel.sequence.current.endswith("defending-shore-bombardment")

@@ -9,7 +9,7 @@ import collections
 import pytest
 
 from app.victory import victory_report
-from helpers import control, go_to, lab_game, place, rig, unit
+from helpers import control, go_to, lab_game, ok, place, refused, rig, unit
 from kernel.game import Game
 from plugins.rules.core import hex_controller, world, world_map
 from plugins.rules.naval.naval_movement import closed_area_problem
@@ -225,4 +225,24 @@ def test_victory_no_automatic_victory_before_the_last_turn(tmp_path):
     # the 10 Allied objectives in play, and the oil of Los Angeles and the resource of Calcutta
     assert scenario_state(g.state).standing["axis"] == 5 * 10 + 2 + 1
     assert scenario_state(g.state).result is None and not g.state.kernel.sequence.finished
+    g.close()
+
+
+def test_scenarios_guadalcanal_partial_map_a_ship_may_not_sail_off_it(tmp_path):
+    """Scenarios: Guadalcanal "is limited to just the Pacific": a Japanese ship in Singapore is
+    not offered the Indian Ocean, and the move is refused with the scenario's reason, nothing
+    appended (Naval Movement asks the ``sea_area_refusal`` hook for each sea area entered)."""
+    g = lab_game(tmp_path / "p.wif", "guadalcanal")
+    rig(g, "RigAction", power="japan", action="naval")
+    go_to(g, "turn.impulse.naval.naval-movement", active_side="axis")
+    singapore = "{},{}".format(*city("Singapore"))
+    offered = [c for ch in g.choices(None).commands() if ch.type == "MoveNavalGroup" for c in ch.commands()
+               if c["origin"] == singapore]
+    seas = {c["to"] for c in offered if "," not in c["to"]}
+    assert {"SC", "JS", "AN", "BE"} <= seas and not seas & {"IO", "AS", "SO"}
+    reason = refused(g, {"type": "MoveNavalGroup", "actor": "japan", "origin": singapore, "to": "IO", "section": 0,
+                         "units": ["jp-tone"]}, "limited to just the Pacific")
+    assert "IO" in reason
+    ok(g, {"type": "MoveNavalGroup", "actor": "japan", "origin": singapore, "to": "AN", "section": 0,
+           "units": ["jp-tone"]})
     g.close()
