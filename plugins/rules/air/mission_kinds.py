@@ -77,6 +77,9 @@ class MissionKind:
     # ``interceptors(state, side) -> bool``: the side has fighters not on a map hex that may
     # intercept (carrier planes aboard carriers at sea), so the interception subphases are played
     interceptors: Callable | None = None
+    # ``cap_flyers(state, side) -> bool``: the side has fighters not on a map hex that may fly
+    # Combat Air Patrol now (carrier planes aboard carriers at sea), so its CAP subphase is played
+    cap_flyers: Callable | None = None
 
 
 KINDS: dict[str, MissionKind] = {}

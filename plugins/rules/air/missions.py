@@ -106,9 +106,10 @@ def other_threats(state) -> set:
     return set(kind.threatened(state)) if kind.threatened is not None else set()
 
 
-def check_cap_target(state, unit, hex_, bombers=None, threats=None) -> None:
-    """``bombers``, ``threats``: ``phasing_bombers(state)``, ``other_threats(state)`` if the
-    caller has them already."""
+def threat_problem(state, hex_, bombers=None, threats=None) -> str | None:
+    """Why CAP may not fly over ``hex_`` in this mission whoever flies it (the naval plugin's
+    carrier planes ask it too), or None.  ``bombers``, ``threats``: ``phasing_bombers(state)``,
+    ``other_threats(state)`` if the caller has them already."""
     m = air(state).mission
     # "MWIF deviates from RAW in that major powers are not permitted to fly CAP missions
     # unless the target hex is truly threatened.  There has to be an enemy bomber/air
@@ -117,8 +118,15 @@ def check_cap_target(state, unit, hex_, bombers=None, threats=None) -> None:
     if not any(distance(b.hex, hex_) <= reach(b, "mission") and viable_target(state, b.power, m.kind, hex_)
                for b in (phasing_bombers(state) if bombers is None else bombers)) \
             and tuple(hex_) not in (other_threats(state) if threats is None else threats):
-        raise Rejected(f"Combat Air Patrol: hex {tuple(hex_)} is not threatened by this {MISSION_NAME[m.kind]} "
-                       "mission (no enemy bomber can fly to a target there)")
+        return (f"Combat Air Patrol: hex {tuple(hex_)} is not threatened by this {MISSION_NAME[m.kind]} "
+                "mission (no enemy bomber can fly to a target there)")
+    return None
+
+
+def check_cap_target(state, unit, hex_, bombers=None, threats=None) -> None:
+    problem = threat_problem(state, hex_, bombers, threats)
+    if problem:
+        raise Rejected(problem)
     check_in_range(state, unit, hex_, "cap", "Combat Air Patrol")
     check_mission_weather(state, hex_, "Combat Air Patrol")
 
@@ -297,7 +305,11 @@ def _no_interceptors(state, side_: str) -> bool:
 
 
 def _skip_cap(state, m, ps, nps):
-    return "the non-phasing side has no organized fighters to fly CAP" if _no_free_fighters(state, nps) else None
+    # ``MissionKind.cap_flyers``: fighters not on a map hex (carrier planes at sea) may fly CAP too
+    kind = KINDS.get(m.kind)
+    if not _no_free_fighters(state, nps) or (kind is not None and kind.cap_flyers is not None and kind.cap_flyers(state, nps)):
+        return None
+    return "the non-phasing side has no organized fighters to fly CAP"
 
 
 def _skip_non_phasing_bombers(state, m, ps, nps):

@@ -24,6 +24,7 @@ they implement (README.md says what each holds and the data format of naval coun
 - ``port_attack``: Port Attack, an air mission kind of the air plugin's Air Mission sub-machine
   whose performance is an air-to-sea attack on the ships in port; ``port_attack_carrier_air``:
   carrier air units fly it from their carriers at sea (``FlyCarrierAirUnit``);
+  ``carrier_combat_air_patrol``: they fly Combat Air Patrol over a threatened port;
 - ``naval_transport``: embarking in port (``EmbarkUnits``), Unload Land Units (``DebarkUnit``),
   Invasion (``Invade``, a forced land attack through the combat plugin);
 - ``shore_bombardment``: Attacking/Defending Shore Bombardment (``ShoreBombard``), Reorganization by
@@ -42,7 +43,7 @@ from plugins.rules.air import return_to_base as air_return
 # noqa: F401 - they register with ``rules`` (events, reducers, commands, step rules)
 from . import describe, events, naval_combat_events, naval_interception_events  # noqa: F401
 from . import naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval, surprise_points  # noqa: F401
-from . import carrier_air_rebase, port_attack_carrier_air, port_attack_surprise  # noqa: F401
+from . import carrier_air_rebase, carrier_combat_air_patrol, port_attack_carrier_air, port_attack_surprise  # noqa: F401
 from . import kamikaze, naval_air, naval_air_combat, naval_air_support, naval_interception, overseas_supply, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_abort_queue as abort_queue
 from . import naval_combat_steps as steps
@@ -117,6 +118,7 @@ def step_ended(ctx, step_id, spec):
     naval_air_combat.a2a_over(ctx, step_id)  # the air-to-air combat of a naval air combat is over
     naval_air_combat.aa_step_ended(ctx, step_id)
     naval_air_combat.reorganize_aboard(ctx, step_id)
+    carrier_combat_air_patrol.land_when_no_bomber_flew(ctx, step_id)
 
 
 @hookimpl

@@ -1,6 +1,6 @@
 """Carrier air units in Port Attack: a carrier plane aboard a carrier at sea flies from its sea
-area to a port in range, as a bomber or an escort, or intercepts over a port attacked
-(``FlyCarrierAirUnit``).
+area to a port in range, as a bomber or an escort, intercepts over a port attacked, or flies
+Combat Air Patrol over a threatened port (``FlyCarrierAirUnit``).
 
 Seeds: "Port Attack" (L10280-10305): "Port attacks can be made by: (1) land based air units that
 have air-to-sea factors and (2) carrier based air units that are at sea.  Provided that there
@@ -25,8 +25,8 @@ computer edition's Surprise Points Used subphase takes its place.  The enemy may
 Patrol over a port only carrier planes threaten (port_attack.carrier_threats).  Either side's
 carrier planes at sea intercept ("an interception from a CV", half range as interceptors) in the
 interception subphases, once a phasing bomber has flown (so the mission is performed and they
-land with the others); carrier planes do not fly Combat Air Patrol from their carriers (the
-seeds' CAP is land-based fighters' rule; not modelled).
+land with the others).  The non-phasing side's carrier planes fly Combat Air Patrol over a
+threatened port (role "cap", full range, no activity): carrier_combat_air_patrol.py has that rule.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from plugins.rules.air.state import AM, air
 from plugins.rules.turn.activities import action_problem, activity_problem, charged, use_activity
 from plugins.rules.units import units
 
+from .carrier_combat_air_patrol import CAP_STEP, cap_candidates, cap_target_problem, threats
 from .naval_units import at_sea, carrier_of, is_carrier_air, label
 from .port_attack import KIND, carrier_interceptors, carrier_range_problem, distance_from_sea, grounded, target_problem, targets
 from .sea_box_section import area_name, box_hex
@@ -51,16 +52,17 @@ from .state import rules
 RULE = "Port Attack (carrier air units)"
 BOMBERS_STEP = f"{AM}.phasing-side-flies-bombers"
 # the Air Mission subphases where carrier planes fly, and as what
-STEP_ROLES = {BOMBERS_STEP: ("bomber", "escort"), f"{AM}.non-phasing-side-flies-interceptors": ("interceptor",),
+STEP_ROLES = {CAP_STEP: ("cap",), BOMBERS_STEP: ("bomber", "escort"), f"{AM}.non-phasing-side-flies-interceptors": ("interceptor",),
               f"{AM}.phasing-side-flies-interceptors": ("interceptor",)}
-PURPOSE = {"bomber": "mission", "escort": "escort", "interceptor": "intercept"}  # the air plugin's ranges
-ROLE_LABEL = {"bomber": "as a bomber", "escort": "as an escort", "interceptor": "as an interceptor (half range)"}
+PURPOSE = {"bomber": "mission", "escort": "escort", "interceptor": "intercept", "cap": "cap"}  # the air plugin's ranges
+ROLE_LABEL = {"bomber": "as a bomber", "escort": "as an escort", "interceptor": "as an interceptor (half range)",
+              "cap": "on combat air patrol (full range)"}
 
 
 class FlyCarrierAirUnit(Command):
     unit: str
     hex: tuple[int, int]
-    role: Literal["bomber", "escort", "interceptor"] = "bomber"
+    role: Literal["bomber", "escort", "interceptor", "cap"] = "bomber"
 
 
 def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
@@ -68,16 +70,19 @@ def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
     m = air(state).mission
     step = state.kernel.sequence.current
     if m.kind != KIND or m.performed or step not in STEP_ROLES:
-        return (f"{RULE}: carrier air units fly from their carriers only in a port attack's Phasing Side Flies "
-                "Bombers & Escorts and its interception subphases")
+        return (f"{RULE}: carrier air units fly from their carriers only in a port attack's Combat Air Patrol, "
+                "Phasing Side Flies Bombers & Escorts and interception subphases")
     if role not in STEP_ROLES[step]:
         return f"{RULE}: {role!r} is not a role in this subphase ({', '.join(STEP_ROLES[step])})"
-    if role != "interceptor":
+    if role in ("bomber", "escort"):
         problem = action_problem(state, actor, KIND)
         if problem:
             return problem
-    elif not carrier_interceptors(state, state.kernel.side_of(actor)):
+    elif role == "interceptor" and not carrier_interceptors(state, state.kernel.side_of(actor)):
         return f"{RULE}: carrier planes intercept only once a phasing bomber has flown this port attack (authored)"
+    elif role == "cap" and state.kernel.side_of(actor) == state.kernel.active_side:
+        # Combat Air Patrol (CAP): "lets non-phasing major powers fly fighters"
+        return f"{RULE}: only the non-phasing side flies Combat Air Patrol"
     u = units(state).units.get(unit_id)
     if u is None or u.power != actor or not is_carrier_air(u):
         return f"{RULE}: {unit_id!r} is not a carrier air unit of {actor}"
@@ -96,22 +101,28 @@ def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
 
 def role_hexes(state, actor: str, role: str) -> set:
     """Where a carrier plane of ``actor`` may fly as ``role`` (before range and weather): a port
-    with enemy ships; a port a friendly bomber flies to; a hex enemy aircraft flew to."""
+    with enemy ships; a port a friendly bomber flies to; a hex enemy aircraft flew to; a port
+    with ships the phasing side may attack (CAP, checked one by one)."""
     side = state.kernel.side_of(actor)
     if role == "bomber":
         return set(targets(state, actor))
+    if role == "cap":
+        return cap_candidates(state)
     if role == "escort":
         return set(escorted_hexes(state, side))
     return set(enemy_flight_hexes(state, side))
 
 
-def why_not_fly(state, actor: str, unit_id: str, hex_, role: str) -> str | None:
-    """The rule of ``FlyCarrierAirUnit``: its handler, choices and preview all ask it."""
+def why_not_fly(state, actor: str, unit_id: str, hex_, role: str, threatened=None) -> str | None:
+    """The rule of ``FlyCarrierAirUnit``: its handler, choices and preview all ask it.
+    ``threatened``: carrier_combat_air_patrol.threats(state), if the caller has it already."""
     problem = why_not_flyer(state, actor, unit_id, role)
     if problem:
         return problem
     hex_ = tuple(hex_)
     u = units(state).units[unit_id]
+    if role == "cap":
+        return cap_target_problem(state, u, hex_, threatened)
     try:
         check_mission_weather(state, hex_, RULE)
     except Rejected as e:
@@ -130,8 +141,9 @@ def why_not_fly(state, actor: str, unit_id: str, hex_, role: str) -> str | None:
 
 def _hexes(state, actor: str, u, role: str) -> list[Option]:
     out = []
+    threatened = threats(state) if role == "cap" else None
     for h in sorted(role_hexes(state, actor, role), key=lambda h: (distance_from_sea(state, u.id, h), h)):
-        if why_not_fly(state, actor, u.id, h, role) is None:
+        if why_not_fly(state, actor, u.id, h, role, threatened) is None:
             out.append(Option(tuple(h), f"{hex_label(h)}, {distance_from_sea(state, u.id, h)} hexes from the sea area"))
     return out
 
@@ -151,7 +163,7 @@ def fly_choices(state, actor, step_id):
             if why_not_flyer(state, actor, u.id, role) is None:
                 hexes = _hexes(state, actor, u, role)
                 if hexes:
-                    out.append(Option(role, ROLE_LABEL[role], [Field("hex", "hex", hexes, label="target port")]))
+                    out.append(Option(role, ROLE_LABEL[role], [Field("hex", "hex", hexes, label="port")]))
         return out
 
     def options() -> list[Option]:

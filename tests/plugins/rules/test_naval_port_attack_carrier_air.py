@@ -40,6 +40,11 @@ def carrier_in_the_baltic(tmp_path, section=2, soviet_aa=0, plane_range=5, land_
     return g
 
 
+def back_in_the_turn(game) -> bool:
+    """The port attack and its air-to-air combats (a procedure of their own) are over."""
+    return game.state.kernel.sequence.current.startswith("wif.turn")
+
+
 def fly(unit="p1", hex_=RIGA, role="bomber"):
     return {"type": "FlyCarrierAirUnit", "actor": "germany", "unit": unit, "hex": list(hex_), "role": role}
 
@@ -200,6 +205,9 @@ def test_port_attack_carrier_air_unit_intercepts_over_the_port_and_lands_back(tm
     rig(g, "RigShipsAtSea", units=["rcv"], area="BA", section=3)
     go_to(g, "turn.impulse.naval.port-attack", active_side="axis")
     intercept = {"type": "FlyCarrierAirUnit", "actor": "ussr", "unit": "q1", "hex": list(RIGA), "role": "interceptor"}
+    # the carrier plane could fly CAP over Riga (the bomber threatens it); it waits to intercept
+    assert g.state.kernel.sequence.current == f"{AM}.combat-air-patrol"
+    ok(g, type="FinishStep", actor="ussr")
     ok(g, type="FlyMission", actor="germany", unit="ju88", hex=list(RIGA))
     refused(g, {**fly(), "unit": "ju88"}, "not a carrier air unit")
     ok(g, type="FinishStep", actor="germany")
@@ -211,8 +219,7 @@ def test_port_attack_carrier_air_unit_intercepts_over_the_port_and_lands_back(tm
     refused(g, {**intercept, "role": "bomber"}, "not a role in this subphase")
     assert g.preview(intercept)["reach"] == 5
     ok(g, intercept)
-    play_by_choices(g, random.Random(4), max_commands=60,
-                    until=lambda game: not game.state.kernel.sequence.current.startswith(AM))
+    play_by_choices(g, random.Random(4), max_commands=60, until=back_in_the_turn)
     assert [c for c in of_type(g, "AirCombatSelected") if tuple(c["hex"]) == tuple(RIGA)]
     q1 = g.state["units"].units["q1"]
     assert q1.where == "force-pool" or (q1.where == "aboard" and g.state["naval"].aboard["rcv"] == ["q1"] and not q1.face_up)
