@@ -17,6 +17,8 @@ import pygame
 
 FREE_STEP = 16  # pixels between the points tried when looking for the map's uncovered middle
 DRAG_AT_LEAST = 8  # pixels: a shorter drag would be taken for a click (windowstyle.DRAG_THRESHOLD is 5)
+NOTCH = 40  # pixels a list scrolls for one notch of the wheel (pygame_gui's scroll_wheel_speed)
+SPIN_AT_MOST = 8  # notches in one fast spin of the wheel
 ROW_SHOWN = 14  # pixels of a list row that must show for the driver to click it
 HEX_PROBES = ((0, 0), (0, -0.3), (0, 0.3), (-0.3, 0), (0.3, 0), (-0.25, -0.25), (0.25, 0.25), (0.25, -0.25),
               (-0.25, 0.25))  # points of a hex tried in turn, as fractions of its size
@@ -27,7 +29,7 @@ class Action:
     """One input: a left click at ``pos``, a wheel turn at ``pos``, a drag from ``pos`` to
     ``to``, or a key."""
 
-    kind: str  # "click" | "wheel" | "key"
+    kind: str  # "click" | "wheel" | "drag" | "key" | "move" (the pointer only)
     pos: tuple[int, int] = (0, 0)
     amount: int = 0
     key: int = 0
@@ -42,6 +44,8 @@ def events_of(action: Action) -> list[pygame.event.Event]:
         return [pygame.event.Event(pygame.KEYDOWN, key=action.key, mod=action.mod, unicode="", scancode=0),
                 pygame.event.Event(pygame.KEYUP, key=action.key, mod=action.mod, unicode="", scancode=0)]
     move = pygame.event.Event(pygame.MOUSEMOTION, pos=action.pos, rel=(0, 0), buttons=(0, 0, 0), touch=False)
+    if action.kind == "move":
+        return [move]
     if action.kind == "drag":  # press, move with the button held, let go
         rel = (action.to[0] - action.pos[0], action.to[1] - action.pos[1])
         return [move, pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=action.pos, button=1, touch=False),
@@ -163,7 +167,25 @@ def list_row(gui, lst, index: int, what: str) -> Action | None:
     first = next((i for i, it in enumerate(lst.item_list) if it.get("button_element") is not None), 0)
     # a row half cut off at the list's top has its button already: the wheel goes up for it
     up = index < first or (button is not None and button.get_abs_rect().centery < inner.centery)
-    return Action("wheel", middle, amount=1 if up else -1, what=f"scroll to {what}")
+    return Action("wheel", middle, amount=1 if up else -1, what=f"scroll to {what}") if bar is None \
+        else Action("wheel", middle, amount=_spin(lst, bar, index, inner.height, up), what=f"scroll to {what}")
+
+
+def _spin(lst, bar, index: int, view_height: int, up: bool) -> int:
+    """How far the wheel is spun for row ``index``: a player spins it fast towards a row far
+    down a long list, then notch by notch (pygame_gui scrolls a list about 40 pixels a notch, and
+    a fast spin comes as one event of several notches).  Measured from where the list is
+    gliding to, not where it shows mid-glide, so a spin never adds to one still under way."""
+    handle = bar.sliding_button.relative_rect.height if bar.sliding_button is not None else 0
+    rest = min(max(bar.target_scroll_position, bar.top_limit), bar.bottom_limit - handle)
+    top = rest / max(bar.scrollable_height, 1) * lst.total_height_of_list
+    row_top = index * lst.list_item_height
+    if row_top < top:
+        return min(SPIN_AT_MOST, max(1, int(top - row_top) // NOTCH))
+    below = row_top + lst.list_item_height - (top + view_height)
+    if below > 0:
+        return -min(SPIN_AT_MOST, max(1, int(below) // NOTCH))
+    return 1 if up else -1  # it shows once the glide ends: one notch, as before
 
 
 def drop_down(gui, menu, option: str) -> Action | None:

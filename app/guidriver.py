@@ -27,7 +27,8 @@ from kernel.errors import WifError
 from .bots import Bot, controller_of, side_of_decider
 from .commandfill import SINGLE, CommandFill, one_click, same
 from .fieldforms import fillable
-from .guiclicks import Action, drop_down, find_button, list_row, on_map, post, scroll_to, under_layer, visible_point
+from .guiclicks import (Action, drop_down, find_button, list_row, on_map, post, scroll_to, under_layer,
+                        visible_point)
 from .net.client import OutOfDate
 from .setuptray import PLACE, TRAY_COMMANDS
 
@@ -78,6 +79,7 @@ class GuiDriver:
         self._wheels = 0
         self._aim_inputs = 0
         self.scrolling: list = []
+        self._pointer: tuple[int, int] | None = None  # where the pointer was left
         self.trace = bool(os.environ.get("WIF_DRIVER_TRACE"))
 
     # ------------------------------------------------------------------ each frame
@@ -107,6 +109,10 @@ class GuiDriver:
                             f"{top.game.state.kernel.sequence.pending if hasattr(top, 'game') else '?'})")
             return
         self._idle = 0
+        first = self.pointer_first(action)
+        if first is not action:
+            post(first)
+            return
         # wheel turns or scrolling keys for one aim (a key towards a hex may alternate direction)
         same_aim = action.kind in ("wheel", "key", "drag") and self._last is not None \
             and self._last.kind == action.kind and self._last.what == action.what
@@ -125,6 +131,21 @@ class GuiDriver:
             print(f"frame {self.figures.frames}: {action.kind} {action.what} {action.pos}", flush=True)
         post(action)
         self._next_at = time.monotonic() + self.delay
+
+    def pointer_first(self, action: Action) -> Action:
+        """The input to post for ``action`` now: the pointer's move alone when a wheel turn is
+        aimed somewhere the pointer is not, as a player's hand comes to rest over a list before
+        it turns the wheel.  pygame_gui gives a wheel turn to the scroll bar of what the pointer
+        hovered at the last frame: turned at once, it scrolled the form the pointer had just left
+        (the Guadalcanal run that scrolled the Play form and a list inside it in turn, forever)."""
+        if action.kind == "wheel" and action.pos != self._pointer:
+            self._pointer = action.pos
+            return Action("move", action.pos, what=action.what)
+        if action.kind in ("click", "wheel", "move"):
+            self._pointer = action.pos
+        elif action.kind == "drag":
+            self._pointer = action.to
+        return action
 
     # ------------------------------------------------------------------ Start New Game
     def new_game(self, scene) -> Action | None:

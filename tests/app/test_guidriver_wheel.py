@@ -1,0 +1,102 @@
+"""The GUI driver's wheel turns over a list inside a scrolling form (the Play form's lists of
+destinations): pygame_gui gives a wheel turn to the scroll bar of what the pointer hovered at
+the last frame, so a wheel turned in the same frame as the pointer arrives over a list scrolls
+the form it has just left.  The Guadalcanal whole game through the window scrolled the Play form
+and a list of destinations inside it in turn, forever.  The driver moves the pointer first and
+turns the wheel at the next frame, as a player's hand comes to rest before it turns the wheel."""
+
+from __future__ import annotations
+
+import pygame
+import pygame_gui
+import pytest
+from pygame_gui.elements import UIScrollingContainer, UISelectionList
+
+from app import guispeed
+from app.guiclicks import Action, list_row, post, visible_point
+from app.guidriver import GuiDriver
+
+
+class _Gui:
+    """What app/guiclicks.py asks of the window's forms: a manager, and whether it is active."""
+
+    def __init__(self, manager):
+        self.manager, self.active = manager, True
+
+
+@pytest.fixture
+def form():
+    """A form 200 px high whose contents scroll, with a 60-row list in it, the list scrolled
+    into the form's view: (gui, the form's scrolling area, the list)."""
+    pygame.display.init()
+    pygame.font.init()
+    screen = pygame.display.set_mode((400, 300))
+    guispeed.install()
+    manager = pygame_gui.UIManager(screen.get_size())
+    area = UIScrollingContainer(pygame.Rect(0, 0, 300, 200), manager)
+    area.set_scrollable_area_dimensions((280, 600))
+    rows = UISelectionList(pygame.Rect(10, 150, 240, 160), [f"row {i}" for i in range(60)], manager,
+                           container=area)
+    gui = _Gui(manager)
+    frames(manager, 2)
+    yield gui, area, rows
+    pygame.quit()
+
+
+def frames(manager, n: int = 1) -> None:
+    for _ in range(n):
+        for event in pygame.event.get():
+            manager.process_events(event)
+        manager.update(0.05)
+
+
+def targets(area, rows) -> tuple[float, float]:
+    return area.vert_scroll_bar.target_scroll_position, rows.scroll_bar.target_scroll_position
+
+
+def wheel_over_the_form(gui, area, driver=None) -> None:
+    """The pointer over the form's own scroll bar, the wheel turned down there (the driver
+    scrolling the list whole into the form's view)."""
+    at = visible_point(gui, area.vert_scroll_bar.sliding_button)
+    action = Action("wheel", at, amount=-1, what="the list")
+    for _ in range(2):
+        post(driver.pointer_first(action) if driver else action)
+        frames(gui.manager)
+
+
+def test_a_wheel_turn_as_the_pointer_arrives_over_a_list_scrolls_the_form_it_left(form):
+    """pygame_gui's way, which the driver works around: what the list's wheel turn did."""
+    gui, area, rows = form
+    wheel_over_the_form(gui, area)
+    turn = list_row(gui, rows, 59, "the last row")
+    assert turn.kind == "wheel" and turn.amount < 0
+    before = targets(area, rows)
+    post(turn)  # the pointer's move and the wheel turn in one frame
+    frames(gui.manager)
+    after = targets(area, rows)
+    assert after[0] != before[0] and after[1] == before[1], (before, after)
+
+
+def test_the_driver_moves_the_pointer_over_the_list_and_turns_the_wheel_a_frame_later(form):
+    gui, area, rows = form
+    driver = GuiDriver()
+    wheel_over_the_form(gui, area, driver)
+    turn = list_row(gui, rows, 59, "the last row")
+    before = targets(area, rows)
+    first = driver.pointer_first(turn)
+    assert first.kind == "move" and first.pos == turn.pos
+    post(first)
+    frames(gui.manager)
+    assert targets(area, rows) == before  # a move scrolls nothing
+    assert driver.pointer_first(turn) is turn  # the pointer is there: now the wheel
+    post(turn)
+    frames(gui.manager)
+    after = targets(area, rows)
+    assert after[0] == before[0] and after[1] > before[1], (before, after)
+
+
+def test_a_row_far_down_a_long_list_is_spun_to_with_several_notches(form):
+    gui, area, rows = form
+    near, far = list_row(gui, rows, 8, "row 8"), list_row(gui, rows, 59, "row 59")
+    assert near.kind == "wheel" and far.kind == "wheel"
+    assert far.amount < near.amount <= -1  # down: the far row by more notches at once
