@@ -33,6 +33,8 @@ INVADE = 4.0  # an invasion is worth more than any move
 OBJECTIVE = 3.0  # ... and more still onto an objective
 DEFENDED = 0.5  # ... less for each enemy land combat factor in the hex (a strong garrison: not at all)
 EMBARK = 0.6  # loading land units is worth doing when there is an enemy objective to invade
+PER_COMBAT = 0.05  # ... the strongest first: the invader is the captured objective's garrison
+GARRISON = 2.0  # unloading a land unit onto an objective the side holds, threatened and short of defenders
 IN_AREA = 0.5  # a task force at sea beside an objective
 CARGO = 1.0  # ... and more with the land units it loaded, to invade with them
 PER_SHIP = 0.05  # a bigger task force is a better one (escorts sail with what they escort)
@@ -109,17 +111,21 @@ class SeaSense:
     """What the greedy bot of one power knows about the sea at one moment of the game."""
 
     def __init__(self, game, power: str, objectives: list[tuple[int, int]], defended=(), cargo=(),
-                 unit_hex=None, enemy_combat=None, combat=None, keep=()):
+                 unit_hex=None, enemy_combat=None, combat=None, keep=(), needy=()):
         """``objectives``: what the side wants to take; ``defended``: what it holds and the enemy
         threatens (app/bot_land.py), whose sea areas its task forces hold too; ``cargo``: the
         transports the bot loaded (they sail for the objectives first); ``unit_hex``: where the
         counters in port are (the map's); ``enemy_combat``: the enemy's land combat factors by hex
         (an invasion lands where few defend); ``combat``: our land units' combat factors; ``keep``:
-        the land units that stay where they are (the last on an objective: never embarked)."""
+        the land units that stay where they are (the last on an objective: never embarked);
+        ``needy``: the held objectives the enemy threatens that have too few defenders
+        (app/bot_land.py: a landing there is a garrison)."""
         self.enemy_combat = enemy_combat or {}
         self.combat = combat or {}
         self.keep = set(keep)
         self.objectives = set(objectives)
+        self.needy = {tuple(h) for h in needy}
+        self.invade_areas = frozenset(a for h in objectives for a in coastal_areas(tuple(h)))
         self.target_areas = frozenset(a for h in [*objectives, *defended] for a in coastal_areas(tuple(h)))
         self.game = game
         self.power = power
@@ -206,6 +212,13 @@ class SeaSense:
             before, after = self.ferry_distance(cmd["origin"]), self.ferry_distance(cmd["to"])
             into_port = 0.1 if "," in cmd["to"] else 0.0  # it waits there, not at sea where it must return
             return FERRY * (before - after) + (FERRY_REACH + into_port if after == 0 < before else 0.0)
+        units = cmd.get("units") or []
+        if units and self.invade_areas and all(u in self.cargo for u in units):
+            # the loaded transports alone, for the objectives to invade (the fleet may be wanted elsewhere)
+            before, after = self.cargo_distance(cmd["origin"]), self.cargo_distance(cmd["to"])
+            if "," in cmd["to"]:
+                return before - after + INTO_PORT
+            return CARGO * (before - after) + (IN_AREA + CARGO if after == 0 < before else 0.0)
         if not self.target_areas and not self.enemy_at_sea:
             return 0.0
         before, after = self.distance(cmd["origin"]), self.distance(cmd["to"])
@@ -240,7 +253,21 @@ class SeaSense:
         cargo = preview.get("land_units") or []
         if self.keep.intersection(cargo):
             return 0.0
-        return EMBARK if cargo and self.objectives else 0.0
+        if not cargo or not self.objectives:
+            return 0.0
+        return EMBARK + PER_COMBAT * sum(self.combat.get(c, 0) for c in cargo)
+
+    def landing_score(self, hex_) -> float:
+        """Unloading a land unit from a transport at sea (not an invasion) into ``hex_``: worth
+        it onto a held objective the enemy threatens that is short of defenders (a captured
+        one held by its lone invader is the enemy's to take back, Guadalcanal "Victory")."""
+        return GARRISON if tuple(hex_) in self.needy else 0.0
+
+    def cargo_distance(self, place: str) -> float:
+        """Sea areas from ``place`` to one beside an objective to invade (the cargo's target)."""
+        dist = _distances(self.invade_areas)
+        found = [dist[a] for a in place_areas(place) if a in dist]
+        return float(min(found)) if found else 99.0
 
     def stay_score(self, cmd: dict) -> float:
         """Stay At Sea: convoys stay (they hold the sea lanes the victory points count, and
@@ -288,6 +315,8 @@ def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
         return sense.port_attack_score(preview["hex"])
     if preview.get("invasion"):
         return sense.invade_score(preview["hex"], cmd.get("unit"))
+    if preview.get("land_moves") and "transport_disorganized" in preview:  # unloading at sea
+        return sense.landing_score(preview["hex"])
     if "land_units" in preview:
         return sense.embark_score(preview)
     if preview.get("naval_moves"):
@@ -343,6 +372,8 @@ def sea_move_candidates(choice: CommandChoice, rng, sense: SeaSense, limit: int 
             out.append({**choice.base(), "origin": origin.value, "to": to.value,
                         section_field.name: section.value, units_field.name: values[:most]})
     out.extend(_ferry_candidates(choice, sense, [o for o in origins if o.value in set(empty.values())]))
+    out.extend(_alone_candidates(choice, [o for o in origins if o.value in sense.cargo_origins], sense.cargo,
+                                 sense.cargo_distance))
     out.sort(key=sense.move_score, reverse=True)
     return out[:limit]
 
@@ -350,8 +381,14 @@ def sea_move_candidates(choice: CommandChoice, rng, sense: SeaSense, limit: int 
 def _ferry_candidates(choice: CommandChoice, sense: SeaSense, origins, best: int = 3) -> list[dict]:
     """Naval moves of the empty-decked carriers alone, from ``origins``, to the ``best``
     destinations nearest a carrier plane waiting ashore."""
-    empty = sense.ferry()[1]
-    ranked = sorted(((sense.ferry_distance(str(to.value)), n, origin, to) for origin in origins
+    return _alone_candidates(choice, origins, sense.ferry()[1], sense.ferry_distance, best)
+
+
+def _alone_candidates(choice: CommandChoice, origins, alone, distance, best: int = 3) -> list[dict]:
+    """Naval moves of the ships ``alone`` (those among them offered) without the rest of their
+    task force, from ``origins`` to the ``best`` destinations by ``distance``."""
+    empty = alone
+    ranked = sorted(((distance(str(to.value)), n, origin, to) for origin in origins
                      for dest_field in origin.next_fields() for n, to in enumerate(dest_field.all_options())),
                     key=lambda r: r[:2])
     out = []

@@ -276,7 +276,7 @@ class Bot:
             land = self._land_sense(game, power)
             self._sea = (key, SeaSense(game, power, self._objective_hexes(game, power), land.defended(),
                                        self._cargo, land.unit_hex, land.enemy_combat, land.combat,
-                                       land.last_guards))
+                                       land.last_guards, land.needy))
             self._cargo &= self._sea[1].cargo  # unloaded at sea, or gone: no longer cargo
         return self._sea[1]
 
@@ -308,7 +308,7 @@ def _offers_unit(origin, unit: str, destinations: int = 4) -> bool:
 
 
 NAVAL_PREVIEW_KEYS = ("invasion", "land_units", "naval_moves", "range_to_sea", "surprise_cost", "need", "sides",
-                      "range_used")
+                      "range_used", "transport_disorganized")
 
 
 def _naval(cmd: dict, preview: dict) -> bool:

@@ -403,3 +403,67 @@ def test_air_rebase_greedy_sails_an_empty_carrier_to_a_carrier_plane_ashore_and_
         ok(g, board)
     finally:
         g.close()
+
+
+# ---------------------------------------------------------------- Victory: holding what the invasion took
+
+
+def test_victory_greedy_lands_a_garrison_on_a_threatened_objective_it_holds(tmp_path):
+    """Guadalcanal Special Victory Conditions: a captured objective scores only while held, and
+    a lone invader is easily taken back (greedy Japan's Calcutta, held by the 25th Army HQ, fell
+    to a 4:1 attack).  Rabaul held by one weak unit, an American unit three hexes off: in the
+    Unload Land Units step ("Embark/Debark Units": organized land units from a TRS at sea) the
+    greedy bot lands the division aboard a transport beside Rabaul on Rabaul; accepted."""
+    from helpers import go_to, lab_game, place, rig, ship, unit
+
+    g = lab_game(tmp_path / "u.wif", "guadalcanal")
+    try:
+        _rabaul_held_by(g, unit("jp-guard", "japan", RABAUL, combat=1, move=3),
+                        allied=[unit("us-raiders", "usa", (330, 123), combat=2, move=3)])
+        place(g, ship("jp-test-trs", "japan", "trs", RABAUL, attack=0, defense=1, aa=0),
+              unit("jp-test-landers", "japan", RABAUL, combat=3, move=3, size="division"))
+        rig(g, "RigAboard", actor="japan", ship="jp-test-trs", units=["jp-test-landers"])
+        rig(g, "RigShipsAtSea", actor="japan", units=["jp-test-trs"], area=sorted(coastal_areas(RABAUL))[0],
+            section=0)
+        rig(g, "RigAction", power="japan", action="land")
+        go_to(g, "turn.impulse.land.movement.unload-land-units", turn=1, active_side="axis")
+        land = LandSense(g, "japan", _objectives(g, "japan"))
+        assert land.needs_garrison(RABAUL)
+        decision = next(d for d in g.choices(None).decisions if d.decider == "japan")
+        assert decision.find("DebarkUnit"), [c.type for c in decision.commands]
+        cmd = Bot("greedy", 1).choose(g, decision, None)
+        assert cmd["type"] == "DebarkUnit" and tuple(cmd["hex"]) == RABAUL, cmd
+        assert g.dry_run(cmd).accepted
+        # not where nothing needs holding
+        sea = SeaSense(g, "japan", _objectives(g, "japan"), needy=land.needy)
+        assert sea.landing_score(RABAUL) > 0 == sea.landing_score((RABAUL[0] + 2, RABAUL[1]))
+    finally:
+        g.close()
+
+
+def test_invasion_greedy_embarks_the_strongest_and_sails_the_cargo_for_an_objective(tmp_path):
+    """The invader becomes the captured objective's garrison: the greedy bot embarks its
+    strongest land unit first (a corps before an HQ), and its loaded transports may sail on
+    their own for the sea areas beside the objectives to invade (the rest of the fleet may be
+    wanted elsewhere): nearer scores, away does not."""
+    from helpers import lab_game
+
+    g = lab_game(tmp_path / "c.wif", "guadalcanal")
+    try:
+        objectives = _objectives(g, "japan")
+        sense = SeaSense(g, "japan", objectives, cargo=["jp-test-trs"], unit_hex={"jp-test-trs": RABAUL},
+                         combat={"jp-hq": 1, "jp-corps": 4})
+        assert sense.embark_score({"land_units": ["jp-corps"]}) > sense.embark_score({"land_units": ["jp-hq"]}) > 0
+        near = min(sense.invade_areas, key=lambda a: _distances_from(a, RABAUL))
+        far = max(_world().sea_areas, key=sense.cargo_distance)
+        assert sense.cargo_distance(near) == 0 < sense.cargo_distance(far)
+        port = "{},{}".format(*RABAUL)
+        toward = sense.move_score({"origin": port, "to": near, "units": ["jp-test-trs"]})
+        away = sense.move_score({"origin": port, "to": far, "units": ["jp-test-trs"]})
+        assert toward > 0 > away
+    finally:
+        g.close()
+
+
+def _distances_from(area: str, hex_) -> int:
+    return min(_world().grid.distance(tuple(hex_), tuple(h)) for h in _world().hexes_of_sea_area(area))
