@@ -116,3 +116,16 @@ def test_naval_movement_bad_input_names_the_thing(tmp_path, bad, words):
     before = g.state.kernel.seq
     refused(g, cmd, words)
     assert g.state.kernel.seq == before
+
+
+def test_naval_movement_activity_limits_each_group_is_one_naval_move(tmp_path):
+    """Activity Limits: "each group of naval units that moves = 1 naval move"; Germany's Combined
+    action allows 2 (turn plugin, data/activity_limits.json): a third group is refused with the
+    limit's reason, nothing appended, and no longer offered."""
+    g = naval_game(tmp_path, [ship("a"), ship("b"), ship("c")], action="combined")
+    ok(g, move(g, K, "BA", ["a"], section=0))
+    preview = g.preview(move(g, K, "BA", ["b"], section=0))
+    assert preview["legal"] and preview["naval_moves"] == 1
+    ok(g, move(g, K, "BA", ["b"], section=0))
+    refused(g, move(g, K, "BA", ["c"], section=0), "Activity Limits", "Combined action allows 2 naval moves")
+    assert "MoveNavalGroup" not in g.choices().types()

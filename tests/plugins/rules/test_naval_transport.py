@@ -159,3 +159,31 @@ def test_defending_shore_bombardment_is_skipped_when_the_optional_rule_is_off(tm
     skipped = {e.data["step"]: e.data["reason"] for e in g.store.records() if e.type == "StepSkipped"}
     assert "optional rule Shore bombardment is off" in skipped["wif.turn.impulse.land.combat.defending-shore-bombardment"]
     assert not g.state.kernel.sequence.current.endswith("defending-shore-bombardment")
+
+
+def test_invasion_counts_a_land_move_and_a_land_attack_within_the_limits(tmp_path):
+    """Invasion (L10611-10619): "Each land unit that invades counts as a land move.  In addition,
+    invading a hex means that the invading major power must conduct a land attack on the hex,
+    which may also be limited in number"; only an enemy-controlled hex is invaded."""
+    from plugins.rules import core
+    from plugins.rules.turn.activities import activity_problem
+
+    other_coast = max(h for h in coastal_hexes("BA") if M.country_code(h) == "SU" and h != SOVIET_COAST)
+    g = transport_game(tmp_path, [unit("inf", hex_=KONIGSBERG), unit("inf2", hex_=KONIGSBERG),
+                                  ship("trs2", type_="trs", attack=0, defense=1, aa=0, speed=4, range_=4)])
+    ok(g, type="EmbarkUnits", actor="germany", ship="trs", units=["inf"])
+    ok(g, type="EmbarkUnits", actor="germany", ship="trs2", units=["inf2"])
+    ok(g, type="MoveNavalGroup", actor="germany", origin=K, to="BA", section=0, units=["trs", "trs2"])
+    rig(g, "RigStep", step="turn.impulse.land.movement.invasion")
+    cmd = {"type": "Invade", "actor": "germany", "ship": "trs", "unit": "inf", "hex": list(SOVIET_COAST)}
+    refused(g, {**cmd, "hex": list(GERMAN_COAST)}, "not controlled by an enemy of germany")
+    rig(g, "RigActivity", power="germany", kind="land-attack", count=2)  # Germany's Combined action allows 3
+    assert activity_problem(g.state, "germany", "land-attack") is None
+    moves = core.used(g.state, "germany", "land-move")
+    ok(g, cmd)  # the third land attack
+    assert activity_problem(g.state, "germany", "land-attack") and core.used(g.state, "germany", "land-move") == moves + 1
+    refused(g, {**cmd, "ship": "trs2", "unit": "inf2", "hex": list(other_coast)},
+            "Invasion: invading forces a land attack", "Activity Limits")
+    # joining the attack already declared on the hex is no new attack
+    ok(g, {**cmd, "ship": "trs2", "unit": "inf2"})
+    assert g.state["combat"].combats[f"{SOVIET_COAST[0]},{SOVIET_COAST[1]}"].attackers == ["inf", "inf2"]
