@@ -197,13 +197,17 @@ def rebase_choices(state, actor, step_id):
     return [Field("unit", "unit", options, label="carrier plane to rebase")]
 
 
-def rebase_preview(state, cmd: RebaseCarrierAirUnit) -> dict:
+def _accepted(state, cmd: RebaseCarrierAirUnit) -> tuple:
+    """The command checked by its rule (Rejected with the rule's reason): the plane, the carrier
+    it leaves (None: a hex), and where it goes as ``_place`` reads it."""
     problem = why_not_rebase(state, cmd.actor, cmd.unit, cmd.to)
     if problem:
         raise Rejected(problem)
-    u = units(state).units[cmd.unit]
-    origin = carrier_of(state, cmd.unit)
-    what, target = _place(state, cmd.to)
+    return (units(state).units[cmd.unit], carrier_of(state, cmd.unit), *_place(state, cmd.to))
+
+
+def rebase_preview(state, cmd: RebaseCarrierAirUnit) -> dict:
+    u, origin, what, target = _accepted(state, cmd)
     # "ashore": the plane starts in a hex (boarding brings it back to sea)
     out = {"unit": cmd.unit, "from": origin or _hex_key(u.hex), "to": cmd.to, "reach": reach(u, "rebase"),
            "activities": {"air-rebase": 1}, "disorganized": False, "ashore": origin is None}
@@ -218,13 +222,7 @@ def rebase_preview(state, cmd: RebaseCarrierAirUnit) -> dict:
 
 @rules.command(RebaseCarrierAirUnit, choices=rebase_choices, preview=rebase_preview)
 def rebase_carrier_air_unit(ctx, cmd: RebaseCarrierAirUnit) -> None:
-    state = ctx.state
-    problem = why_not_rebase(state, cmd.actor, cmd.unit, cmd.to)
-    if problem:
-        raise Rejected(problem)
-    u = units(state).units[cmd.unit]
-    origin = carrier_of(state, cmd.unit)
-    what, target = _place(state, cmd.to)
+    u, origin, what, target = _accepted(ctx.state, cmd)
     use_activity(ctx, cmd.actor, "air-rebase")
     ctx.emit(CarrierAirUnitRebased(unit=cmd.unit, power=cmd.actor, origin=origin or _hex_key(u.hex), to=cmd.to))
     if origin is not None:
