@@ -18,7 +18,7 @@ R = f"{RIGA[0]},{RIGA[1]}"
 def baltic_game(tmp_path):
     g = lab_game(tmp_path / "g.wif", options={
         "units": [ship("ca", speed=3, range_=3), ship("short", range_=1),
-                  ship("riga", hex_=RIGA), ship("sea", speed=4, range_=4)],
+                  ship("riga", hex_=RIGA), ship("sea", speed=4, range_=4), ship("tired", face_up=False)],
         "actions": {"germany": "naval"}, "start_at": "turn.impulse.naval.naval-movement"}, extra_plugins=["naval"])
     control(g, RIGA, "germany")
     rig(g, "RigShipsAtSea", units=["sea"], area="BA", section=1)
@@ -40,11 +40,31 @@ def events(g) -> int:
     (move(K, "BA", ["ca"], section=3), "search number is at most 2"),  # a section it cannot reach
     (move("BA:1", "BA", ["sea"], section=2), "lower-numbered section"),  # at sea, only to a lower section
     (move("BA:1", "NS", ["sea"], section=0), "never move to a different sea area"),
+    # out of a port it cannot leave: face down (Ships in Flames 3.2.2 "only face-up units move")
+    (move(K, "BA", ["tired"], section=0), "only face-up (organized) units move"),
+    # from a land hex: no port, the group is not there
+    (move("204,52", "BA", ["ca"], section=0), "a group starts together; germany ca (ca) is not in 204,52"),
 ])
 def test_naval_movement_bad_move_gets_the_rules_reason_and_nothing_is_appended(tmp_path, cmd, words):
     g = baltic_game(tmp_path)
     before = events(g)
     refused(g, cmd, words)
+    assert events(g) == before
+    g.close()
+
+
+def test_naval_movement_out_of_a_port_it_cannot_leave_once_it_has_moved_or_through_a_closed_canal(tmp_path):
+    """Ships in Flames 3.2.1: "Each naval unit ... can only make 1 naval movement in an impulse";
+    3.2.3 (b): the Kiel Canal closed by the other side's control of a hex beside it."""
+    g = baltic_game(tmp_path)
+    ok(g, move(K, "BA", ["ca"], section=0))
+    refused(g, move("BA:0", K, ["ca"]), "only 1 naval move per impulse")
+    kiel = world_map().port("Kiel").hex
+    rig(g, "RigUnit", unit=ship("kiel", hex_=kiel))
+    control(g, kiel, "germany")
+    control(g, (188, 51), "ussr")
+    before = events(g)
+    refused(g, move(f"{kiel[0]},{kiel[1]}", "NS", ["kiel"], section=0), "Kiel Canal is closed")
     assert events(g) == before
     g.close()
 
