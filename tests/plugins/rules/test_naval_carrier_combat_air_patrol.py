@@ -11,14 +11,10 @@ from helpers import air_unit, dice, go_to, lab_game, ok, play_by_choices, refuse
 from plugins.rules.core import world_map
 from plugins.rules.naval.naval_air import hexes_to_sea
 from plugins.rules.naval.port_attack_carrier_air import why_not_fly
+from test_naval_port_attack_carrier_air import AIRFIELD, AM, BOMBERS, LENINGRAD, RIGA, back_in_the_turn, of_type
 
-RIGA = world_map().port("Riga").hex
-LENINGRAD = world_map().port("Leningrad").hex
 MOSCOW = world_map().city("Moscow").hex
-AIRFIELD = (205, 44)
-AM = "wif.procedures.air-mission"
 CAP = f"{AM}.combat-air-patrol"
-BOMBERS = f"{AM}.phasing-side-flies-bombers"
 
 
 def soviet_carrier_off_riga(tmp_path, plane_range=10, plane_face_up=True, carrier_in_port=False, land_fighter=False):
@@ -43,14 +39,6 @@ def soviet_carrier_off_riga(tmp_path, plane_range=10, plane_face_up=True, carrie
 
 def cap(hex_=RIGA, unit="q1", actor="ussr"):
     return {"type": "FlyCarrierAirUnit", "actor": actor, "unit": unit, "hex": list(hex_), "role": "cap"}
-
-
-def of_type(g, type_):
-    return [e.data for e in g.store.records() if e.type == type_]
-
-
-def back_in_the_turn(game) -> bool:
-    return game.state.kernel.sequence.current.startswith("wif.turn")
 
 
 def test_combat_air_patrol_carrier_plane_covers_a_threatened_port_at_full_range(tmp_path):
