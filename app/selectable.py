@@ -7,6 +7,8 @@ the map."""
 
 from __future__ import annotations
 
+import re
+
 import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIImage, UIScrollingContainer
@@ -22,6 +24,21 @@ PICTURE = 40
 # to each visible widget of the window, in view or not (~50 rows of Barbarossa's units, each a
 # picture and a button, cost ~1 ms an event); a margin of rows stays shown for the wheel's next turn
 SHOWN_MARGIN_ROWS = 3
+TRAILING_DETAIL = re.compile(r" \([^()]*\)$")  # "(arm, 201,49)": the counter beside it shows the type
+
+
+def row_text(label: str, button) -> str:
+    """The unit's label as its row ``button`` shows it (the whole label is the row's tip):
+    without its trailing details when they do not fit, else cut with an ellipsis."""
+    room = button.rect.width - 8
+    fits = (lambda text: button.font.size(text)[0] <= room) if getattr(button, "font", None) else \
+        (lambda text: len(text) * 8 <= room)
+    if fits(label):
+        return label
+    short = TRAILING_DETAIL.sub("", label)
+    while not fits(short) and len(short) > 4:
+        short = short[:-2] + "…"
+    return short
 
 
 class SelectableUnits:
@@ -101,8 +118,11 @@ class SelectableUnits:
             image = UIImage(pygame.Rect(2, y, PICTURE, PICTURE), counter_picture(unit, PICTURE), self.gui.manager,
                             container=box) if unit is not None else None
             text = texts.get(option.value, str(option.label or option.value))
-            button = UIButton(pygame.Rect(PICTURE + 6, y + 4, inner.width - PICTURE - 30, PICTURE - 8), text,
-                              self.gui.manager, container=box, object_id="#selectable_unit")
+            width = inner.width - PICTURE - 30
+            button = UIButton(pygame.Rect(PICTURE + 6, y + 4, width, PICTURE - 8), text,
+                              self.gui.manager, container=box, object_id="#selectable_unit", tool_tip_text=text)
+            if row_text(text, button) != text:
+                button.set_text(row_text(text, button))
             button.unit_id = option.value
             form.owned.append(button)
             self.gui.on(pygame_gui.UI_BUTTON_PRESSED, button,
@@ -138,8 +158,10 @@ class SelectableUnits:
                     self._move_row(unit_id, y)
                 else:
                     self._pending[unit_id] = y
-            if button.text != texts[unit_id]:
-                button.set_text(texts[unit_id])
+            text = row_text(texts[unit_id], button)
+            if button.text != text:
+                button.set_text(text)
+                button.tool_tip_text = texts[unit_id]
         if ROW_H * len(ids) + 4 > self.box.get_container().rect.height:
             # only to grow: resizing rebuilds the scroll bars (~10 ms); a shorter list keeps blank room below
             self.box.set_scrollable_area_dimensions((self.box.get_container().rect.width, ROW_H * len(ids) + 4))

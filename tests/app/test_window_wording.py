@@ -89,3 +89,29 @@ def test_the_top_bar_names_the_hexs_controller(cap_window):
     pump(window, motion(hex_pos(window, (206, 57))))
     line = " ".join(text for text, _ in window.main_lines())
     assert "controlled by USSR" in line and "controlled by ussr" not in line
+
+
+def test_a_selectable_units_row_is_never_cut_and_its_tip_is_the_whole_label(tmp_path, monkeypatch):
+    """Selectable Units is narrow: "LVI Panzer Corps (arm, 201,4" was cut mid-word; the row now
+    drops the trailing details (its counter shows them) and its tip has the whole label."""
+    from test_playing import lab_game
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    long_name = unit("g-long", "germany", (205, 52), "arm", combat=6, name="XXXXVIII Panzer Corps")
+    game = lab_game(tmp_path / "rows.wif", extra_units=[long_name])
+    try:
+        window = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
+        window.primary.center_on((206, 52))
+        window.draw()
+        rows = {b.unit_id: b for b in window.play.selectable.form.unit_rows}
+        row = rows["g-long"]
+        assert row.text == "XXXXVIII Panzer Corps" and row.tool_tip_text.startswith("XXXXVIII Panzer Corps (arm")
+        for button in rows.values():
+            assert button.font.size(button.text)[0] <= button.rect.width - 4, button.text
+        pump(window, *click(row.rect.center))  # the row still chooses its unit
+        assert window.play.fill.values["unit"] == "g-long"
+    finally:
+        pygame.quit()
+        game.close()
