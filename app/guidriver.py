@@ -36,6 +36,7 @@ SWALLOWED_AT_MOST = 3  # clicks in a row that change nothing before the driver g
 STACK_CLICKS = 12
 WHEELS_AT_MOST = 40  # wheel turns at one place before the driver gives up on scrolling there
 AIM_INPUTS_AT_MOST = 400  # wheel turns, keys or drags for one aim, even when each moves something
+INPUTS_WITHOUT_A_CLICK_AT_MOST = 1500  # wheel turns, keys and drags with no click between: aims in a loop
 IDLE_AT_MOST = 300  # frames with nothing to click (no decision shown) before the driver gives up  # clicks on one stack while looking for one of its units
 
 
@@ -78,6 +79,7 @@ class GuiDriver:
         self._idle = 0
         self._wheels = 0
         self._aim_inputs = 0
+        self._since_click = 0
         self.scrolling: list = []
         self._pointer: tuple[int, int] | None = None  # where the pointer was left
         self.trace = bool(os.environ.get("WIF_DRIVER_TRACE"))
@@ -113,6 +115,16 @@ class GuiDriver:
         if first is not action:
             post(first)
             return
+        self.judge_progress(action)
+        self._last, self._judged = action, False
+        self.figures.actions += 1
+        if self.trace:
+            print(f"frame {self.figures.frames}: {action.kind} {action.what} {action.pos}", flush=True)
+        post(action)
+        self._next_at = time.monotonic() + self.delay
+
+    def judge_progress(self, action: Action) -> None:
+        """Raise ``Stuck`` when the inputs to scroll something into view are going nowhere."""
         # wheel turns or scrolling keys for one aim (a key towards a hex may alternate direction)
         same_aim = action.kind in ("wheel", "key", "drag") and self._last is not None \
             and self._last.kind == action.kind and self._last.what == action.what
@@ -125,12 +137,11 @@ class GuiDriver:
             inputs = {"wheel": "wheel turns", "key": "keys", "drag": "drags of the map"}[action.kind]
             raise Stuck(f"{WHEELS_AT_MOST} {inputs} did not bring "
                         f"{action.what} into view (making {self.target})")
-        self._last, self._judged = action, False
-        self.figures.actions += 1
-        if self.trace:
-            print(f"frame {self.figures.frames}: {action.kind} {action.what} {action.pos}", flush=True)
-        post(action)
-        self._next_at = time.monotonic() + self.delay
+        # two aims taking turns (each undoing the other's scrolling) never trip the checks above
+        self._since_click = 0 if action.kind == "click" else self._since_click + 1
+        if self._since_click > INPUTS_WITHOUT_A_CLICK_AT_MOST:
+            raise Stuck(f"{INPUTS_WITHOUT_A_CLICK_AT_MOST} inputs without a click, the last for {action.what} "
+                        f"(making {self.target})")
 
     def pointer_first(self, action: Action) -> Action:
         """The input to post for ``action`` now: the pointer's move alone when a wheel turn is

@@ -100,3 +100,27 @@ def test_a_row_far_down_a_long_list_is_spun_to_with_several_notches(form):
     near, far = list_row(gui, rows, 8, "row 8"), list_row(gui, rows, 59, "row 59")
     assert near.kind == "wheel" and far.kind == "wheel"
     assert far.amount < near.amount <= -1  # down: the far row by more notches at once
+
+
+def test_two_aims_scrolling_in_turn_without_a_click_stop_the_driver_with_what_it_was_doing():
+    """Each aim's own count starts again when the other takes its turn: the driver counts the
+    inputs since its last click as well."""
+    from app.guidriver import Stuck
+
+    driver = GuiDriver()
+    form = Action("wheel", (1013, 393), amount=-1, what="the list of to")
+    row = Action("wheel", (976, 158), amount=1, what="to 352,119")
+    with pytest.raises(Stuck, match="without a click, the last for"):
+        for turn in range(5000):
+            action = form if turn % 2 else row
+            driver.judge_progress(action)
+            driver._last = action
+
+
+def test_a_click_between_scrolling_inputs_is_progress():
+    driver = GuiDriver()
+    for turn in range(5000):
+        action = Action("click", (10, 10), what="a row") if turn % 100 == 0 else \
+            Action("wheel", (976, 150 + turn % 100), amount=-1, what=f"row {turn // 100}")
+        driver.judge_progress(action)
+        driver._last = action
