@@ -3,6 +3,7 @@ key and dice secret), always stopped by the fixture's finalizer."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -68,3 +69,36 @@ def server(tmp_path):
         yield started
     finally:
         stop_server(started["proc"])
+
+
+def replayed_locally(server_save: Path, local_save: Path) -> tuple[list, list, dict, dict]:
+    """The server's game played again as a local game: its commands, in order, each by its
+    player, with the dice the server's log recorded (RecordedDice: a roll the local game asks
+    for at another place, or of another kind, fails).  Returns (server events, local events,
+    server state, local state), the events after the first (GameStarted names its own game),
+    for the caller to compare.  The players' keys must be in this process's config dir."""
+    from kernel import keys as keyring
+    from kernel.dice import RecordedDice
+    from kernel.game import Game
+
+    def events_of(game):
+        return [(r.seq, r.type, r.actor, r.turn, r.impulse, r.step, r.data) for r in game.history(2)]
+
+    with Game.open(server_save, read_only=True) as served:
+        k = served.state.kernel
+        players: dict[str, list[str]] = {player: [] for player in served.players()}
+        for power, player in k.controllers.items():
+            players.setdefault(player, []).append(power)
+        recorded = {r.seq: r.data for r in served.history() if r.type == "DiceRolled"}
+        commands = [(player, text) for _, _, player, text, _ in served.store.commands(2)]  # after NewGame
+        scenario, plugin_set = k.scenario, served.plugin_set
+        served_events, served_state = events_of(served), served.state.to_dict()
+    for player in players:
+        keyring.public_key_hex(player, create=True)
+    with Game.new(scenario, local_save, players=players) as local:  # no optional rules: these tests add none
+        assert local.plugin_set == plugin_set
+        local.dice_source = lambda ctx: RecordedDice(recorded, ctx.state)
+        for player, text in commands:
+            out = local.submit(json.loads(text), player=player)
+            assert out.accepted, f"the local game refused {text} of {player}: {out.reason}"
+        return served_events, events_of(local), served_state, local.state.to_dict()

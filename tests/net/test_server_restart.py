@@ -2,7 +2,7 @@
 (SIGKILL, no clean shutdown) while a player's command waits for its signature; a new process
 on the same games folder and port reopens the game from its save, both clients come back with
 their receipts, nothing stored is lost, the unsigned command left nothing, play goes on with no
-refusal, and the save verifies."""
+refusal, the save verifies, and a local game of the same commands and dice is the same game."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import subprocess
 
 from app.bots import Bot
 from app.net.client import NetClient, bot_game
-from conftest import start_server, stop_server
+from conftest import replayed_locally, start_server, stop_server
 from test_server import SEATS
 
 
@@ -37,7 +37,7 @@ def test_a_server_killed_mid_command_restarts_and_the_clients_resume(tmp_path, m
     bots = {"alice": Bot("random", 1), "bob": Bot("random", 2)}
     try:
         clients = {p: NetClient(url, p) for p in SEATS}
-        clients["alice"].create("g1", "barbarossa", SEATS, seed=4)
+        clients["alice"].create("g1", "barbarossa", SEATS)  # the server's own dice
         for client in clients.values():
             client.join("g1")
         clients["alice"].join("g1")
@@ -71,3 +71,7 @@ def test_a_server_killed_mid_command_restarts_and_the_clients_resume(tmp_path, m
     verified = subprocess.run(again["wif"]("verify", str(again["games"] / "g1.wif")), cwd=again["root"],
                               env=again["env"], capture_output=True, text=True, timeout=300)
     assert verified.returncode == 0, verified.stdout + verified.stderr
+    served_events, local_events, served_state, local_state = replayed_locally(again["games"] / "g1.wif",
+                                                                             tmp_path / "local.wif")
+    assert local_events == served_events  # the same commands and dice give the same game
+    assert local_state == served_state
