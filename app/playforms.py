@@ -96,6 +96,8 @@ class PlayForms:
             return False
         done, told = f"{title_of(command['type'])}: done", 0
         for record in outcome.events:
+            if record.type == "DecisionFinished" and not told:
+                done = in_words(self.game, self.game.describe(record))  # "Germany finished Land Movement"
             if record.type.startswith(("Step", "Digression", "Decision")):
                 continue  # the Sequence of Play header already says where the game is
             text = in_words(self.game, self.game.describe(record))

@@ -115,3 +115,24 @@ def test_a_selectable_units_row_is_never_cut_and_its_tip_is_the_whole_label(tmp_
     finally:
         pygame.quit()
         game.close()
+
+
+def test_ending_a_phase_says_who_finished_what(tmp_path, monkeypatch):
+    """End phase said "Finish step: done"; it says "Germany finished Land Movement"."""
+    from test_playing import buttons, lab_game
+
+    from app.playforms import FINISH
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    game = lab_game(tmp_path / "end.wif")
+    try:
+        window = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
+        window.draw()
+        pump(window, *click(buttons(window.play.form)[FINISH].rect.center))
+        assert game.state.kernel.sequence.current != "wif.turn.impulse.land.movement.land-movement"
+        assert window.play.status[0] == "Germany finished Land Movement"
+    finally:
+        pygame.quit()
+        game.close()
