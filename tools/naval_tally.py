@@ -7,7 +7,9 @@ and counts the "no rule yet" skips (issue #14's done-when).
 Counted from each save's events: a naval combat is a ``NavalCombatBegan``; a carrier strike
 a round of naval air combat (``NavalCombatTypeSet`` kind ``naval-air``: carrier air units or
 aircraft at sea attacked ships); a port attack an ``AirMissionPerformed`` of kind
-``port-attack``; an invasion an ``AttackDeclared`` forced by ``invasion``.
+``port-attack``; an invasion an ``AttackDeclared`` forced by ``invasion``; a carrier plane boarded a
+``CarrierAirUnitRebased`` onto a carrier from a hex (a plane ashore, e.g. one that arrived at a
+base, going aboard: Ships in Flames 8.5).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-COUNTS = ("naval combats", "carrier strikes", "port attacks", "invasions")
+COUNTS = ("naval combats", "carrier strikes", "port attacks", "invasions", "carrier planes boarded")
 
 
 def count_events(save: Path) -> dict[str, int]:
@@ -40,6 +42,8 @@ def count_events(save: Path) -> dict[str, int]:
                 out["port attacks"] += 1
             elif rec.type == "AttackDeclared" and rec.data.get("forced") == "invasion":
                 out["invasions"] += 1
+            elif rec.type == "CarrierAirUnitRebased" and "," in rec.data["origin"] and "," not in rec.data["to"]:
+                out["carrier planes boarded"] += 1
     return out
 
 
