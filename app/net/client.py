@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import time
 from functools import cache
@@ -135,9 +136,13 @@ class NetClient:
         return out
 
     def keep_receipt(self, game: str, status: dict) -> None:
+        """Written whole or not at all (a new file moved over the old): a client killed while
+        writing still finds its last receipt when it comes back."""
         path = receipt_file(self.url, game, self.player)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(status["receipt"]))
+        fresh = path.with_name(path.name + ".new")
+        fresh.write_text(json.dumps(status["receipt"]))
+        os.replace(fresh, path)
 
     # ------------------------------------------------------------ play
     def choices(self, game: str) -> tuple[int, list[Decision]]:
