@@ -35,6 +35,7 @@ from kernel import keys as keyring
 from kernel.errors import WifError
 from kernel.events import canonical_json
 from kernel.game import Game
+from kernel.plugins import discover, resolve
 from kernel.views import state_seen_by
 
 from . import protocol
@@ -73,6 +74,18 @@ class NetServer:
         if room is None:
             raise WifError(f"no game {name!r} on this server (games: {', '.join(sorted(self.rooms)) or 'none'})")
         return room
+
+
+def check_scenario_and_rules(scenario: str, rules: list[str]) -> None:
+    """Refuses, when the game is created, a scenario or an optional rule this server does not
+    have (the game itself is made when its last seat is taken: too late to say so to its
+    creator)."""
+    discovery = discover()
+    info = discovery.plugins.get(scenario)
+    if info is None or info.manifest.kind != "scenario":
+        known = sorted(i.id for i in discovery.plugins.values() if i.manifest.kind == "scenario")
+        raise WifError(f"no scenario {scenario!r} on this server; scenarios: {', '.join(known) or 'none'}")
+    resolve([scenario, *rules], discovery.plugins)  # names a rule not installed, or two in conflict
 
 
 def field_json(field) -> dict:
@@ -189,6 +202,9 @@ class Connection(ViewOps):
             keyring.check_player_name(player)
             if player == SERVER_PLAYER:
                 raise WifError(f"{SERVER_PLAYER!r} is the server's own name in a game; choose another seat name")
+        if not isinstance(msg.get("rules") or [], list):
+            raise WifError("rules: a list of optional rule plugins")
+        await asyncio.to_thread(check_scenario_and_rules, str(msg["scenario"]), [str(r) for r in msg.get("rules") or []])
         with self.server.rooms_lock:
             if name in self.server.rooms:
                 raise WifError(f"there is already a game {name!r}")

@@ -128,3 +128,26 @@ def test_the_lobby_lists_open_games_and_invitations_to_their_players_only(server
     assert "private1" in capsys.readouterr().out
     assert main(["net", "chat", url, "open1", "--as", "bob", "--say", "hello"]) == 0
     assert "bob: hello" in capsys.readouterr().out
+    assert main(["net", "join", url, "open1", "--as", "bob"]) == 0
+    assert "bob seated in open1; waiting for seats alice" in capsys.readouterr().out
+    assert main(["net", "join", url, "open1", "--as", "alice"]) == 0
+    assert "alice seated in open1: seq " in capsys.readouterr().out
+    assert main(["net", "list", url, "--as", "bob"]) == 0
+    assert "open1: barbarossa, playing, turn 0 impulse 0, waiting for bob" in capsys.readouterr().out  # set-up: the USSR places first
+
+
+def test_a_game_is_created_with_optional_rules_and_a_scenario_or_rule_the_server_lacks_is_named(server, capsys):
+    from app.cli import main
+
+    url = server["url"]
+    with NetClient(url, "alice") as alice, NetClient(url, "bob") as bob:
+        with pytest.raises(NetError, match="no scenario 'narnia' on this server; scenarios: .*barbarossa"):
+            alice.create("g0", "narnia", SEATS)
+        with pytest.raises(NetError, match="plugin 'no-such-rule' is not installed"):
+            alice.create("g0", "barbarossa", SEATS, rules=["no-such-rule"])
+        assert main(["net", "create", url, "g1", "--scenario", "barbarossa", "--seat", "alice=germany",
+                     "--seat", "bob=ussr", "--rules", "blitz-bonus", "--as", "alice"]) == 0
+        assert [g["game"] for g in alice.list_games()] == ["g1"]
+        alice.join("g1")
+        assert bob.join("g1")["started"] is True
+        assert "blitz-bonus" in alice.request("info", game="g1")["plugin_set"]
