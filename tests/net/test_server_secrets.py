@@ -86,22 +86,29 @@ def walk(value, key_path=()):
     yield key_path, value
 
 
-@pytest.fixture
-def air_game(tmp_path, monkeypatch):
-    # one config dir for the server and both players: the test is about what crosses the wire
-    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "server-config"))
-    a_server_game_at_arrange_units(tmp_path / "games")
-    started = start_server(tmp_path)
-    with Game.open(started["games"] / "air.wif", read_only=True) as game:
-        stored = {r.seq: r for r in game.history()}
-        game_id = game.identity.game_id
+@pytest.fixture(scope="module")
+def seen_by_bob(tmp_path_factory):
+    """The game made and served once for this module's tests: what bob received while he
+    looked and while he decided, his replay, and the server's stored log and secrets."""
+    tmp_path = tmp_path_factory.mktemp("air")
+    with pytest.MonkeyPatch.context() as patch:
+        # one config dir for the server and both players: the test is about what crosses the wire
+        patch.setenv("WIF_CONFIG_DIR", str(tmp_path / "server-config"))
+        a_server_game_at_arrange_units(tmp_path / "games")
+        started = start_server(tmp_path)
+        try:
+            with Game.open(started["games"] / "air.wif", read_only=True) as game:
+                stored = {r.seq: r for r in game.history()}
+                game_id = game.identity.game_id
+            secret = keyring.host_secret()
+            secrets = {"the host secret": secret.hex(),
+                       "the game's dice key": keyring.game_dice_key(secret, game_id).hex()}
+            looked, deciding, replay = look_and_decide(started["url"])
+        finally:
+            stop_server(started["proc"])
     hidden_seq = next(seq for seq, r in stored.items() if r.type == "AirLineArranged")
-    secret = keyring.host_secret()
-    secrets = {"the host secret": secret.hex(), "the game's dice key": keyring.game_dice_key(secret, game_id).hex()}
-    try:
-        yield started["url"], stored, hidden_seq, secrets
-    finally:
-        stop_server(started["proc"])
+    return {"stored": stored, "hidden_seq": hidden_seq, "secrets": secrets, "looked": looked,
+            "deciding": deciding, "replay": replay}
 
 
 def look_and_decide(url: str) -> tuple[list[str], list[str], bytes]:
@@ -128,12 +135,11 @@ def look_and_decide(url: str) -> tuple[list[str], list[str], bytes]:
         return looked, frames[len(looked):], replay
 
 
-def test_a_player_never_receives_the_dice_secret_or_the_other_sides_hidden_event(air_game, tmp_path):
-    url, stored, hidden_seq, secrets = air_game
-    looked, deciding, replay = look_and_decide(url)
+def test_a_player_never_receives_the_dice_secret_or_the_other_sides_hidden_event(seen_by_bob):
+    stored, hidden_seq, looked = seen_by_bob["stored"], seen_by_bob["hidden_seq"], seen_by_bob["looked"]
     hidden = stored[hidden_seq]
-    for frame in looked + deciding:
-        for name, value in secrets.items():
+    for frame in looked + seen_by_bob["deciding"]:
+        for name, value in seen_by_bob["secrets"].items():
             assert value not in frame, f"{name} was sent to bob"
         for key_path, _ in walk(json.loads(frame)):
             assert not ({"seed", "dice_playback"} & set(key_path[-1:])), f"a secret field {key_path} was sent to bob"
@@ -149,24 +155,10 @@ def test_a_player_never_receives_the_dice_secret_or_the_other_sides_hidden_event
         assert not [h for h in after_hidden if h in frame], "a stored hash chained on the hidden event was sent to bob"
 
 
-@pytest.mark.xfail(strict=True, reason="the signature request carries the stored heads (kernel/events.py "
-                   "signed_message): the head bob signs over chains on alice's hidden arrangement, so he can "
-                   "test guesses of it, as tests/kernel/test_views.py's attack does on a stored log")
-def test_the_signature_request_carries_no_hash_of_the_hidden_event(air_game):
-    url, stored, hidden_seq, _ = air_game
-    _, deciding, _ = look_and_decide(url)
-    hidden = stored[hidden_seq]
-    sign_requests = [json.loads(f)["message"] for f in deciding if json.loads(f).get("op") == "sign"]
-    assert sign_requests
-    after_hidden = {r.hash.hex().encode().hex() for seq, r in stored.items() if seq >= hidden_seq}
-    assert not [m for m in sign_requests if any(h in m for h in after_hidden)]
-
-
-def test_a_players_replay_keeps_the_gap_of_a_hidden_event_and_opens(air_game, tmp_path):
-    url, stored, hidden_seq, _ = air_game
-    _, _, replay = look_and_decide(url)
+def test_a_players_replay_keeps_the_gap_of_a_hidden_event_and_opens(seen_by_bob, tmp_path):
+    stored, hidden_seq = seen_by_bob["stored"], seen_by_bob["hidden_seq"]
     path = tmp_path / "bob-replay.wif"
-    path.write_bytes(replay)
+    path.write_bytes(seen_by_bob["replay"])
     with Game.open(path, read_only=True) as view:
         shown = [r.seq for r in view.history()]
         assert hidden_seq not in shown and shown == [seq for seq in stored if seq != hidden_seq]
@@ -175,3 +167,14 @@ def test_a_players_replay_keeps_the_gap_of_a_hidden_event_and_opens(air_game, tm
         walk_through.seek(1)
         walk_through.seek(walk_through.last)
         assert walk_through.state.kernel.seq == max(stored) and walk_through.skipped == []
+
+
+@pytest.mark.xfail(strict=True, reason="the signature request carries the stored heads (kernel/events.py "
+                   "signed_message): the head bob signs over chains on alice's hidden arrangement, so he can "
+                   "test guesses of it, as tests/kernel/test_views.py's attack does on a stored log")
+def test_the_signature_request_carries_no_hash_of_the_hidden_event(seen_by_bob):
+    stored, hidden_seq = seen_by_bob["stored"], seen_by_bob["hidden_seq"]
+    sign_requests = [json.loads(f)["message"] for f in seen_by_bob["deciding"] if json.loads(f).get("op") == "sign"]
+    assert sign_requests
+    after_hidden = {r.hash.hex().encode().hex() for seq, r in stored.items() if seq >= hidden_seq}
+    assert not [m for m in sign_requests if any(h in m for h in after_hidden)]
