@@ -127,8 +127,10 @@ def test_naval_combat_abort_queue_every_offered_command_is_accepted(tmp_path):
                                                                    defense=5),
                                                               ship("r2", power="ussr", hex_=LENINGRAD, attack=1,
                                                                    defense=2)])
-        # play_by_choices asserts every sampled command is accepted
+        # play_by_choices asserts every sampled command is accepted; it plays until the combat
+        # is over and its queue is emptied (the digression's moves made from the choices)
+        assert g.state["naval"].combat is not None
         play_by_choices(g, random.Random(seed), max_commands=120,
-                        until=lambda g: g.state.kernel.sequence.current.startswith("wif.turn.impulse.naval.non-phasing")
-                        if g.state.kernel.sequence.current else True)
-        assert not g.state["naval"].abort_queue or g.state.kernel.sequence.current == MOVE_STEP
+                        until=lambda g: g.state["naval"].combat is None and not g.state["naval"].abort_queue)
+        assert g.state["naval"].combat is None and not g.state["naval"].abort_queue
+        assert [e for e in g.store.records() if e.type == "AbortGroupMoved"]
