@@ -20,6 +20,7 @@ from kernel.errors import WifError
 
 from .forms import FormWindow, Gui
 from .uihooks import ask_optional_rules
+from .wording import power_name
 
 MODES = {"solitaire": "Solitaire (one player, every power)", "hotseat": "Hot seat (players take turns at one screen)",
          "network": "Over the network (a game on a server)"}
@@ -139,7 +140,7 @@ class NewGameForm:
             for side_index, (side, powers) in enumerate(sides.items()):
                 for power in powers:
                     self.assign.setdefault(power, min(side_index, 1))
-                    UILabel(pygame.Rect(20, y, 200, 28), f"{power} ({side})", m, container=win)
+                    UILabel(pygame.Rect(20, y, 200, 28), f"{power_name(power)} ({power_name(side)})", m, container=win)
                     menu = UIDropDownMenu(["Player 1", "Player 2"], f"Player {self.assign[power] + 1}",
                                           pygame.Rect(230, y, 160, 28), m, container=win)
                     self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, menu,
@@ -147,7 +148,7 @@ class NewGameForm:
                     self.power_menus[power] = menu
                     y += 32
         else:
-            powers = ", ".join(p for ps in sides.values() for p in ps)
+            powers = ", ".join(power_name(p) for ps in sides.values() for p in ps)
             UILabel(pygame.Rect(8, y, 560, 26), f"You play every major power: {powers}", m, container=win)
             y += 30
         y = max(y + 8, 330)

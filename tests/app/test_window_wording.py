@@ -136,3 +136,40 @@ def test_ending_a_phase_says_who_finished_what(tmp_path, monkeypatch):
     finally:
         pygame.quit()
         game.close()
+
+
+def test_start_new_game_names_the_major_powers_and_sides(tmp_path, monkeypatch):
+    """Start New Game said "You play every major power: germany, ussr" and, in hot seat,
+    "germany (axis)"; the mode is chosen by clicks in its drop-down."""
+    from app.forms import Gui
+    from app.guiclicks import drop_down
+    from app.newgame import MODES, NewGameForm
+    from pygame_gui.elements import UILabel
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        gui = Gui(pygame.display.set_mode((1024, 768)).get_size())
+        form = NewGameForm(gui, "barbarossa", lambda scenario: tmp_path / f"{scenario}.wif")
+
+        def labels():
+            return [e.text for e in form.window.get_container().elements if isinstance(e, UILabel)]
+
+        assert "You play every major power: Germany, USSR" in labels()
+        for _ in range(4):  # open the mode menu, then click "Hot seat"
+            action = drop_down(gui, form.mode_menu, MODES["hotseat"])
+            if action is None or form.mode == "hotseat":
+                break
+            for e in [motion(action.pos), *click(action.pos)]:
+                pygame.event.post(e)
+            for _ in range(3):
+                for e in pygame.event.get():
+                    gui.process(e)
+                gui.update(0.01)
+        assert form.mode == "hotseat"
+        shown = labels()
+        assert "Germany (Axis)" in shown and "USSR (Allies)" in shown
+        assert not any(RAW_ID.search(t) for t in shown), shown
+    finally:
+        pygame.quit()
