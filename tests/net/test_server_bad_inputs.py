@@ -20,6 +20,17 @@ from conftest import start_server, stop_server
 from test_server import seated
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for this module's tests (each plays its own game): a server's start is most
+    of a test's time."""
+    started = start_server(tmp_path_factory.mktemp("server"))
+    try:
+        yield started
+    finally:
+        stop_server(started["proc"])
+
+
 def raw_login(ws, player: str, key: Ed25519PrivateKey) -> dict:
     """Answers the server's challenge by hand; returns the hello frame sent."""
     challenge = json.loads(ws.recv(timeout=5))
@@ -45,20 +56,20 @@ def refusal(out: dict) -> str:
 
 
 def test_a_command_for_a_power_the_player_does_not_hold_is_refused(server):
-    alice, bob = seated(server)
+    alice, bob = seated(server, "power")
     with alice, bob:
-        before = alice.request("status", game="g1")["seq"]
+        before = alice.request("status", game="power")["seq"]
         for client, foreign in ((alice, "ussr"), (bob, "germany")):
-            out = client.submit("g1", {"type": "FinishStep", "actor": foreign})
+            out = client.submit("power", {"type": "FinishStep", "actor": foreign})
             assert out["accepted"] is False
             assert f"player {client.player!r} does not control {foreign}" in out["reason"]
-        assert alice.request("status", game="g1")["seq"] == before
+        assert alice.request("status", game="power")["seq"] == before
 
 
 def test_a_forged_or_replayed_command_signature_is_refused_and_nothing_stored(server, monkeypatch):
-    alice, bob = seated(server)
+    alice, bob = seated(server, "forged")
     with alice, bob:
-        mover, finish = mover_and_finish(alice, bob)
+        mover, finish = mover_and_finish(alice, bob, "forged")
         signed: list[str] = []
         honest_sign = NetClient._sign
 
@@ -70,24 +81,24 @@ def test_a_forged_or_replayed_command_signature_is_refused_and_nothing_stored(se
             finally:
                 self.ws.send = original_send
         monkeypatch.setattr(NetClient, "_sign", keep)
-        assert mover.submit("g1", finish)["accepted"] is True
-        mover, finish = mover_and_finish(alice, bob)
-        seq = mover.request("status", game="g1")["seq"]
+        assert mover.submit("forged", finish)["accepted"] is True
+        mover, finish = mover_and_finish(alice, bob, "forged")
+        seq = mover.request("status", game="forged")["seq"]
 
         forger = Ed25519PrivateKey.generate()
         monkeypatch.setattr(NetClient, "_sign", lambda self, msg, game: self.ws.send(json.dumps(
             {"op": "signature", "signature": forger.sign(bytes.fromhex(msg["message"])).hex()})))
-        assert refusal(mover.submit("g1", finish)) == f"{mover.player}'s signature does not match the key this game recorded"
+        assert refusal(mover.submit("forged", finish)) == f"{mover.player}'s signature does not match the key this game recorded"
         # the signature of the earlier command, sent again for this one (a replayed message)
         monkeypatch.setattr(NetClient, "_sign", lambda self, msg, game: self.ws.send(json.dumps(
             {"op": "signature", "signature": signed[-1]})))
-        assert refusal(mover.submit("g1", finish)) == f"{mover.player}'s signature does not match the key this game recorded"
+        assert refusal(mover.submit("forged", finish)) == f"{mover.player}'s signature does not match the key this game recorded"
         monkeypatch.setattr(NetClient, "_sign", lambda self, msg, game: self.ws.send(json.dumps(
             {"op": "signature", "signature": "not hex"})))
-        assert refusal(mover.submit("g1", finish)).startswith(f"{mover.player}'s signature is not hexadecimal")
-        assert mover.request("status", game="g1")["seq"] == seq  # nothing of them stored
+        assert refusal(mover.submit("forged", finish)).startswith(f"{mover.player}'s signature is not hexadecimal")
+        assert mover.request("status", game="forged")["seq"] == seq  # nothing of them stored
         monkeypatch.setattr(NetClient, "_sign", honest_sign)
-        assert mover.submit("g1", finish)["accepted"] is True
+        assert mover.submit("forged", finish)["accepted"] is True
 
 
 def test_a_replayed_challenge_answer_is_refused(server):
@@ -102,9 +113,9 @@ def test_a_replayed_challenge_answer_is_refused(server):
 
 
 def test_malformed_frames_are_answered_with_the_reason_and_the_connection_reads_on(server):
-    alice, bob = seated(server)
+    alice, bob = seated(server, "bad")
     with alice, bob:
-        seq = alice.request("status", game="g1")["seq"]
+        seq = alice.request("status", game="bad")["seq"]
         with connect(server["url"], open_timeout=5) as ws:
             raw_login(ws, "mallory", Ed25519PrivateKey.generate())
             for frame, reason in (("{not json", "not JSON"), (b"\x00\x01", "a binary frame"),
@@ -114,21 +125,21 @@ def test_malformed_frames_are_answered_with_the_reason_and_the_connection_reads_
                 assert answer["ok"] is False and answer["error"].startswith("malformed frame") and reason in answer["error"]
             for request, reason in (({"op": "fly"}, "unknown request 'fly'"),
                                     ({"op": "create", "game": "g2"}, "create: the request has no 'seats'"),
-                                    ({"op": "chat", "game": "g1", "since": "x"}, "invalid literal"),
+                                    ({"op": "chat", "game": "bad", "since": "x"}, "invalid literal"),
                                     ({"op": "join", "game": "nowhere"}, "no game 'nowhere' on this server")):
                 ws.send(json.dumps({"id": 7, **request}))
                 answer = json.loads(ws.recv(timeout=5))
                 assert answer == {"id": 7, "ok": False, "error": answer["error"]} and reason in answer["error"], answer
             ws.send(json.dumps({"op": "list", "id": 8}))  # still served
             answer = json.loads(ws.recv(timeout=5))
-            assert answer["ok"] is True and [g["game"] for g in answer["games"]] == ["g1"]
+            assert answer["ok"] is True and "bad" in [g["game"] for g in answer["games"]]
         # a player's own malformed requests: named, nothing stored
-        for fields, reason in (({"op": "submit", "game": "g1"}, "submit: the request has no 'command'"),
-                               ({"op": "submit", "game": "g1", "command": "FinishStep"}, "command: a JSON object"),
-                               ({"op": "submit", "game": "g1", "command": {"type": "Teleport", "actor": "germany"}},
+        for fields, reason in (({"op": "submit", "game": "bad"}, "submit: the request has no 'command'"),
+                               ({"op": "submit", "game": "bad", "command": "FinishStep"}, "command: a JSON object"),
+                               ({"op": "submit", "game": "bad", "command": {"type": "Teleport", "actor": "germany"}},
                                 "Teleport"),
-                               ({"op": "expand", "game": "g1", "seq": seq, "path": [99, 0]}, "expand: list index"),
-                               ({"op": "expand", "game": "g1", "seq": seq}, "expand: the request has no 'path'")):
+                               ({"op": "expand", "game": "bad", "seq": seq, "path": [99, 0]}, "expand: list index"),
+                               ({"op": "expand", "game": "bad", "seq": seq}, "expand: the request has no 'path'")):
             op = fields.pop("op")
             try:
                 out = alice.request(op, **fields)
@@ -136,7 +147,7 @@ def test_malformed_frames_are_answered_with_the_reason_and_the_connection_reads_
                 assert reason in str(exc)
             else:
                 assert out["accepted"] is False and reason in out["reason"], out
-        assert alice.request("status", game="g1")["seq"] == seq
+        assert alice.request("status", game="bad")["seq"] == seq
 
 
 def test_a_client_that_never_answers_is_let_go_and_its_command_not_stored(tmp_path):
