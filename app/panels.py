@@ -12,7 +12,7 @@ from .detailed import font
 from .fonts import line
 from .globalmap import draw_legend
 from .results import on_top
-from .wording import game_time, in_words, power_name, step_title, step_trail
+from .wording import game_time, in_words, power_name, scenario_title, step_title, step_trail
 from .windowstyle import (
     ACCENT,
     BACKGROUND,
@@ -158,7 +158,7 @@ class PanelDrawing:
         if self.game is not None:
             k = self.game.state.kernel
             seq = k.sequence
-            lines = [(f"{k.scenario}  {game_time(k)}   {step_title(self.game, seq.current)}"
+            lines = [(f"{scenario_title(self.game)}  {game_time(k)}   {step_title(self.game, seq.current)}"
                       f"{'  (game over)' if seq.finished else ''}", TEXT),
                      (f"waiting for: {', '.join(power_name(p) for p in seq.pending) or 'nobody'}   Enter: end phase   "
                       "Esc: cancel / close / quit", DIM)]

@@ -10,6 +10,7 @@ import pygame
 from .detailed import DetailedMap
 from .views import ScreenLayout, WindowGeometry, fit_layout
 from .windowstyle import FORM_KINDS, TITLES, Panel
+from .wording import scenario_title
 
 DESKTOP_MARGIN = 60  # pixels of the desktop's height left to the window's title bar and a taskbar
 
@@ -72,7 +73,7 @@ class WindowLayout:
         if self._owns_display:
             self.screen = pygame.display.set_mode(fitted.screen if fitted is not layout else layout.screen)
             if self.game is not None:
-                pygame.display.set_caption(f"World in Flames — {self.game.state.kernel.scenario} — {layout.name}")
+                pygame.display.set_caption(f"World in Flames — {scenario_title(self.game)} — {layout.name}")
         self.panels = {key: Panel(key, g.model_copy(), TITLES.get(key.split("-")[0], key))
                        for key, g in fitted.windows.items() if g.visible and key not in FORM_KINDS}
         # the decision forms are pygame_gui windows; the layout says where they open

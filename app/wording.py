@@ -36,6 +36,14 @@ def power_name(power: str | None) -> str:
     return SHORT_NAMES.get(power, " ".join(w.capitalize() for w in power.replace("-", " ").split()))
 
 
+def scenario_title(game) -> str:
+    """The scenario as its plugin names it ("Barbarossa"), not its id."""
+    scenario = game.state.kernel.scenario
+    info = (getattr(getattr(game, "host", None), "infos", None) or {}).get(scenario)
+    name = getattr(getattr(info, "manifest", None), "name", None)
+    return name or humanize(scenario or "")
+
+
 def step_title(game, step_id: str | None) -> str:
     """The step's title as the sequence of play gives it (never its dotted id)."""
     if not step_id:

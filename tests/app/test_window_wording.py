@@ -173,3 +173,10 @@ def test_start_new_game_names_the_major_powers_and_sides(tmp_path, monkeypatch):
         assert not any(RAW_ID.search(t) for t in shown), shown
     finally:
         pygame.quit()
+
+
+def test_the_top_bar_names_the_scenario_by_its_title(cap_window):
+    window = cap_window
+    pump(window, motion(hex_pos(window, (206, 57))))
+    first = window.main_lines()[0][0]
+    assert first.startswith("Laboratory (test situations)  turn "), first
