@@ -34,6 +34,8 @@ PLACE = "PlaceUnit"
 RESTORE = "RestoreSetup"
 TRAY_COMMANDS = (PLACE, RESTORE)  # the tray offers these; the Play form leaves them to it
 
+UNIT_ROWS_THEME = {"#tray_units.button": {"misc": {"text_horiz_alignment": "left", "text_horiz_alignment_padding": "6"}}}
+
 
 class SetupTray:
     def __init__(self, forms):
@@ -143,7 +145,9 @@ class SetupTray:
                     lambda _t: self.choose_area(area_ids[area_list.get_single_selection(include_object_id=True)[1]]))
         units = self.listed_units()
         unit_items = [(self.label(u), f"#u{i}") for i, u in enumerate(units)]
-        unit_list = UISelectionList(pygame.Rect(left, 2, w - left - 2, h - 40), unit_items, manager, container=form)
+        manager.get_theme().load_theme(UNIT_ROWS_THEME)  # "Ready" / "In Stack" in a column, the names after it
+        unit_list = UISelectionList(pygame.Rect(left, 2, w - left - 2, h - 40), unit_items, manager, container=form,
+                                    object_id="#tray_units")
         form.unit_list = unit_list
 
         def toggled(_text) -> None:

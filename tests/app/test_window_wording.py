@@ -180,3 +180,28 @@ def test_the_top_bar_names_the_scenario_by_its_title(cap_window):
     pump(window, motion(hex_pos(window, (206, 57))))
     first = window.main_lines()[0][0]
     assert first.startswith("Laboratory (test situations)  turn "), first
+
+
+def test_the_setup_trays_rows_read_as_a_column(tmp_path, monkeypatch):
+    """Each row of the Setup Tray was centred, so "Ready" and the unit's name zigzagged from row
+    to row; they are left-aligned, also after a click picks a unit up ("In Stack")."""
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    game = Game.new("barbarossa", tmp_path / "b.wif", seed=1941)
+    try:
+        window = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
+        window.draw()
+        rows = window.play.tray.form.unit_list
+
+        def buttons():
+            return [i["button_element"] for i in rows.item_list if i.get("button_element") is not None]
+
+        assert buttons() and all(b.text_horiz_alignment == "left" for b in buttons())
+        pump(window, *click(buttons()[0].rect.center))
+        rows = window.play.tray.form.unit_list
+        assert rows.item_list[0]["text"].startswith("In Stack")
+        assert all(b.text_horiz_alignment == "left" for b in buttons())
+    finally:
+        pygame.quit()
+        game.close()
