@@ -43,6 +43,9 @@ from .rooms import SERVER_PLAYER, Room
 from .viewops import ViewOps, whose_turn
 
 WAIT_LIMIT = 30.0
+# the largest frame a client may send: its frames are requests, commands and signatures, a few
+# kB (a chat message is 1000 characters at most); a larger one closes that connection (1009)
+FRAME_LIMIT = 1024 * 1024
 CHAT_LIMIT = 1000  # characters in one chat message  # the longest a client's ``wait`` is held open
 
 
@@ -437,5 +440,5 @@ def serve(host: str, port: int, games_dir: Path, compress: bool = False,
         print(f"warmed the rules' tables in {warmed['seconds']} s: {warmed['filled']}", flush=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"serving on {host}: reachable from other machines", flush=True)
-    uvicorn.run(make_app(games_dir, client_timeout), host=host, port=port, log_level="warning", ws_max_size=64 * 1024 * 1024,
+    uvicorn.run(make_app(games_dir, client_timeout), host=host, port=port, log_level="warning", ws_max_size=FRAME_LIMIT,
                 ws_per_message_deflate=compress)

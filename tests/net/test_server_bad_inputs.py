@@ -9,6 +9,7 @@ import json
 import threading
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -133,6 +134,12 @@ def test_malformed_frames_are_answered_with_the_reason_and_the_connection_reads_
             ws.send(json.dumps({"op": "list", "id": 8}))  # still served
             answer = json.loads(ws.recv(timeout=5))
             assert answer["ok"] is True and "bad" in [g["game"] for g in answer["games"]]
+        with connect(server["url"], open_timeout=5) as ws:  # a frame far larger than any request: that connection closes
+            raw_login(ws, "mallory", Ed25519PrivateKey.generate())
+            ws.send("x" * (2 * 1024 * 1024))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
         # a player's own malformed requests: named, nothing stored
         for fields, reason in (({"op": "submit", "game": "bad"}, "submit: the request has no 'command'"),
                                ({"op": "submit", "game": "bad", "command": "FinishStep"}, "command: a JSON object"),
