@@ -35,7 +35,9 @@ from .naval_movement_moving_naval_units import (  # noqa: F401 - re-exported: re
     naval_powers_in_port,
     origin_label,
     origin_of,
+    origin_problem,
     perform_move,
+    port_of_key,
     route,
     unit_problem,
 )
@@ -56,12 +58,15 @@ def why_not_move(state, power: str, origin: str, to: str, section: int | None, u
         return f"{RULE}: no unit named"
     if len(set(unit_ids)) != len(unit_ids):
         return f"{RULE}: a unit is named twice"
+    problem = origin_problem(origin)
+    if problem:
+        return problem
     if "," in to:
         try:
             port_hex = key_hex(to)
         except ValueError:
             return f"{RULE}: {to!r} is neither a sea area nor a port hex"
-        if port_at(port_hex) is None:
+        if port_of_key(to) is None:
             return f"{RULE}: {port_hex} is not a port"
         if not friendly_port(state, power, port_hex):
             return f"{RULE}: {destination_label(to)} is not a port of {power}'s side"

@@ -53,17 +53,38 @@ def origin_of(state, unit) -> str | None:
     return None
 
 
+def port_of_key(key: str):
+    """The port at the hex written ``key`` ("col,row"), or None: no port there, or not a hex of
+    the map (bad input: off the map's rows, or not two numbers)."""
+    try:
+        return port_at(key_hex(key))
+    except ValueError:  # kernel.hexgrid.HexGridError is a ValueError
+        return None
+
+
+def origin_problem(origin: str) -> str | None:
+    """Why ``origin`` is neither a port hex "col,row" nor a sea box "AREA:section", or None."""
+    area, colon, section = origin.partition(":")
+    if colon:
+        known = area in world_map().sea_areas and section.isdigit()
+    else:
+        known = port_of_key(origin) is not None
+    if known:
+        return None
+    return f'{RULE}: origin {origin!r} is neither a port hex "col,row" nor a sea box "AREA:section"'
+
+
 def origin_label(origin: str) -> str:
-    if ":" in origin:
-        area, section = origin.split(":")
+    area, colon, section = origin.partition(":")
+    if colon:
         return f"{area_name(area)} section {section}"
-    port = port_at(key_hex(origin))
+    port = port_of_key(origin)
     return port.name if port else origin
 
 
 def destination_label(to: str) -> str:
     if "," in to:
-        port = port_at(key_hex(to))
+        port = port_of_key(to)
         return port.name if port else to
     return area_name(to)
 

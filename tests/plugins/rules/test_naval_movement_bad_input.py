@@ -42,8 +42,12 @@ def events(g) -> int:
     (move("BA:1", "NS", ["sea"], section=0), "never move to a different sea area"),
     # out of a port it cannot leave: face down (Ships in Flames 3.2.2 "only face-up units move")
     (move(K, "BA", ["tired"], section=0), "only face-up (organized) units move"),
-    # from a land hex: no port, the group is not there
-    (move("204,52", "BA", ["ca"], section=0), "a group starts together; germany ca (ca) is not in 204,52"),
+    # malformed places name themselves (they reached the rule as a crash before)
+    (move("BA", "BA", ["sea"], section=0), "origin 'BA' is neither a port hex"),
+    (move("ZZ:1", "BA", ["sea"], section=0), "origin 'ZZ:1' is neither a port hex"),
+    (move(K, "9999,9999", ["ca"]), "(9999, 9999) is not a port"),
+    # from a land hex: no port to leave
+    (move("204,52", "BA", ["ca"], section=0), "origin '204,52' is neither a port hex"),
 ])
 def test_naval_movement_bad_move_gets_the_rules_reason_and_nothing_is_appended(tmp_path, cmd, words):
     g = baltic_game(tmp_path)
