@@ -192,6 +192,8 @@ class FieldWidgets:
                 b.sets = (f.name, o.value)
                 y += ROW
             return y
+        if f.kind == "option":  # places by name (143 sea areas and ports to sail to): a player looks them up A-Z
+            options = sorted(options, key=lambda o: self.label_of(o).lower())
         items = [(self.label_of(o), f"#o{i}") for i, o in enumerate(options)]
         lst = self.form.selection_list((4, y, self.width, min(180, 20 * len(items) + 6)), items)
         lst.options, lst.field_name = options, f.name
