@@ -33,6 +33,7 @@ from kernel import pbem_dice
 from kernel.dice import check_reveal
 from kernel.errors import WifError
 from kernel.events import canonical_json, signed_message
+from kernel.fairplay import signed_head
 from kernel.game import Game
 
 TURN_FORMAT = 2  # 2: with the joint dice (format 1 files, without them, are still read)
@@ -160,7 +161,8 @@ def _append_checked(game, c: dict, sender: str) -> None:
         raise TurnRefused(f"seq {first}: the command's events are not seq {first}-{last}")
     before = game._last_hash
     if not keyring.verify_signature(ident.keys[sender], signature, signed_message(
-            ident.game_id, first, last, sender, c["command"], before, rows[-1][9])):
+            ident.game_id, first, last, sender, c["command"], signed_head(ident, before),
+            signed_head(ident, rows[-1][9]))):
         raise TurnRefused(f"the turn file does not verify: table commands, seq {first}: the signature of player "
                           f"{sender!r} does not match the command and its events")
     name = command.get("type", "?") if isinstance(command, dict) else "?"

@@ -34,6 +34,8 @@ class GameStarted(EventData):
     game_id: str = ""
     dice: str = "seeded"
     dice_commitment: str = ""
+    # blinds the heads a player signs (kernel/fairplay.py signed_head); shown to no player
+    head_salt: str = ""
     keys: dict[str, str] = Field(default_factory=dict)  # player -> Ed25519 public key (hex)
 
 

@@ -33,6 +33,7 @@ class Identity:
     dice_commitment: str = ""
     seed: int | None = None
     keys: dict[str, str] = field(default_factory=dict)  # player -> public key (hex)
+    head_salt: str = ""  # signed_head; "" in games made before it (their heads signed bare)
 
     @property
     def signed(self) -> bool:
@@ -55,7 +56,7 @@ class Identity:
     @classmethod
     def from_game_started(cls, data: dict) -> "Identity":
         return cls(data.get("game_id", ""), data.get("dice", SEEDED), data.get("dice_commitment", ""),
-                   data.get("seed"), dict(data.get("keys") or {}))
+                   data.get("seed"), dict(data.get("keys") or {}), data.get("head_salt", ""))
 
 
 def new_identity(players: list[str], seed: int | None, given_keys: dict[str, str] | None,
@@ -74,7 +75,8 @@ def new_identity(players: list[str], seed: int | None, given_keys: dict[str, str
         if player not in players:
             raise WifError(f"a public key is given for {player!r}, who is not a player of this game ({', '.join(players)})")
     public = {p: given.get(p) or keyring.public_key_hex(p, create=True) for p in players}
-    ident = Identity(uuid.uuid4().hex, SEEDED if seed is not None else JOINT if pbem else HOST, "", seed, public)
+    ident = Identity(uuid.uuid4().hex, SEEDED if seed is not None else JOINT if pbem else HOST, "", seed, public,
+                     secrets.token_hex(16))
     game_key = None
     if ident.dice == HOST:
         game_key = keyring.game_dice_key(keyring.host_secret(), ident.game_id)
@@ -200,13 +202,26 @@ class Signers:
         return None
 
 
-def sign_command(signer: keyring.Signer, game_id: str, first: int, last: int, command_json: str,
+def signed_head(ident: Identity, head: bytes) -> bytes:
+    """A head as a player signs it: hashed with the game's salt.  A stored head chains on every
+    event before it, hidden ones included, so a player shown it could test guesses of a hidden
+    event against it (kernel/views.py); a server game's player signs its commands at another
+    machine, which sees what it signs (app/net/server.py).  The salt is in the save (GameStarted,
+    which no view shows it of), so anyone holding the save checks the signature as before."""
+    if not ident.head_salt:
+        return head
+    return hashlib.sha256(b"wif signed head\x00" + bytes.fromhex(ident.head_salt) + head).digest()
+
+
+def sign_command(signer: keyring.Signer, ident: Identity, first: int, last: int, command_json: str,
                  prev_head: bytes, new_head: bytes) -> bytes:
-    return signer.sign(signed_message(game_id, first, last, signer.player, command_json, prev_head, new_head))
+    return signer.sign(signed_message(ident.game_id, first, last, signer.player, command_json,
+                                      signed_head(ident, prev_head), signed_head(ident, new_head)))
 
 
-def sign_snapshot(signer: keyring.Signer, game_id: str, seq: int, plugins_hash: str, head: bytes, state_json: str) -> bytes:
-    return signer.sign(snapshot_message(game_id, seq, plugins_hash, head, state_json))
+def sign_snapshot(signer: keyring.Signer, ident: Identity, seq: int, plugins_hash: str, head: bytes,
+                  state_json: str) -> bytes:
+    return signer.sign(snapshot_message(ident.game_id, seq, plugins_hash, signed_head(ident, head), state_json))
 
 
 def meta_signer(game_id: str, signer: keyring.Signer):
@@ -224,6 +239,7 @@ def snapshot_problem(store, ident: Identity, verifier: keyring.Verifier, seq: in
     row = store.conn.execute("SELECT hash FROM events WHERE seq=?", (seq,)).fetchone()
     if row is None:
         return "no event at its seq"
-    if not verifier.ok(player or "", signature, snapshot_message(ident.game_id, seq, plugins_hash, row[0], state_json)):
+    if not verifier.ok(player or "", signature, snapshot_message(ident.game_id, seq, plugins_hash,
+                                                                 signed_head(ident, row[0]), state_json)):
         return "its signature does not match (edited outside the game)"
     return None

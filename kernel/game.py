@@ -115,7 +115,7 @@ class Game(Decisions):
         game._set_identity(ident, dice_key)
         command = {"type": "NewGame", "scenario": scenario, "options": options or {}, "controllers": controllers,
                    "lab": lab, "seed": seed, "game_id": ident.game_id, "dice": ident.dice,
-                   "dice_commitment": ident.dice_commitment, "keys": ident.keys}
+                   "dice_commitment": ident.dice_commitment, "keys": ident.keys, "head_salt": ident.head_salt}
         # decided as stored (canonical JSON, sorted keys): verify's re-decision then meets the
         # scenario's options in the same order
         command = json.loads(canonical_json(command))
@@ -360,11 +360,11 @@ class Game(Decisions):
             stored = None
             if ident.signed:
                 signer = self.signers.get(player)
-                signature = fairplay.sign_command(signer, ident.game_id, first, last.seq, command_json,
+                signature = fairplay.sign_command(signer, ident, first, last.seq, command_json,
                                                   ctx.decided_after, last.hash)
                 stored = (first, last.seq, player, command_json, signature)
                 heads = {r.seq: r.hash for r in ctx.records}
-                snapshots = [(seq, h, js, player, fairplay.sign_snapshot(signer, ident.game_id, seq, h, heads[seq], js))
+                snapshots = [(seq, h, js, player, fairplay.sign_snapshot(signer, ident, seq, h, heads[seq], js))
                              for seq, h, js in snapshots]
             self.store.append(
                 [

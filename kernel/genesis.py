@@ -55,7 +55,7 @@ def genesis(host: PluginHost, spec, command: dict) -> Callable[[Context], None]:
                              controllers=command["controllers"], sequence=spec.sequence, options=options,
                              lab=bool(command.get("lab")), game_id=command.get("game_id", ""),
                              dice=command.get("dice", "seeded"), dice_commitment=command.get("dice_commitment", ""),
-                             keys=command.get("keys") or {}))
+                             keys=command.get("keys") or {}, head_salt=command.get("head_salt", "")))
         if spec.setup is not None:
             spec.setup(ctx)
         start_at = spec.start_at(options) if callable(spec.start_at) else spec.start_at

@@ -15,7 +15,7 @@ from .devsaves import changes_played_before
 from .engine import apply_event, upcast
 from .errors import EventDataError, PluginError, ReducerError, WifError
 from .events import GENESIS_HASH, EventRecord, chain_hash, command_digest, command_link, meta_message, signed_message
-from .fairplay import Identity
+from .fairplay import Identity, signed_head
 from .game import Game
 from .plugin_sets import compare_plugin_sets as _compare_plugin_sets
 from .plugins import discover
@@ -221,7 +221,8 @@ def _check_signed_log(store: EventStore, ident: Identity, report: VerifyReport, 
             expected = fork_seq + 1
             continue
         signatures.add(first, player, signature,
-                       signed_message(ident.game_id, first, last, player, command_json, head_before, prev))
+                       signed_message(ident.game_id, first, last, player, command_json,
+                                      signed_head(ident, head_before), signed_head(ident, prev)))
         report.commands += 1
         expected = last + 1
     report.events = expected - 1

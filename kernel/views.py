@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 # Secrets of the whole game, shown to no player: event fields and kernel state fields.
-SECRET_EVENT_FIELDS: dict[str, tuple[str, ...]] = {"GameStarted": ("seed",)}
+SECRET_EVENT_FIELDS: dict[str, tuple[str, ...]] = {"GameStarted": ("seed", "head_salt")}
 SECRET_KERNEL_FIELDS = ("seed", "dice_playback")
 
 

@@ -16,7 +16,7 @@ from kernel import receipts
 from kernel.errors import SaveFileError, WifError
 from kernel.events import GENESIS_HASH, EventRecord, canonical_json, chain_hash, command_digest, command_link
 from kernel.events import meta_message, signed_message
-from kernel.fairplay import Identity
+from kernel.fairplay import Identity, signed_head
 from kernel.game import Game
 from kernel.store import EventStore
 from kernel.verify import verify
@@ -68,7 +68,8 @@ def rewrite(save, edit, resign_as: str | None = None) -> None:
         conn.execute("UPDATE events SET data=?, hash=? WHERE seq=?", (new, prev, seq))
         owner = commands.get(cmd)
         if signer and owner and owner[1] == seq:
-            owner[4] = signer.sign(signed_message(ident.game_id, owner[0], owner[1], owner[2], owner[3], head_before, prev))
+            owner[4] = signer.sign(signed_message(ident.game_id, owner[0], owner[1], owner[2], owner[3],
+                                                  signed_head(ident, head_before), signed_head(ident, prev)))
             conn.execute("UPDATE command_log SET signature=? WHERE first_seq=?", (owner[4], owner[0]))
     set_meta(conn, "head", [seq, prev.hex()], resign_as, ident)
     conn.close()
