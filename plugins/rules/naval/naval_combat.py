@@ -154,6 +154,8 @@ def why_not_select(state, power: str, area: str, unit: str | None) -> str | None
         ok = [u.id for u in units_in_area(state, area, side) if u.face_up and not is_convoy(u)]
         if unit not in ok:
             return f"{RULE}: the non-phasing side designates an organized non-convoy unit of its own in {area_name(area)} to initiate"
+    elif unit:  # the unit named is disorganized: only the non-phasing side pays that price
+        return f"{RULE}: the phasing side names no initiating unit ({unit!r} named)"
     return None
 
 

@@ -145,6 +145,22 @@ def test_non_phasing_side_naval_combat_only_where_the_enemy_moved_in(tmp_path):
     assert not g.state["units"].units["r1"].face_up  # the designated unit is disorganized
 
 
+def test_select_sea_area_for_naval_combat_the_phasing_side_names_no_initiating_unit(tmp_path):
+    """Select Sea Area for Naval Combat: only the non-phasing side designates (and disorganizes)
+    a unit of its own to initiate; the phasing side naming one, an enemy's or a made-up one, is
+    refused and nothing is flipped (it was accepted: an enemy ship turned face down, and an
+    unknown id broke the units plugin's reducer)."""
+    g = baltic(tmp_path, [ship("g1", attack=6, defense=4)], [ship("r1", power="ussr", hex_=LENINGRAD)])
+    sail(g, ["g1"])
+    ok(g, type="FinishStep", actor="germany")
+    assert g.state.kernel.sequence.current == "wif.procedures.naval-combat.select-sea-area"
+    for bad in ("r1", "g1", "BA"):
+        refused(g, {"type": "SelectNavalCombatArea", "actor": "germany", "area": "BA", "initiating_unit": bad},
+                "the phasing side names no initiating unit", repr(bad))
+    assert g.state["units"].units["r1"].face_up and g.state["units"].units["g1"].face_up
+    ok(g, type="SelectNavalCombatArea", actor="germany", area="BA", initiating_unit=None)
+
+
 def test_naval_combat_every_offered_command_is_accepted(tmp_path):
     for seed in range(4):
         g = baltic(tmp_path / str(seed) if (tmp_path / str(seed)).mkdir() is None else tmp_path,
