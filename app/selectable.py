@@ -16,7 +16,7 @@ from pygame_gui.elements import UIButton, UIImage, UIScrollingContainer
 from .commandfill import same
 from .counters import counter_picture
 from .forms import FormWindow
-from .wording import in_words
+from .wording import in_words, power_name
 
 ROW_H = 44  # a counter picture (40 px, its factors readable) and the unit's label beside it
 PICTURE = 40
@@ -27,18 +27,27 @@ SHOWN_MARGIN_ROWS = 3
 TRAILING_DETAIL = re.compile(r" \([^()]*\)$")  # "(arm, 201,49)": the counter beside it shows the type
 
 
-def row_text(label: str, button) -> str:
-    """The unit's label as its row ``button`` shows it (the whole label is the row's tip):
-    without its trailing details when they do not fit, else cut with an ellipsis."""
+def row_text(label: str, button, owners: tuple[str, ...] = ()) -> str:
+    """The unit's label as its row ``button`` shows it (the whole label is the row's tip). When
+    it does not fit: without the owner's name its counter's colour gives ("Japan "), without its
+    trailing details the counter shows ("(arm, 201,49)"), else cut in the middle so that what
+    tells units apart, often at the end ("convoy 3"), stays."""
     room = button.rect.width - 8
     fits = (lambda text: button.font.size(text)[0] <= room) if getattr(button, "font", None) else \
         (lambda text: len(text) * 8 <= room)
     if fits(label):
         return label
-    short = TRAILING_DETAIL.sub("", label)
-    while not fits(short) and len(short) > 4:
-        short = short[:-2] + "…"
-    return short
+    short = next((label[len(o) + 1:] for o in owners if label.startswith(o + " ")), label)
+    short = TRAILING_DETAIL.sub("", short) if not fits(short) else short
+    if fits(short):
+        return short
+    words = short.split()
+    # a number at the end tells units apart ("convoy 3", "Division 12"): kept whole after the cut
+    tail = " ".join(words[-2:]) if len(words) > 2 and any(ch.isdigit() for ch in words[-1]) else ""
+    head = short[:len(short) - len(tail)].rstrip()
+    while head and not fits(f"{head}…{tail}"):
+        head = head[:-1].rstrip()
+    return f"{head}…{tail}" if head else tail
 
 
 class SelectableUnits:
@@ -81,6 +90,10 @@ class SelectableUnits:
         self._built_for = key
         self.build(field)
 
+    def owners(self) -> tuple[str, ...]:
+        """The powers' names as the labels begin with them ("Japan China Sea convoy 1")."""
+        return tuple(power_name(p) for p in self.forms.game.state.kernel.powers())
+
     def chosen(self, field, value) -> bool:
         now = self.forms.fill.values.get(field.name)
         if field.kind == "units":
@@ -121,8 +134,8 @@ class SelectableUnits:
             width = inner.width - PICTURE - 30
             button = UIButton(pygame.Rect(PICTURE + 6, y + 4, width, PICTURE - 8), text,
                               self.gui.manager, container=box, object_id="#selectable_unit", tool_tip_text=text)
-            if row_text(text, button) != text:
-                button.set_text(row_text(text, button))
+            if row_text(text, button, self.owners()) != text:
+                button.set_text(row_text(text, button, self.owners()))
             button.unit_id = option.value
             form.owned.append(button)
             self.gui.on(pygame_gui.UI_BUTTON_PRESSED, button,
@@ -158,7 +171,7 @@ class SelectableUnits:
                     self._move_row(unit_id, y)
                 else:
                     self._pending[unit_id] = y
-            text = row_text(texts[unit_id], button)
+            text = row_text(texts[unit_id], button, self.owners())
             if button.text != text:
                 button.set_text(text)
                 button.tool_tip_text = texts[unit_id]

@@ -100,7 +100,9 @@ def test_a_selectable_units_row_is_never_cut_and_its_tip_is_the_whole_label(tmp_
     pygame.display.init()
     pygame.font.init()
     long_name = unit("g-long", "germany", (205, 52), "arm", combat=6, name="XXXXVIII Panzer Corps")
-    game = lab_game(tmp_path / "rows.wif", extra_units=[long_name])
+    # alike but for their number at the end (as Guadalcanal's "Japan China Sea convoy 1", "... 2")
+    alike = [unit(f"g-kg{n}", "germany", (205, 51), name=f"Germany Kampfgruppe Ostpreussen Reserve {n}") for n in (1, 2)]
+    game = lab_game(tmp_path / "rows.wif", extra_units=[long_name, *alike])
     try:
         window = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
         window.primary.center_on((206, 52))
@@ -110,6 +112,10 @@ def test_a_selectable_units_row_is_never_cut_and_its_tip_is_the_whole_label(tmp_
         assert row.text == "XXXXVIII Panzer Corps" and row.tool_tip_text.startswith("XXXXVIII Panzer Corps (arm")
         for button in rows.values():
             assert button.font.size(button.text)[0] <= button.rect.width - 4, button.text
+        # the power's name (the counter's colour says it) goes first, the number that tells them apart stays
+        one, two = rows["g-kg1"].text, rows["g-kg2"].text
+        assert one != two and one.endswith("Reserve 1") and two.endswith("Reserve 2"), (one, two)
+        assert not one.startswith("Germany") and rows["g-kg1"].tool_tip_text.startswith("Germany Kampfgruppe")
         pump(window, *click(row.rect.center))  # the row still chooses its unit
         assert window.play.fill.values["unit"] == "g-long"
     finally:
