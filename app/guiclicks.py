@@ -29,7 +29,7 @@ class Action:
     """One input: a left click at ``pos``, a wheel turn at ``pos``, a drag from ``pos`` to
     ``to``, or a key."""
 
-    kind: str  # "click" | "wheel" | "drag" | "key" | "move" (the pointer only)
+    kind: str  # "click" | "wheel" | "drag" | "key" | "move" (the pointer only) | "wait" (no input)
     pos: tuple[int, int] = (0, 0)
     amount: int = 0
     key: int = 0
@@ -40,6 +40,8 @@ class Action:
 
 def events_of(action: Action) -> list[pygame.event.Event]:
     """The pygame events a player's mouse or keyboard would produce."""
+    if action.kind == "wait":
+        return []
     if action.kind == "key":
         return [pygame.event.Event(pygame.KEYDOWN, key=action.key, mod=action.mod, unicode="", scancode=0),
                 pygame.event.Event(pygame.KEYUP, key=action.key, mod=action.mod, unicode="", scancode=0)]
@@ -61,7 +63,7 @@ def events_of(action: Action) -> list[pygame.event.Event]:
 def post(action: Action) -> None:
     """Post the action's events; the pointer is moved there too, so pygame_gui's hover (which
     reads the mouse, not the events) sees it where the events say."""
-    if action.kind != "key" and pygame.display.get_surface() is not None:
+    if action.kind not in ("key", "wait") and pygame.display.get_surface() is not None:
         pygame.mouse.set_pos(action.pos)
     for event in events_of(action):
         pygame.event.post(event)
@@ -167,25 +169,50 @@ def list_row(gui, lst, index: int, what: str) -> Action | None:
     first = next((i for i, it in enumerate(lst.item_list) if it.get("button_element") is not None), 0)
     # a row half cut off at the list's top has its button already: the wheel goes up for it
     up = index < first or (button is not None and button.get_abs_rect().centery < inner.centery)
-    return Action("wheel", middle, amount=1 if up else -1, what=f"scroll to {what}") if bar is None \
-        else Action("wheel", middle, amount=_spin(lst, bar, index, inner.height, up), what=f"scroll to {what}")
+    if bar is None:
+        return Action("wheel", middle, amount=1 if up else -1, what=f"scroll to {what}")
+    spin = _spin(lst, bar, index, inner.height)
+    if spin is None and _gliding(bar):  # the list glides on to where the row shows: watch it come
+        return Action("wait", middle, what=f"{what} to come into view")
+    return Action("wheel", middle, amount=spin or (1 if up else -1), what=f"scroll to {what}")
 
 
-def _spin(lst, bar, index: int, view_height: int, up: bool) -> int:
-    """How far the wheel is spun for row ``index``: a player spins it fast towards a row far
-    down a long list, then notch by notch (pygame_gui scrolls a list about 40 pixels a notch, and
-    a fast spin comes as one event of several notches).  Measured from where the list is
-    gliding to, not where it shows mid-glide, so a spin never adds to one still under way."""
+def _rest(bar) -> float:
+    """Where a scroll bar's handle comes to rest: pygame_gui leaves a wheel's target past the
+    ends and glides to the end."""
     handle = bar.sliding_button.relative_rect.height if bar.sliding_button is not None else 0
-    rest = min(max(bar.target_scroll_position, bar.top_limit), bar.bottom_limit - handle)
-    top = rest / max(bar.scrollable_height, 1) * lst.total_height_of_list
+    return min(max(bar.target_scroll_position, bar.top_limit), bar.bottom_limit - handle)
+
+
+def _gliding(bar) -> bool:
+    return bar.scroll_wheel_moved or abs(bar.scroll_position - _rest(bar)) > 0.5
+
+
+def scroll_positions(gui) -> tuple:
+    """Where every scroll bar of the forms stands: a wheel turn that changes none of them moved
+    nothing."""
+    from pygame_gui.elements import UIHorizontalScrollBar, UIVerticalScrollBar
+
+    if not gui.active:
+        return ()
+    return tuple(round(bar.scroll_position, 1) for bar in gui.manager.get_sprite_group().sprites()
+                 if isinstance(bar, (UIVerticalScrollBar, UIHorizontalScrollBar)))
+
+
+def _spin(lst, bar, index: int, view_height: int) -> int | None:
+    """How far the wheel is spun for row ``index`` (up positive): a player spins it fast
+    towards a row far down a long list, then notch by notch (pygame_gui scrolls a list about 40
+    pixels a notch, and a fast spin comes as one event of several notches).  Measured from
+    where the list is gliding to, not where it shows mid-glide, so a spin never adds to one
+    still under way; None when the row shows there."""
+    top = _rest(bar) / max(bar.scrollable_height, 1) * lst.total_height_of_list
     row_top = index * lst.list_item_height
     if row_top < top:
         return min(SPIN_AT_MOST, max(1, int(top - row_top) // NOTCH))
     below = row_top + lst.list_item_height - (top + view_height)
     if below > 0:
         return -min(SPIN_AT_MOST, max(1, int(below) // NOTCH))
-    return 1 if up else -1  # it shows once the glide ends: one notch, as before
+    return None
 
 
 def drop_down(gui, menu, option: str) -> Action | None:

@@ -27,8 +27,8 @@ from kernel.errors import WifError
 from .bots import Bot, controller_of, side_of_decider
 from .commandfill import SINGLE, CommandFill, one_click, same
 from .fieldforms import fillable
-from .guiclicks import (Action, drop_down, find_button, list_row, on_map, post, scroll_to, under_layer,
-                        visible_point)
+from .guiclicks import (Action, drop_down, find_button, list_row, on_map, post, scroll_positions, scroll_to,
+                        under_layer, visible_point)
 from .net.client import OutOfDate
 from .setuptray import PLACE, TRAY_COMMANDS
 
@@ -37,6 +37,7 @@ STACK_CLICKS = 12
 WHEELS_AT_MOST = 40  # wheel turns at one place before the driver gives up on scrolling there
 AIM_INPUTS_AT_MOST = 400  # wheel turns, keys or drags for one aim, even when each moves something
 INPUTS_WITHOUT_A_CLICK_AT_MOST = 1500  # wheel turns, keys and drags with no click between: aims in a loop
+WAITS_AT_MOST = 300  # frames watching a list glide towards a row before the driver gives up
 IDLE_AT_MOST = 300  # frames with nothing to click (no decision shown) before the driver gives up  # clicks on one stack while looking for one of its units
 
 
@@ -80,6 +81,8 @@ class GuiDriver:
         self._wheels = 0
         self._aim_inputs = 0
         self._since_click = 0
+        self._waits = 0
+        self._positions: tuple = ()  # the scroll bars' positions at the last input
         self.scrolling: list = []
         self._pointer: tuple[int, int] | None = None  # where the pointer was left
         self.trace = bool(os.environ.get("WIF_DRIVER_TRACE"))
@@ -111,11 +114,20 @@ class GuiDriver:
                             f"{top.game.state.kernel.sequence.pending if hasattr(top, 'game') else '?'})")
             return
         self._idle = 0
+        if action.kind == "wait":
+            self._waits += 1
+            if self._waits > WAITS_AT_MOST:
+                raise Stuck(f"{WAITS_AT_MOST} frames waiting for {action.what} (making {self.target})")
+            return
+        self._waits = 0
         first = self.pointer_first(action)
         if first is not action:
             post(first)
             return
-        self.judge_progress(action)
+        gui = top.window.gui if isinstance(top, GameScene) else top.form.gui
+        positions = scroll_positions(gui)
+        self.judge_progress(action, moved=positions != self._positions)
+        self._positions = positions
         self._last, self._judged = action, False
         self.figures.actions += 1
         if self.trace:
@@ -123,14 +135,15 @@ class GuiDriver:
         post(action)
         self._next_at = time.monotonic() + self.delay
 
-    def judge_progress(self, action: Action) -> None:
-        """Raise ``Stuck`` when the inputs to scroll something into view are going nowhere."""
+    def judge_progress(self, action: Action, moved: bool = False) -> None:
+        """Raise ``Stuck`` when the inputs to scroll something into view are going nowhere
+        (``moved``: a scroll bar moved since the last input)."""
         # wheel turns or scrolling keys for one aim (a key towards a hex may alternate direction)
         same_aim = action.kind in ("wheel", "key", "drag") and self._last is not None \
             and self._last.kind == action.kind and self._last.what == action.what
         # a wheel turn over a scroll bar whose handle moved since the last one made progress (a
         # long form takes many): only turns that move nothing, or very many, mean it cannot be done
-        progress = same_aim and action.kind == "wheel" and self._last.pos != action.pos
+        progress = same_aim and action.kind == "wheel" and (self._last.pos != action.pos or moved)
         self._wheels = 0 if not same_aim else self._wheels if progress else self._wheels + 1
         self._aim_inputs = self._aim_inputs + 1 if same_aim else 0
         if self._wheels > WHEELS_AT_MOST or self._aim_inputs > AIM_INPUTS_AT_MOST:

@@ -124,3 +124,40 @@ def test_a_click_between_scrolling_inputs_is_progress():
             Action("wheel", (976, 150 + turn % 100), amount=-1, what=f"row {turn // 100}")
         driver.judge_progress(action)
         driver._last = action
+
+
+def test_a_row_the_list_is_gliding_to_is_waited_for_not_wheeled_past(form):
+    """A wheel turn glides the list over several frames (by the time each frame took): turned
+    again mid-glide for a row the list will show, it would carry the list past it."""
+    gui, area, rows = form
+    rows.set_relative_position((10, 20))  # the whole list in the form's view
+    frames(gui.manager)
+    turn = list_row(gui, rows, 9, "row 9")
+    assert turn.kind == "wheel" and turn.amount == -1
+    post(Action("move", turn.pos))
+    frames(gui.manager)
+    post(turn)
+    for event in pygame.event.get():
+        gui.manager.process_events(event)
+    gui.manager.update(0.001)  # a short frame: the glide has only begun
+    assert list_row(gui, rows, 9, "row 9").kind == "wait"
+    for _ in range(200):
+        action = list_row(gui, rows, 9, "row 9")
+        if action.kind != "wait":
+            break
+        frames(gui.manager)
+    assert action.kind == "click", action
+
+
+def test_wheel_turns_while_a_list_glides_are_progress_though_the_pointer_stays():
+    from app.guidriver import Stuck
+
+    driver = GuiDriver()
+    turn = Action("wheel", (976, 462), amount=-1, what="to SC")
+    for _ in range(200):
+        driver.judge_progress(turn, moved=True)
+        driver._last = turn
+    with pytest.raises(Stuck, match="wheel turns did not bring to SC into view"):
+        for _ in range(200):
+            driver.judge_progress(turn, moved=False)
+            driver._last = turn
