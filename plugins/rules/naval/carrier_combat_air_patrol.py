@@ -29,11 +29,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from kernel.errors import Rejected
 from plugins.rules.air.aircraft import check_mission_weather
 from plugins.rules.air.mission_kinds import KINDS, register
 from plugins.rules.air.missions import other_threats, phasing_bombers, threat_problem
 from plugins.rules.air.state import AM, air
-from kernel.errors import Rejected
 
 from .port_attack import KIND, carrier_range_problem, free_carrier_planes, land_carrier_planes, targets
 
