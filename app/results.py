@@ -75,7 +75,7 @@ class Popups:
                 continue
             if record.type == "DiceRolled":
                 rolled, sink = True, None
-                by_step.setdefault(record.step, []).append(dice_line(record))
+                by_step.setdefault(record.step, []).append(in_words(self.game, dice_line(record)))
             elif rolled and not record.type.startswith(("Step", "Decision", "Digression")):
                 text = self.game.describe(record) if record.type != LAND_COMBAT else None
                 if text:
@@ -211,7 +211,7 @@ class Popups:
         self.enqueue(lambda: self._naval_combat_form(dict(report, rows=rows)))
 
     def _naval_combat_form(self, report: dict) -> FormWindow:
-        lines = report["lines"]
+        lines = [in_words(self.game, line) for line in report["lines"]]  # "allies in Coral Sea": the Allies
         shown = lines[:MOST_LINES] + ([f"... and {len(lines) - MOST_LINES} more (the Play form's log)"]
                                       if len(lines) > MOST_LINES else [])
         pictures = []

@@ -13,9 +13,10 @@ from .commandfill import title_of
 STEP_ID = re.compile(r"\bwif(?:\.[a-z0-9][a-z0-9_-]*)+")
 RAW_EVENT = re.compile(r"^([A-Z][A-Za-z0-9]+)\((.*)\)$", re.S)
 DICE_LINE = re.compile(r"\bsystem: rolled \[([\d, ]*)\] on d(\d+) for ([^\n]*)")  # kernel/builtin.py's text
+SYSTEM_ACTOR = re.compile(r"^system: ")  # the kernel's actor for what no player decided
 ID_WORD = re.compile(r"(?<![\w-])[a-z][a-z_]*(?![\w-])")  # a lower-case word: a power or side id when it is one
 UNIT_ID = re.compile(r" \(([a-z0-9][\w.-]*)\)")  # "(su-balt-ftr)" after a unit's name
-SLUG = re.compile(r"\(([a-z]+(?:-[a-z0-9]+)+)\)")  # another id in parentheses: a set-up occasion, an area
+SLUG = re.compile(r"\(([a-z]+(?:-[a-z]+)*-[0-9]+)\)")  # an id numbered in parentheses: "(reinforcements-turn-2)"
 HEX_TUPLE = re.compile(r"(?:\bhex )?\((\d{1,3}), (\d{1,3})\)")  # a hex as Python writes a tuple
 COMMAND_TYPE = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b")  # MoveLandUnit, FlyCAP: only the game's own
 
@@ -92,6 +93,7 @@ def names_in_words(game, text: str) -> str:
     "axis"), a unit's id after its name ("I-16 (Baltic) (su-balt-ftr)") and a hex as a
     tuple ("(203, 56)")."""
     text = DICE_LINE.sub(lambda m: f"dice {m.group(3)}: {m.group(1)} (d{m.group(2)})", text)
+    text = SYSTEM_ACTOR.sub("", text)  # "system: RAAF 100 Squadron moves to Townsville": the rules moved it
     kernel = getattr(getattr(game, "state", None), "kernel", None)
     if kernel is not None:
         ids = {*kernel.sides, *kernel.powers()}

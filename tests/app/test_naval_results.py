@@ -77,7 +77,7 @@ def test_naval_combat_results_show_the_chart_read_each_defence_die_and_each_unit
     assert all(t.startswith("Naval Combat Results: Baltic Sea") for t in titles), titles
     text = "\n".join(line for w in forms for line in w.lines)
     # the search dice, the combat type, each side's column and row with its Damage Risks
-    assert "<b>dice</b> Search Die Rolls: axis in Baltic Sea: 1" in text
+    assert "<b>dice</b> Search Die Rolls: Axis in Baltic Sea: 1" in text
     assert "Combat type: <b>surface</b>" in text
     assert "the Axis attack the Allies: column 8-11, row 1 ship(s); <b>Damage Risks: 1 Damaged and 1 Aborted</b>" in text
     # each defence roll and what it made of the result; then where the unit stands

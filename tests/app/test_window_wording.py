@@ -80,6 +80,7 @@ def test_event_texts_name_powers_sides_dice_and_hexes_in_words(cap_window):
     assert in_words(game, "ussr takes control of hex (203, 57)") == "USSR takes control of Lwow"
     assert in_words(game, "USSR's setup tray (reinforcements-turn-2): 8 units") \
         == "USSR's setup tray (reinforcements turn 2): 8 units"
+    assert in_words(game, "naval air (air-to-sea)") == "naval air (air-to-sea)"  # words, not an id
     # a word that only looks like an id, and a parenthesis that is no unit's id, are left alone
     assert in_words(game, "10th Army (inf, 203,52) and the allies (lab)") == "10th Army (inf, 203,52) and the Allies (lab)"
 
@@ -208,6 +209,33 @@ def test_the_setup_trays_rows_read_as_a_column(tmp_path, monkeypatch):
         rows = window.play.tray.form.unit_list
         assert rows.item_list[0]["text"].startswith("In Stack")
         assert all(b.text_horiz_alignment == "left" for b in buttons())
+    finally:
+        pygame.quit()
+        game.close()
+
+
+def test_a_results_dice_line_names_the_sides(tmp_path, monkeypatch):
+    """The result dialogs' dice lines said "Initiative: axis die, allies die" (and the naval
+    form "Search Die Rolls: allies in Coral Sea"); the sides are named."""
+    from test_app_asks_the_game import COUNTRIES
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    game = Game.new("lab", tmp_path / "i.wif", seed=3, extra_plugins=["land", "turn"],
+                    options={"units": [unit("g1", "germany", (204, 52))], "countries": COUNTRIES,
+                             "start_at": "turn.new-turn.initiative"})
+    try:
+        window = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
+        window.draw()
+        rolled = [r for r in game.history() if r.type == "DiceRolled" and "Initiative" in r.data.get("purpose", "")]
+        assert rolled
+        window.play.popups.on_events(rolled)  # the initiative roll, as the window is told of it
+        window.draw()
+        lines = " ".join(window.play.popups.current().lines)
+        assert "Axis die, Allies die" in lines and not RAW_ID.search(lines), lines
+        assert in_words(game, "system: RAAF 100 Squadron (Beaufort) moves to Townsville") \
+            == "RAAF 100 Squadron (Beaufort) moves to Townsville"
     finally:
         pygame.quit()
         game.close()
