@@ -101,6 +101,7 @@ class FieldWidgets:
         self.last_box = None
         self.hover_box = None  # the preview of the hovered hex, when the form shows one
         self.words: Callable[[str], str] = lambda text: text  # a rule's label as a player reads it (app.wording)
+        self.show_on_map: Callable[[str, object], None] = lambda kind, value: None  # a hex or unit chosen here
 
     def label_of(self, option) -> str:
         return gui_text(self.words(option.label or str(option.value)))
@@ -253,6 +254,8 @@ class FieldWidgets:
             return
         self.changed()
         f = fill.field(name)
+        if value is not CLEAR and f is not None and f.kind in ("hex", "unit"):
+            self.show_on_map(f.kind, value)  # chosen on the form: the map goes there if it is not in view
         if value is not CLEAR and f is not None and f.kind in SINGLE and fill.complete() and one_step(fill):
             self.submit(fill.command())
 

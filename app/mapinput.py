@@ -53,6 +53,21 @@ class MapInput:
         unit = units.units.get(unit_id) if units is not None and isinstance(unit_id, str) else None
         return tuple(unit.hex) if unit is not None and unit.hex is not None else None
 
+    def show(self, kind: str, value) -> None:
+        """A hex or a unit chosen on the form (a list row, a button) and out of the map's view,
+        or under the Play form: the map is centred on it (issue 11 item 6, the map follows the
+        action).  A click on the map moves nothing: the player is looking there."""
+        at = tuple(value) if kind == "hex" and isinstance(value, (list, tuple)) else \
+            self.unit_hex(value) if kind == "unit" else None
+        forms, window = self.forms, self.forms.window
+        panel, dmap = window.panels.get("detailed"), window.primary
+        if at is None or panel is None or dmap is None:
+            return
+        x, y = dmap.hex_to_screen(at)
+        pos = (panel.body.x + x, panel.body.y + y)
+        if not panel.body.collidepoint(pos) or (forms.form is not None and forms.form_rect("play").collidepoint(pos)):
+            dmap.center_on(at)
+
     def selected(self, unit_id) -> None:
         """A unit was chosen: select its hex on the map (its stack shows in the panels)."""
         h = self.unit_hex(unit_id)

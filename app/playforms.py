@@ -328,6 +328,7 @@ class PlayForms:
     def build_decisions(self, form: FormWindow, y: int, width: int) -> int:
         widgets = FieldWidgets(form, width, self.submit, self.fill_changed)
         widgets.words = lambda text: in_words(self.game, text)
+        widgets.show_on_map = self.map.show
         self._hover_box = None
         y = self.build_activities(form, y, width)
         fillable_here = []

@@ -239,3 +239,31 @@ def test_a_results_dice_line_names_the_sides(tmp_path, monkeypatch):
     finally:
         pygame.quit()
         game.close()
+
+
+def test_a_hex_chosen_on_the_play_form_is_brought_into_the_maps_view(tmp_path, monkeypatch):
+    """Issue 11 item 6, the map follows the action: a hex to attack chosen by its button on the
+    Play form (not on the map) was left off screen; the map is centred on it. Lab scenario:
+    Germany declares an attack on the Soviet corps at 207,52 with the map looking far away."""
+    from test_playing import DECL, SUPPLY_HQ, TARGET, lab_game
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    game = lab_game(tmp_path / "d.wif", start_at=DECL, extra_units=[SUPPLY_HQ])
+    try:
+        window = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
+        window.primary.center_on((180, 40))
+        window.draw()
+        play = window.play
+        button = next(b for b in play.form.owned if getattr(b, "sets", None) is not None
+                      and b.sets[0] == "hex" and tuple(b.sets[1]) == TARGET)
+        pump(window, *click(button.rect.center))
+        assert tuple(play.fill.values["hex"]) == TARGET
+        assert window.primary.centre_hex == TARGET
+        body = window.panels["detailed"].body
+        x, y = window.primary.hex_to_screen(TARGET)
+        assert body.collidepoint(body.x + x, body.y + y)
+    finally:
+        pygame.quit()
+        game.close()
