@@ -95,9 +95,10 @@ class PlayForms:
             self.say(in_words(self.game, outcome.reason), RED)
             return False
         done, told = f"{title_of(command['type'])}: done", 0
+        # End phase: "Germany finished Land Movement", whatever the next steps did by themselves
+        finished = next((in_words(self.game, self.game.describe(r)) for r in outcome.events
+                         if r.type == "DecisionFinished"), None)
         for record in outcome.events:
-            if record.type == "DecisionFinished" and not told:
-                done = in_words(self.game, self.game.describe(record))  # "Germany finished Land Movement"
             if record.type.startswith(("Step", "Digression", "Decision")):
                 continue  # the Sequence of Play header already says where the game is
             text = in_words(self.game, self.game.describe(record))
@@ -105,7 +106,9 @@ class PlayForms:
                 self.log.append(gui_text(text))
                 told += 1
                 done = text  # the status says what happened, in words (issue 11 item 5)
-        if told > 1:
+        if finished is not None:
+            done = finished + (f" (and {told} more: see the log)" if told else "")
+        elif told > 1:
             done = f"{title_of(command['type'])}: {done} (and {told - 1} more: see the log)"
         self.status = (done, GREEN)
         self.log = self.log[-40:]

@@ -140,6 +140,10 @@ def test_ending_a_phase_says_who_finished_what(tmp_path, monkeypatch):
         pump(window, *click(buttons(window.play.form)[FINISH].rect.center))
         assert game.state.kernel.sequence.current != "wif.turn.impulse.land.movement.land-movement"
         assert window.play.status[0] == "Germany finished Land Movement"
+        # with what the next steps did by themselves after it, the status still says who finished what
+        pump(window, *click(buttons(window.play.form)[FINISH].rect.center))
+        status = window.play.status[0]
+        assert status.startswith("Germany finished ") and "Finish step" not in status, status
     finally:
         pygame.quit()
         game.close()
