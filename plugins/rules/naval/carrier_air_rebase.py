@@ -84,9 +84,10 @@ def _place(state, to: str):
     if target is not None:
         return ("carrier", target)
     try:
-        return ("hex", tuple(core.key_hex(to)))
+        hex_ = tuple(core.key_hex(to))
     except (ValueError, TypeError):
         return None
+    return ("hex", hex_) if core.world_map().grid.contains(hex_) else None  # off the map: bad input
 
 
 def why_not_plane(state, actor: str, unit_id: str) -> str | None:
@@ -121,7 +122,7 @@ def why_not_rebase(state, actor: str, unit_id: str, to: str) -> str | None:
     origin = carrier_of(state, unit_id)
     place = _place(state, to)
     if place is None:
-        return f"{RULE}: {to!r} is neither a carrier nor a hex \"col,row\""
+        return f"{RULE}: {to!r} is neither a carrier nor a hex \"col,row\" of the map"
     what, target = place
     if what == "carrier":
         if target.branch != "naval" or kind(target) != "carrier" or target.where != "map":

@@ -36,6 +36,7 @@ from typing import Literal
 from kernel.choices import Field, Option
 from kernel.errors import Rejected
 from kernel.events import Command
+from plugins.rules import core
 from plugins.rules.air.aircraft import check_mission_weather, hex_label, reach
 from plugins.rules.air.events import AirUnitFlew
 from plugins.rules.air.missions import enemy_flight_hexes, escorted_hexes
@@ -120,6 +121,8 @@ def why_not_fly(state, actor: str, unit_id: str, hex_, role: str, threatened=Non
     if problem:
         return problem
     hex_ = tuple(hex_)
+    if len(hex_) != 2 or not core.world_map().grid.contains(hex_):
+        return f"{RULE}: hex {hex_} is not on the map"
     u = units(state).units[unit_id]
     if role == "cap":
         return cap_target_problem(state, u, hex_, threatened)

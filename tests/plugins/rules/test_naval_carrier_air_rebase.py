@@ -85,6 +85,8 @@ def test_air_rebase_carrier_plane_bad_input_gets_the_rules_reason_and_nothing_is
     # no room by class: cv2 is class 2, p2 class 3
     refused(g, rebase(unit="p2", to="cv2"), "Carrier Classes", "more than")
     refused(g, rebase(to="nowhere"), "neither a carrier nor a hex")
+    refused(g, rebase(to="9999,9999"), "neither a carrier nor a hex", "of the map")  # off the map
+    refused(g, rebase(to="3,-4"), "neither a carrier nor a hex", "of the map")
     refused(g, rebase(to="205,45"), "rebases between hexes with RebaseAir")
     refused(g, rebase(unit="cv", to="cv2"), "not a carrier air unit of germany")
     # a damaged carrier takes a plane but none flies off it

@@ -92,6 +92,7 @@ def test_port_attack_carrier_air_unit_out_of_range_is_refused_and_nothing_is_app
     reason = refused(g, fly(hex_=LENINGRAD), "can fly 5 hexes from Baltic Sea", "10 hexes from that sea area")
     assert "Port Attack (carrier air units)" in reason
     refused(g, fly(hex_=AIRFIELD), "not a port")
+    refused(g, fly(hex_=(9999, 9999)), "hex (9999, 9999) is not on the map")  # bad input: nothing appended
     refused(g, fly(role="escort"), "no friendly bomber is flying")
     refused(g, fly(unit="ju88"), "not a carrier air unit of germany")
     refused(g, {**fly(), "actor": "ussr"}, "nothing (more) to decide")
