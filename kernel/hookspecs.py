@@ -174,6 +174,14 @@ def finish_step_refusal(state, step_id, power):
     """Return a reason (str) why ``power`` may not finish this step yet, or None."""
 
 
+@hookspec(firstresult=True)
+def unit_problem(unit):
+    """Return why ``unit`` (a counter as a scenario, the lab or the rig writes it: a dict) is
+    not one the loaded rules can play, naming it, or None.  The plugin that owns the counter's
+    kind answers (the naval plugin its classes and factors), so a counter of an unknown class
+    is refused where it is given, not met later as a missing table entry."""
+
+
 # ---------------------------------------------------------------- what the game tells players and bots
 @hookspec
 def objective_hexes(state, power):

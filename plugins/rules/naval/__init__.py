@@ -49,7 +49,13 @@ from . import naval_combat_abort_queue as abort_queue
 from . import naval_combat_steps as steps
 from . import return_to_base as rtb
 from .hooks import HOOKSPECS  # noqa: F401  (published hooks, see hooks.py)
+from .naval_units import naval_problem
 from .state import NON_PHASING_NAVAL_COMBAT, PHASING_NAVAL_COMBAT, RETURN_TO_BASE, STAY_AT_SEA, rules
+
+
+@hookimpl
+def unit_problem(unit):
+    return naval_problem(unit)
 
 
 @hookimpl

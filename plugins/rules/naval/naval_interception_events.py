@@ -69,20 +69,25 @@ def _attempted(state, event):
         n.interceptors[f"{d['side']}:{d['area']}"] = [d["unit"], d["turn"], d["impulse"]]
 
 
+# The three below record a step of the interception of the move under way; a lab game's
+# RigEvent may record one with no move under way (kernel/lab.py), which then changes nothing.
 @rules.reducer("InterceptionDeclined")
 def _declined_interception(state, event):
-    naval(state).moving.declined = True
+    if naval(state).moving is not None:
+        naval(state).moving.declined = True
 
 
 @rules.reducer("InterceptionSearched")
 def _searched_interception(state, event):
     m = naval(state).moving
-    m.roll, m.success = event.data["roll"], event.data["success"]
+    if m is not None:
+        m.roll, m.success = event.data["roll"], event.data["success"]
 
 
 @rules.reducer("InterceptStopOrFight")
 def _stop_or_fight(state, event):
-    naval(state).moving.choice = "fight" if event.data["fight"] else "stop"
+    if naval(state).moving is not None:
+        naval(state).moving.choice = "fight" if event.data["fight"] else "stop"
 
 
 @rules.reducer("NavalMoveFinished")

@@ -142,6 +142,9 @@ def rig_unit_preview(state, cmd: RigUnit):
 @rules.command(RigUnit, anytime=True, choices=rig_unit_choices, preview=rig_unit_preview)
 def rig_unit(ctx, cmd: RigUnit) -> None:
     _refuse(why_not_rig_unit(ctx.state, cmd.unit))
+    problem = ctx.host.pm.hook.unit_problem(unit=cmd.unit.model_dump())  # e.g. a naval class no table has
+    if problem:
+        raise Rejected(f"RigUnit: {problem}")
     new = cmd.unit
     old = units(ctx.state).units.get(new.id)
     if old is None:

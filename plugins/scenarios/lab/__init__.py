@@ -20,6 +20,7 @@ Options are recorded in the save, so a test situation is reproducible from its f
 
 from __future__ import annotations
 
+from kernel.errors import Rejected
 from kernel.hookspecs import hookimpl
 from kernel.plugins import ScenarioSpec
 from plugins.rules.core import (
@@ -47,7 +48,11 @@ def setup(ctx) -> None:
     for key, power in (options.get("hex_control") or {}).items():
         ctx.emit(HexControlChanged(hex=key_hex(key), power=power))
     for raw in options.get("units", []):
-        ctx.emit(UnitCreated(unit=Unit.model_validate(raw)))
+        unit = Unit.model_validate(raw)
+        problem = ctx.host.pm.hook.unit_problem(unit=unit.model_dump())
+        if problem:
+            raise Rejected(f"lab option 'units': {problem}")
+        ctx.emit(UnitCreated(unit=unit))
     if options.get("last_turn"):
         ctx.emit(LastTurnSet(turn=int(options["last_turn"])))
     if options.get("calendar") and "CalendarSet" in ctx.host.events:
