@@ -98,9 +98,13 @@ class PlayForms:
         # End phase: "Germany finished Land Movement", whatever the next steps did by themselves
         finished = next((in_words(self.game, self.game.describe(r)) for r in outcome.events
                          if r.type == "DecisionFinished"), None)
+        # a unit the rules' own event moved ("moves 201,51 → 200,53"): the kernel's "moves to" says it again
+        told_moves = {r.data.get("unit") for r in outcome.events if r.type != "UnitMoved" and r.type.endswith("Moved")}
         for record in outcome.events:
             if record.type.startswith(("Step", "Digression", "Decision")):
                 continue  # the Sequence of Play header already says where the game is
+            if record.type == "UnitMoved" and record.data.get("unit") in told_moves:
+                continue
             text = in_words(self.game, self.game.describe(record))
             if text:
                 self.log.append(gui_text(text))

@@ -271,3 +271,26 @@ def test_a_hex_chosen_on_the_play_form_is_brought_into_the_maps_view(tmp_path, m
     finally:
         pygame.quit()
         game.close()
+
+
+def test_a_move_is_told_once_in_the_log(tmp_path, monkeypatch):
+    """A land move was told twice in the Play form's log: the rules' "moves 206,52 → 205,53"
+    and the kernel's "moves to (205, 53)"; a click on the unit and one on the hex tell it once."""
+    from test_playing import lab_game
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    game = lab_game(tmp_path / "m.wif")
+    try:
+        window = GameWindow(game, screen=pygame.display.set_mode((1024, 768)), forms=True)
+        window.primary.center_on((206, 52))
+        window.draw()
+        before = len(window.play.log)
+        pump(window, *click(hex_pos(window, (206, 52))), *click(hex_pos(window, (205, 53))))
+        assert tuple(game.state["units"].units["g-inf"].hex) == (205, 53)
+        told = [t for t in window.play.log[before:] if "g-inf" in t]
+        assert len(told) == 1 and "206,52" in told[0], told
+    finally:
+        pygame.quit()
+        game.close()
