@@ -181,7 +181,7 @@ class GuiDriver:
         if form.mode != self.mode:
             return drop_down(form.gui, form.mode_menu, MODES[self.mode])
         if form.scenario != self.scenario:
-            return drop_down(form.gui, form.scenario_menu, self.scenario)
+            return drop_down(form.gui, form.scenario_menu, form.scenarios.get(self.scenario, self.scenario))
         pos = visible_point(form.gui, form.start_button)
         if pos is None:
             raise Stuck("the Start button of the Start New Game form cannot be clicked")

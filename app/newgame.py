@@ -40,8 +40,8 @@ def scenarios() -> dict[str, str]:
     from kernel.plugins import discover
 
     found = discover()
-    return {i.id: i.id for i in found.plugins.values()
-            if i.manifest.kind == "scenario" and i.id not in HIDDEN_SCENARIOS}
+    return {i.id: i.manifest.name or i.id for i in found.plugins.values()
+            if i.manifest.kind == "scenario" and i.id not in HIDDEN_SCENARIOS}  # id -> the title a player reads
 
 
 def scenario_sides(scenario: str) -> dict[str, list[str]]:
@@ -114,7 +114,8 @@ class NewGameForm:
         self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, self.mode_menu, self._mode_changed)
         y += 38
         UILabel(pygame.Rect(8, y, 140, 30), "Scenario", m, container=win)
-        self.scenario_menu = UIDropDownMenu(list(self.scenarios) or ["-"], self.scenario or "-",
+        self.scenario_menu = UIDropDownMenu(list(self.scenarios.values()) or ["-"],
+                                            self.scenarios.get(self.scenario, "-"),
                                             pygame.Rect(150, y, 420, 30), m, container=win)
         self.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, self.scenario_menu, self._scenario_changed)
         y += 38
@@ -176,7 +177,7 @@ class NewGameForm:
 
     def _scenario_changed(self, text: str) -> None:
         self._read_names()
-        self.scenario = text
+        self.scenario = next((k for k, title in self.scenarios.items() if title == text), text)
         self.assign = {}
         self.build()
 

@@ -182,6 +182,21 @@ def test_start_new_game_names_the_major_powers_and_sides(tmp_path, monkeypatch):
         shown = labels()
         assert "Germany (Axis)" in shown and "USSR (Allies)" in shown
         assert not any(RAW_ID.search(t) for t in shown), shown
+        # the scenarios by their titles; the one clicked is the game's scenario
+        assert form.scenario_menu.selected_option in ("Barbarossa", ("Barbarossa", "Barbarossa"))
+        assert {"Barbarossa", "Guadalcanal"} <= set(form.scenarios.values())
+        for _ in range(8):  # a menu's option may take a second click, as the mode's above
+            action = drop_down(gui, form.scenario_menu, "Guadalcanal")
+            if action is None or form.scenario == "guadalcanal":
+                break
+            for e in [motion(action.pos), *click(action.pos)]:
+                pygame.event.post(e)
+            for _ in range(3):
+                for e in pygame.event.get():
+                    gui.process(e)
+                gui.update(0.01)
+        assert form.scenario == "guadalcanal"
+        assert "Japan (Axis)" in labels()
     finally:
         pygame.quit()
 
