@@ -200,8 +200,11 @@ def bot_game(status: dict) -> SimpleNamespace:
     plugins (the random bot's chains ask the sea boxes for cargo at sea) has no answer here: it
     has only the choices (the greedy bot reads a RemoteGame, play_seat)."""
     sequence = SimpleNamespace(current=status["step"], pending=status["pending"], finished=status["finished"])
+    # side_of answers None (no plugin here knows the sides): the random bot's naval sampling
+    # (app/bot_sea.py SeaSense) then takes the power for its side and finds no convoy at sea
     return SimpleNamespace(host=_no_plugins(), state=SimpleNamespace(kernel=SimpleNamespace(
-        seq=status["seq"], turn=status["turn"], impulse=status["impulse"], sequence=sequence)))
+        seq=status["seq"], turn=status["turn"], impulse=status["impulse"], sequence=sequence,
+        side_of=lambda power: None)))
 
 
 @cache
