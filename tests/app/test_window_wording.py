@@ -168,16 +168,20 @@ def test_start_new_game_names_the_major_powers_and_sides(tmp_path, monkeypatch):
             return [e.text for e in form.window.get_container().elements if isinstance(e, UILabel)]
 
         assert "You play every major power: Germany, USSR" in labels()
-        for _ in range(4):  # open the mode menu, then click "Hot seat"
-            action = drop_down(gui, form.mode_menu, MODES["hotseat"])
-            if action is None or form.mode == "hotseat":
-                break
-            for e in [motion(action.pos), *click(action.pos)]:
-                pygame.event.post(e)
-            for _ in range(3):
-                for e in pygame.event.get():
-                    gui.process(e)
-                gui.update(0.01)
+        def choose(menu_of, option: str, done) -> None:
+            """Open the menu, then click the option (an option may take a second click)."""
+            for _ in range(8):
+                action = drop_down(gui, menu_of(), option)
+                if action is None or done():
+                    break
+                for e in [motion(action.pos), *click(action.pos)]:
+                    pygame.event.post(e)
+                for _ in range(3):
+                    for e in pygame.event.get():
+                        gui.process(e)
+                    gui.update(0.01)
+
+        choose(lambda: form.mode_menu, MODES["hotseat"], lambda: form.mode == "hotseat")
         assert form.mode == "hotseat"
         shown = labels()
         assert "Germany (Axis)" in shown and "USSR (Allies)" in shown
@@ -185,16 +189,7 @@ def test_start_new_game_names_the_major_powers_and_sides(tmp_path, monkeypatch):
         # the scenarios by their titles; the one clicked is the game's scenario
         assert form.scenario_menu.selected_option in ("Barbarossa", ("Barbarossa", "Barbarossa"))
         assert {"Barbarossa", "Guadalcanal"} <= set(form.scenarios.values())
-        for _ in range(8):  # a menu's option may take a second click, as the mode's above
-            action = drop_down(gui, form.scenario_menu, "Guadalcanal")
-            if action is None or form.scenario == "guadalcanal":
-                break
-            for e in [motion(action.pos), *click(action.pos)]:
-                pygame.event.post(e)
-            for _ in range(3):
-                for e in pygame.event.get():
-                    gui.process(e)
-                gui.update(0.01)
+        choose(lambda: form.scenario_menu, "Guadalcanal", lambda: form.scenario == "guadalcanal")
         assert form.scenario == "guadalcanal"
         assert "Japan (Axis)" in labels()
     finally:
