@@ -123,26 +123,24 @@ def test_new_guadalcanal_with_kamikaze_on_records_it(tmp_path, capsys):
 
 
 def test_random_rules_draw_only_rules_that_suit_the_scenario():
-    """`wif autoplay --random-rules`: Kamikaze needs the naval rules, so a Barbarossa draw never
-    has it; dropping it before the draw leaves the other rules' draws as they were before it was
-    implemented (seeds 5 and 24, which the Barbarossa optional-rules autoplay test relies on)."""
+    """`wif autoplay --random-rules`: Kamikaze needs the naval rules, so a draw for the lab (no
+    naval rules) never has it; Guadalcanal and Barbarossa (16.3's fleets) play them, so theirs may."""
     from app.cli_bots import random_rules
 
     every = {"preset": "all", "rules_on": [], "rules_off": []}
-    without_kamikaze = every | {"rules_off": ["kamikaze"]}
-    for seed in (5, 24):  # the pool is the same as with Kamikaze switched off, so the draw is too
-        assert random_rules(every, seed, "barbarossa") == random_rules(without_kamikaze, seed)
-    assert all("kamikaze" not in random_rules(every, seed, "barbarossa")["rules_on"] for seed in range(1, 9))
-    assert any("kamikaze" in random_rules(every, seed, "guadalcanal")["rules_on"] for seed in range(1, 9))
+    assert all("kamikaze" not in random_rules(every, seed, "lab")["rules_on"] for seed in range(1, 9))
+    for scenario in ("guadalcanal", "barbarossa"):
+        assert any("kamikaze" in random_rules(every, seed, scenario)["rules_on"] for seed in range(1, 9))
 
 
-def test_new_barbarossa_with_all_rules_leaves_kamikaze_off_and_says_why(tmp_path, capsys):
-    """A preset leaves OFF a rule whose plugin needs rules the game does not play, with a note."""
+def test_new_lab_with_all_rules_leaves_kamikaze_off_and_says_why(tmp_path, capsys):
+    """A preset leaves OFF a rule whose plugin needs rules the game does not play, with a note
+    (the lab plays no naval rules; Barbarossa does since it carries 16.3's fleets)."""
     save = tmp_path / "b.wif"
-    assert main(["new", "barbarossa", "--save", str(save), "--seed", "3", "--rules", "all"]) == 0
+    assert main(["new", "lab", "--save", str(save), "--seed", "3", "--rules", "all"]) == 0
     out = capsys.readouterr().out
     on = next(line for line in out.splitlines() if "optional rules ON:" in line)
-    assert "artillery" in on and "kamikaze" not in on
+    assert "territorials" in on and "kamikaze" not in on
     assert "note: Kamikaze left OFF: it needs the naval rules, which this game does not play" in out
     store = EventStore.open(save)
     assert "kamikaze" not in store.meta("options")["optional_rules"] and "naval" not in store.meta("plugins")

@@ -17,10 +17,10 @@ from kernel.game import Game
 
 pytestmark = pytest.mark.whole_game
 
-GAME_SEED = 6  # the game's dice
-BOT_SEED = 6  # seeds 6/6 give every kind of decision, a retreat chosen by a player included,
-# with the rules of 2026-12-02 05:30 (3/3 and 2/2, chosen before, no longer do; in 4/4 the
-# retreats are all the rules' own)
+GAME_SEED = 10  # the game's dice
+BOT_SEED = 10  # seeds 10/10 give every kind of decision, a retreat chosen by a player included,
+# with the rules of 2026-12-02 12:00, Barbarossa carrying 16.3's fleets (6/6, 7/7 and 8/8 then
+# had no retreat chosen by a player, 9/9 no advance after combat)
 
 # Each kind of decision a Barbarossa player makes (issue: every decision can be made with the
 # mouse): the command the driver made through the forms, and the event it leaves in the log.

@@ -38,6 +38,12 @@ unit still in the tray at its saved default position (or, if that hex is no long
 the nearest legal hex of its area).  Units a power leaves in its tray when it finishes go
 to their default positions.
 
+Ships (Ships in Flames "16.3 1941 Barbarossa Scenario"): the Baltic and Black Sea fleets of
+both sides start in their ports (``data/naval_order_of_battle.json``; its header says which
+port where 16.3 says "any port").  They are not in the setup tray: the scenario places them
+with the control of June 1941.  At sea Barbarossa's map is the Baltic and the Black Sea
+(``sea_area_refusal``): every other sea area is closed to ships and supply paths.
+
 Reinforcements ("Reinforcements": every turn except the first) arrive in the setup tray
 at the start of the turn and are placed in the reinforcement area (procedures.reinforcements);
 a unit left in the tray when its power finishes stays there and is offered again next turn.
@@ -67,6 +73,7 @@ from kernel.hookspecs import hookimpl
 from kernel.plugins import ScenarioSpec
 from plugins.rules.core import CountryControlSet, HexControlChanged, LastTurnSet, WarDeclared
 from plugins.rules.core.scenario import describe_victory
+from plugins.rules.naval.overseas_supply import close_sea_areas_with
 from plugins.rules.units import Unit, UnitCreated
 
 from . import oob
@@ -113,6 +120,13 @@ def _unit_model(u: oob.UnitData) -> Unit:
                 factors=dict(u.factors), size=u.size, year=u.year, flags=list(u.flags), hex=None, where=TRAY)
 
 
+def _ship_model(ship: oob.ShipData) -> Unit:
+    """A ship of 16.3 in its port (the naval plugin's counter: "Where a naval unit is")."""
+    return Unit(id=ship.id, power=ship.power, nationality=ship.nationality, branch="naval", type=ship.type,
+                name=ship.name, factors=dict(ship.factors), size="naval", year=ship.year, flags=[],
+                hex=oob.port_hex(ship), where="map")
+
+
 def _fill_tray(ctx, power: str, occasion: str, new_units: list[str]) -> None:
     leftovers = [uid for uid in tray_units(ctx.state, power) if uid not in new_units]
     ctx.emit(SetupTrayFilled(power=power, occasion=occasion, units=leftovers + new_units))
@@ -129,6 +143,8 @@ def setup(ctx) -> None:
     for pair in data.political.at_war:
         ctx.emit(WarDeclared(powers=tuple(pair)))
     ctx.emit(LastTurnSet(turn=TURNS))
+    for ship in oob.naval_data().units:  # 16.3 "Place on Map"
+        ctx.emit(UnitCreated(unit=_ship_model(ship)))
     _add_optional_units(ctx)
     everyone = oob.all_units(ctx.state)
     for u in everyone:
@@ -180,6 +196,20 @@ def reinforcements(ctx, step_id: str) -> None:
 def register_scenarios(register):
     register(ScenarioSpec(id=SCENARIO, name="Barbarossa", sides=SIDES, sequence="wif", setup=setup,
                           description="Germany against the USSR, May/June 1941 to Jan/Feb 1942: 5 turns."))
+
+
+@hookimpl
+def sea_area_refusal(state, area):
+    """The partial map at sea: 16.3 puts Barbarossa's fleets in the Baltic Sea and the Black Sea,
+    and the scenario is Germany's drive into the USSR; every other sea area lies off its map
+    (the naval plugin's hook, asked by Naval Movement for every sea area on a move's way)."""
+    if not ours(state) or area in oob.sea_areas_in_play():
+        return None
+    return (f"Barbarossa: the scenario's ships sail only the Baltic Sea and the Black Sea "
+            f"(16.3); the sea area {area} lies outside its map")
+
+
+close_sea_areas_with(sea_area_refusal)  # supply paths too ("Overseas supply paths"), traced without a plugin host
 
 
 @hookimpl

@@ -6,7 +6,9 @@ Public functions other plugins and tools may use:
 - ``scenario_data()``: the validated data (units, areas, political, objectives);
 - ``area_hexes(area_id)``: the land hexes of a setup area (before the control test);
 - ``start_control()``: (country -> power, hex -> power) of June 1941;
-- ``east_european_cities()`` / ``objective_values()``: the Barbarossa victory objectives.
+- ``east_european_cities()`` / ``objective_values()``: the Barbarossa victory objectives;
+- ``naval_data()`` / ``port_hex(ship)``: Ships in Flames 16.3's fleets (``data/naval_order_of_battle.json``);
+- ``sea_areas_in_play()``: the sea areas Barbarossa's ships may sail (the partial map at sea).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from plugins.rules.core import world_map
+from plugins.rules.naval.naval_units import naval_problem
 
 DATA = Path(__file__).parent / "data" / "order_of_battle.json"
+NAVAL_DATA = Path(__file__).parent / "data" / "naval_order_of_battle.json"
 
 LAND_TYPES = {"inf", "mtn", "cav", "arm", "mech", "hq-i", "hq-a"}
 AIR_TYPES = {"ftr", "lnd"}
@@ -126,6 +130,76 @@ def scenario_data() -> ScenarioData:
         if data.areas[u.area].power != u.power:
             raise ValueError(f"{DATA}: unit {u.id}: area {u.area!r} belongs to {data.areas[u.area].power}")
     return data
+
+
+class ShipData(BaseModel):
+    """A naval counter of 16.3 in the naval plugin's format, set up in the port ``at``."""
+    id: str
+    power: str
+    nationality: str = ""
+    type: str
+    name: str
+    year: int
+    factors: dict[str, int]
+    at: str
+
+    def problem(self, powers: set[str]) -> str | None:
+        """Why this is not a valid Barbarossa ship, or None (16.1 "Set up each naval unit
+        (including convoy points) in a port controlled by its major power")."""
+        problem = naval_problem({**self.model_dump(), "branch": "naval"})
+        if problem:
+            return problem
+        if self.power not in powers:
+            return f"ship {self.id}: {self.power!r} is not a major power of Barbarossa"
+        city = world_map().city(self.at)
+        if city is None or not city.port:
+            return f"ship {self.id}: {self.at!r} is not a port on the map"
+        return None
+
+
+class NavalData(BaseModel):
+    source: str
+    approximations: str
+    sea_areas_in_play: list[str]
+    units: list[ShipData]
+
+
+@cache
+def naval_data() -> NavalData:
+    """Ships in Flames 16.3's fleets (``data/naval_order_of_battle.json``), loaded once."""
+    return load_naval_data(NAVAL_DATA)
+
+
+def load_naval_data(path: Path) -> NavalData:
+    """A fleets file, checked: ids unique and apart from the land and air counters', naval
+    factors, ports on the map, sea areas on the map; an error names the file."""
+    try:
+        data = NavalData.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except Exception as exc:  # name the file, as every bad-input error does
+        raise ValueError(f"{path}: {exc}") from exc
+    powers = {a.power for a in scenario_data().areas.values()}
+    taken = set(_by_id())
+    for u in data.units:
+        if u.id in taken:
+            raise ValueError(f"{path}: unit id {u.id!r} appears twice")
+        taken.add(u.id)
+        problem = u.problem(powers)
+        if problem:
+            raise ValueError(f"{path}: {problem}")
+    for code in data.sea_areas_in_play:
+        if code not in world_map().sea_areas:
+            raise ValueError(f"{path}: sea_areas_in_play: {code!r} is not a sea area of the map")
+    return data
+
+
+def port_hex(ship: ShipData) -> tuple[int, int]:
+    return tuple(world_map().city(ship.at).hex)
+
+
+@cache
+def sea_areas_in_play() -> frozenset[str]:
+    """The seas 16.3 puts the fleets in (the Baltic Sea, the Black Sea): Barbarossa's map at sea."""
+    return frozenset(naval_data().sea_areas_in_play)
 
 
 @cache

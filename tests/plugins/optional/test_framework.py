@@ -259,7 +259,6 @@ def test_new_game_records_its_optional_rules_in_options_event_and_meta(stand_ins
     assert game.store.meta("options")["optional_rules"] == chosen
     # the rules ON and the framework are part of the recorded plugin set; a mod's rule OFF is not
     assert {"optional-rules", "divisions", "artillery", "blitz-bonus"} <= set(game.plugin_set)
-    assert "kamikaze" not in game.plugin_set
     game.close()
 
 
@@ -386,16 +385,19 @@ def test_the_ctrl_o_view_marks_rules_on_and_what_may_toggle_now(stand_ins, save)
 
 
 def test_a_saved_set_keeps_only_the_rules_that_suit_the_game(stand_ins, private_config, save):
-    """A Personal Set saved for Guadalcanal, with Kamikaze ON, chosen for Barbarossa: Kamikaze
-    is left OFF with a note (it needs the naval rules), so the game does not load them; the
-    rest of the set is ON.  Named one by one (--rules-on), Kamikaze is taken as it is."""
+    """A Personal Set saved for Guadalcanal, with Kamikaze ON, chosen for the lab (no naval
+    rules): Kamikaze is left OFF with a note (it needs the naval rules), so the game does not
+    load them; the rest of the set is ON.  Named one by one (--rules-on), Kamikaze is taken as
+    it is.  Barbarossa plays the naval rules (16.3's fleets): there the whole set is ON."""
     catalogue = build_catalogue(plugin_dirs=[stand_ins])
-    save_rule_set("personal", ["divisions", "kamikaze"], catalogue)
+    save_rule_set("personal", ["territorials", "kamikaze"], catalogue)
     discovery = discover([stand_ins])
-    choice = choose_rules(catalogue, "personal", fits=fits_scenario(discovery, "barbarossa"))
-    assert choice.rules == ["divisions"]
+    choice = choose_rules(catalogue, "personal", fits=fits_scenario(discovery, "lab"))
+    assert choice.rules == ["territorials"]
     assert any(n.startswith("Kamikaze left OFF: it needs the") for n in choice.notes)
-    game = new_game("barbarossa", save, seed=2, preset="personal", plugin_dirs=[stand_ins])
-    assert "naval" not in game.plugin_set and rules_on(game.state) == ["divisions"]
-    named = choose_rules(catalogue, "none", on=["kamikaze"], fits=fits_scenario(discovery, "barbarossa"))
+    game = new_game("lab", save, seed=2, preset="personal", plugin_dirs=[stand_ins])
+    assert "naval" not in game.plugin_set and rules_on(game.state) == ["territorials"]
+    named = choose_rules(catalogue, "none", on=["kamikaze"], fits=fits_scenario(discovery, "lab"))
     assert named.rules == ["kamikaze"]
+    barbarossa = choose_rules(catalogue, "personal", fits=fits_scenario(discovery, "barbarossa"))
+    assert set(barbarossa.rules) == {"territorials", "kamikaze"}

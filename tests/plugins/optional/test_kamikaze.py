@@ -1,6 +1,7 @@
 """Optional rule Kamikaze (seeds "Optional Rules", L2754-2756; "Kamikaze Form"): its catalogue
 entry (plugins/optional/kamikaze) makes the naval plugin's kamikaze rule choosable; a preset
-leaves it OFF in a game without the naval rules, so it never drags them into Barbarossa."""
+leaves it OFF in a game without the naval rules (the lab), so it never drags them in; Barbarossa
+plays the naval rules (Ships in Flames 16.3's fleets), so there it is ON with the other rules."""
 
 from __future__ import annotations
 
@@ -26,28 +27,29 @@ def test_kamikaze_switched_on_for_guadalcanal_starts_a_game_with_the_naval_rule_
         game.close()
 
 
-def test_preset_all_in_barbarossa_leaves_kamikaze_off_with_a_note():
+def test_preset_all_in_a_game_without_naval_leaves_kamikaze_off_with_a_note():
     discovery = discover()
     catalogue = build_catalogue(discovery)
-    choice = choose_rules(catalogue, "all", fits=fits_scenario(discovery, "barbarossa"))
+    choice = choose_rules(catalogue, "all", fits=fits_scenario(discovery, "lab"))
     assert "kamikaze" not in choice.rules and "naval" not in choice.plugins
     assert "Kamikaze left OFF: it needs the naval rules, which this game does not play" in choice.notes
     # the presets listing it (Standard, Advanced) leave it OFF the same way
-    standard = choose_rules(catalogue, "standard", fits=fits_scenario(discovery, "barbarossa"))
+    standard = choose_rules(catalogue, "standard", fits=fits_scenario(discovery, "lab"))
     assert "kamikaze" not in standard.rules and any(n.startswith("Kamikaze left OFF") for n in standard.notes)
-    # but in Guadalcanal, which plays the naval rules, All switches it ON
-    guadalcanal = choose_rules(catalogue, "all", fits=fits_scenario(discovery, "guadalcanal"))
-    assert "kamikaze" in guadalcanal.rules and not any("Kamikaze" in n for n in guadalcanal.notes)
-    # every other implemented rule suits Barbarossa
+    # but in Guadalcanal and Barbarossa, which play the naval rules, All switches it ON
+    for scenario in ("guadalcanal", "barbarossa"):
+        chosen = choose_rules(catalogue, "all", fits=fits_scenario(discovery, scenario))
+        assert "kamikaze" in chosen.rules and not any("Kamikaze" in n for n in chosen.notes), scenario
+    # every implemented rule suits Barbarossa
     implemented = [r.id for r in catalogue.implemented()]
-    assert rules_fitting("barbarossa") == [r for r in implemented if r != "kamikaze"]
+    assert rules_fitting("barbarossa") == implemented
 
 
-def test_a_barbarossa_game_from_the_all_preset_loads_no_naval_plugin(save):
-    game = new_game("barbarossa", save, preset="all", seed=2)
+def test_a_lab_game_from_the_all_preset_loads_no_naval_plugin(save):
+    game = new_game("lab", save, preset="all", seed=2)
     try:
         assert "naval" not in game.plugin_set and "kamikaze" not in game.plugin_set
         assert not is_on(game.state, "kamikaze")
-        assert "artillery" in game.state.kernel.options["optional_rules"]
+        assert "territorials" in game.state.kernel.options["optional_rules"]
     finally:
         game.close()
