@@ -26,6 +26,7 @@ from plugins.optional.framework import is_on
 from plugins.rules.air.aircraft import destroy as destroy_air_unit
 from plugins.rules.air.aircraft import name
 from plugins.rules.air.mission_kinds import MissionKind, needs_factor, register
+from plugins.rules.air.missions import optional_mission_off
 from plugins.rules.air.state import CARPET_BOMBING, air
 from plugins.rules.air.strategic_bombardment import bombardment_roll
 from plugins.rules.combat.retreat import destroy as destroy_land_unit
@@ -49,8 +50,7 @@ class CarpetBombingResolved(EventData):
 def off_reason(state) -> str | None:
     if is_on(state, RULE_ID):
         return None
-    return ("Carpet Bombing: \"This is a optional rule and if it has not been selected, the phase is skipped\" "
-            "(Carpet bombing is off)")
+    return optional_mission_off("carpet-bombing")
 
 
 def enemy_units(state, power: str, hex_) -> list:

@@ -267,13 +267,21 @@ def start_mission(ctx, step: str) -> None:
     ctx.push("procedures.air-mission")
 
 
+def optional_mission_off(kind_id: str) -> str:
+    """Why an optional rule's air mission phase is skipped when the rule is not in play: the
+    same words whether its plugin is absent from this game or loaded and OFF (the registry of
+    kinds is the process's, so a game must not tell the two apart: the event log would depend
+    on which other games the process played)."""
+    return (f"{MISSION_NAME[kind_id]}: the optional rule {MISSION_NAME[kind_id]} is not in play; "
+            "\"if it has not been selected, the phase is skipped\"")
+
+
 def mission_phase_skip(state, step_id: str) -> str | None:
     """An air mission phase is skipped when nobody can fly the mission (why, in the seeds' terms)."""
     kind_id = MISSION_KIND[step_id]
     kind = KINDS.get(kind_id)
     if kind is None:  # an optional rule's mission whose plugin is not in this game
-        return (f"{MISSION_NAME[kind_id]}: the optional rule {MISSION_NAME[kind_id]} is not in play; "
-                "\"if it has not been selected, the phase is skipped\"")
+        return optional_mission_off(kind_id)
     reason = kind.unavailable(state) if kind.unavailable else None
     if reason:
         return reason

@@ -27,6 +27,21 @@ def test_carpet_bombing_off_skips_the_phase_with_the_seeds_reason(save):
     assert "if it has not been selected, the phase is skipped" in skipped[f"wif.{CARPET}"]
 
 
+def test_carpet_bombing_off_or_absent_is_skipped_in_the_same_words(save, monkeypatch):
+    """The air mission kinds are registered per process: a game without the plugin, played in
+    a process that loaded it for another game, must log what it logs in a process that never
+    did (a server's game and its local re-decision by `wif verify` differed on this)."""
+    from plugins.rules.air import mission_kinds
+    from plugins.rules.air.missions import mission_phase_skip
+
+    game = carpet_lab(save, [HE111, unit("r1", "ussr", TARGET)], rules=())
+    step = f"wif.{CARPET}"
+    loaded = mission_phase_skip(game.state, step)
+    monkeypatch.delitem(mission_kinds.KINDS, "carpet-bombing")  # as in a process that never loaded it
+    assert mission_phase_skip(game.state, step) == loaded
+    assert "is not in play" in loaded
+
+
 def test_carpet_bombing_each_asterisk_destroys_a_random_enemy_unit(save):
     game = carpet_lab(save, [HE111, STUKA, unit("r1", "ussr", TARGET), unit("r2", "ussr", TARGET),
                              air_unit("sb2", "ussr", "lnd", TARGET, air=0, tactical=2)])
