@@ -9,7 +9,10 @@ a round of naval air combat (``NavalCombatTypeSet`` kind ``naval-air``: carrier 
 aircraft at sea attacked ships); a port attack an ``AirMissionPerformed`` of kind
 ``port-attack``; an invasion an ``AttackDeclared`` forced by ``invasion``; a carrier plane boarded a
 ``CarrierAirUnitRebased`` onto a carrier from a hex (a plane ashore, e.g. one that arrived at a
-base, going aboard: Ships in Flames 8.5).
+base, going aboard: Ships in Flames 8.5); a shore bombardment a ``GroundSupportAdded`` in a
+shore bombardment step; a ship damaged a ``NavalUnitDamaged``; a ship lost a ``NavalUnitLost``
+(sunk, or to the repair pool); a fleet move a ``NavalGroupMoved`` (a group of ships moved, into
+a sea area or back to port).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-COUNTS = ("naval combats", "carrier strikes", "port attacks", "invasions", "carrier planes boarded")
+COUNTS = ("naval combats", "carrier strikes", "port attacks", "invasions", "carrier planes boarded",
+          "shore bombardments", "ships damaged", "ships lost", "fleet moves")
 
 
 def count_events(save: Path) -> dict[str, int]:
@@ -44,6 +48,14 @@ def count_events(save: Path) -> dict[str, int]:
                 out["invasions"] += 1
             elif rec.type == "CarrierAirUnitRebased" and "," in rec.data["origin"] and "," not in rec.data["to"]:
                 out["carrier planes boarded"] += 1
+            elif rec.type == "GroundSupportAdded" and "shore-bombardment" in (rec.step or ""):
+                out["shore bombardments"] += 1
+            elif rec.type == "NavalUnitDamaged":
+                out["ships damaged"] += 1
+            elif rec.type == "NavalUnitLost":
+                out["ships lost"] += 1
+            elif rec.type == "NavalGroupMoved":
+                out["fleet moves"] += 1
     return out
 
 
