@@ -83,11 +83,26 @@ class MissionKind:
 
 
 KINDS: dict[str, MissionKind] = {}
+# another plugin's additions to every mission kind, by name: ``extend(kind) -> kind`` (the naval
+# plugin's carrier planes at sea fly Combat Air Patrol in every air mission phase)
+EXTENSIONS: dict[str, Callable] = {}
 
 
 def register(kind: MissionKind) -> MissionKind:
+    for extend in EXTENSIONS.values():
+        kind = extend(kind)
     KINDS[kind.id] = kind
     return kind
+
+
+def extend_every_kind(name: str, extend: Callable) -> None:
+    """Apply ``extend`` to the kinds registered and to those registered later (an optional
+    rule's kind is registered when its plugin is imported, before or after the extender's), so
+    a kind is the same whatever order the process imported the plugins in.  ``extend`` must
+    leave a kind it extended already as it is (a reloaded plugin extends again)."""
+    EXTENSIONS[name] = extend
+    for kind_id, kind in list(KINDS.items()):
+        KINDS[kind_id] = extend(kind)
 
 
 def needs_factor(factor: str):
