@@ -39,9 +39,10 @@ the nearest legal hex of its area).  Units a power leaves in its tray when it fi
 to their default positions.
 
 Ships (Ships in Flames "16.3 1941 Barbarossa Scenario"): the Baltic and Black Sea fleets of
-both sides start in their ports (``data/naval_order_of_battle.json``; its header says which
-port where 16.3 says "any port").  They are not in the setup tray: the scenario places them
-with the control of June 1941.  At sea Barbarossa's map is the Baltic and the Black Sea
+both sides (``data/naval_order_of_battle.json``) wait in their power's setup tray with its land
+and air units, and its player places each in a port it controls on the sea 16.3 names
+("16.1 Set Up Rules"; setup_naval_units.py), with the same ``PlaceUnit``; the data's port is
+the saved default setup.  At sea Barbarossa's map is the Baltic and the Black Sea
 (``sea_area_refusal``): every other sea area is closed to ships and supply paths.
 
 Reinforcements ("Reinforcements": every turn except the first) arrive in the setup tray
@@ -57,7 +58,8 @@ turn it records the result (``VictoryDetermined``), which the victory form shows
 The turn loop is the turn plugin's, from core ``LastTurnSet(5)`` emitted here.
 
 Modules: ``state.py`` (state and events), ``setup_tray.py`` (PlaceUnit, RestoreSetup:
-``placement_problem``, ``default_placements``, their choices and previews), ``victory.py``
+``placement_problem``, ``default_placements``, their choices and previews),
+``setup_naval_units.py`` (a ship's port: ``ship_placement_problem``), ``victory.py``
 (``count_objectives``, the victory check), ``oob.py`` (the data).
 """
 
@@ -121,10 +123,16 @@ def _unit_model(u: oob.UnitData) -> Unit:
 
 
 def _ship_model(ship: oob.ShipData) -> Unit:
-    """A ship of 16.3 in its port (the naval plugin's counter: "Where a naval unit is")."""
+    """A ship of 16.3 in its power's setup tray (the naval plugin's counter: "Where a naval unit is")."""
     return Unit(id=ship.id, power=ship.power, nationality=ship.nationality, branch="naval", type=ship.type,
                 name=ship.name, factors=dict(ship.factors), size="naval", year=ship.year, flags=[],
-                hex=oob.port_hex(ship), where="map")
+                hex=None, where=TRAY)
+
+
+def _setup_units(state, power: str) -> list[str]:
+    """What ``power`` sets up: its land and air units of turn 1, then its ships (16.3 "Place on Map")."""
+    return ([u.id for u in oob.all_units(state) if u.turn == 1 and u.power == power]
+            + [ship.id for ship in oob.naval_data().units if ship.power == power])
 
 
 def _fill_tray(ctx, power: str, occasion: str, new_units: list[str]) -> None:
@@ -152,7 +160,7 @@ def setup(ctx) -> None:
             ctx.emit(UnitCreated(unit=_unit_model(u)))
     first = data.setup_order[0]
     ctx.emit(SetupPowerSet(power=first))
-    _fill_tray(ctx, first, "setup", [u.id for u in everyone if u.turn == 1 and u.power == first])
+    _fill_tray(ctx, first, "setup", _setup_units(ctx.state, first))
 
 
 def _add_optional_units(ctx) -> None:
@@ -268,8 +276,7 @@ def repeat_step(ctx, step_id, spec):
     if i + 1 < len(order):
         nxt = order[i + 1]
         ctx.emit(SetupPowerSet(power=nxt))
-        ids = [u.id for u in oob.all_units(ctx.state) if u.turn == 1 and u.power == nxt]
-        _fill_tray(ctx, nxt, "setup", ids)
+        _fill_tray(ctx, nxt, "setup", _setup_units(ctx.state, nxt))
         return True
     ctx.emit(SetupPowerSet(power=None))
     return False

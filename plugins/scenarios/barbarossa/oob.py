@@ -7,7 +7,8 @@ Public functions other plugins and tools may use:
 - ``area_hexes(area_id)``: the land hexes of a setup area (before the control test);
 - ``start_control()``: (country -> power, hex -> power) of June 1941;
 - ``east_european_cities()`` / ``objective_values()``: the Barbarossa victory objectives;
-- ``naval_data()`` / ``port_hex(ship)``: Ships in Flames 16.3's fleets (``data/naval_order_of_battle.json``);
+- ``naval_data()`` / ``ship_data()`` / ``port_hex(ship)``: Ships in Flames 16.3's fleets
+  (``data/naval_order_of_battle.json``);
 - ``sea_areas_in_play()``: the sea areas Barbarossa's ships may sail (the partial map at sea).
 """
 
@@ -22,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from plugins.rules.core import world_map
 from plugins.rules.naval.naval_units import naval_problem
+from plugins.rules.naval.sea_box_section import ports_of_area
 
 DATA = Path(__file__).parent / "data" / "order_of_battle.json"
 NAVAL_DATA = Path(__file__).parent / "data" / "naval_order_of_battle.json"
@@ -133,7 +135,8 @@ def scenario_data() -> ScenarioData:
 
 
 class ShipData(BaseModel):
-    """A naval counter of 16.3 in the naval plugin's format, set up in the port ``at``."""
+    """A naval counter of 16.3 in the naval plugin's format: its owner sets it up in a port on one
+    of ``setup_seas`` (setup_naval_units.py); ``at`` is its saved default port."""
     id: str
     power: str
     nationality: str = ""
@@ -142,6 +145,7 @@ class ShipData(BaseModel):
     year: int
     factors: dict[str, int]
     at: str
+    setup_seas: list[str]
 
     def problem(self, powers: set[str]) -> str | None:
         """Why this is not a valid Barbarossa ship, or None (16.1 "Set up each naval unit
@@ -154,6 +158,8 @@ class ShipData(BaseModel):
         city = world_map().city(self.at)
         if city is None or not city.port:
             return f"ship {self.id}: {self.at!r} is not a port on the map"
+        if not self.setup_seas:
+            return f"ship {self.id}: setup_seas is empty (the sea areas of the ports it may set up in)"
         return None
 
 
@@ -189,7 +195,19 @@ def load_naval_data(path: Path) -> NavalData:
     for code in data.sea_areas_in_play:
         if code not in world_map().sea_areas:
             raise ValueError(f"{path}: sea_areas_in_play: {code!r} is not a sea area of the map")
+    for u in data.units:
+        off_map = [code for code in u.setup_seas if code not in data.sea_areas_in_play]
+        if off_map:
+            raise ValueError(f"{path}: ship {u.id}: setup_seas {off_map} are not in sea_areas_in_play")
+        if u.at not in {port.name for code in u.setup_seas for port in ports_of_area(code)}:
+            raise ValueError(f"{path}: ship {u.id}: its default port {u.at!r} is not on its setup_seas {u.setup_seas}")
     return data
+
+
+@cache
+def ship_data() -> dict[str, ShipData]:
+    """unit id -> its 16.3 data."""
+    return {u.id: u for u in naval_data().units}
 
 
 def port_hex(ship: ShipData) -> tuple[int, int]:

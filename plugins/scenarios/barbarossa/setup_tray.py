@@ -3,8 +3,8 @@
 
 ``PlaceUnit`` puts a unit of the tray on a land hex of its setup area that its power
 controls, free of enemy units, within the stacking limits (land's ``stacking_problems``, the
-one home of Over-Stacked Hex); a unit placed this occasion may be placed again until the
-power finishes the step.  ``RestoreSetup`` places every unit still in the tray at its saved
+one home of Over-Stacked Hex), or a ship in a port (setup_naval_units.py, Ships in Flames
+16.1/16.3); a unit placed this occasion may be placed again until the power finishes the step.  ``RestoreSetup`` places every unit still in the tray at its saved
 default position (or the nearest legal hex of its area).  Handler, choices and preview ask
 ``placement_problem`` / ``restore_problem``.
 """
@@ -21,6 +21,7 @@ from plugins.rules.land.movement import stacking_problems
 from plugins.rules.units import UnitMoved, units
 
 from . import oob
+from .setup_naval_units import default_port, is_scenario_ship, legal_ports, port_label, ship_placement_problem, ship_preview
 from .state import PLACING_STEPS, TRAY, rules, scenario_state
 
 
@@ -55,6 +56,8 @@ def placement_problem(state, power: str, unit_id: str, hex_) -> str | None:
     if unit_id not in scenario_state(state).tray.get(power, []) and unit_id not in tray_units(state, power):
         return (f"Setup Tray: {_the(unit)} is not in {power}'s setup tray "
                 "(a unit set up earlier cannot return to the tray)")
+    if is_scenario_ship(unit_id):
+        return ship_placement_problem(state, power, unit, hex_)
     udata = oob.unit_data(state, unit_id)
     area = oob.scenario_data().areas[udata.area]
     m = world_map()
@@ -93,6 +96,8 @@ def occasion_units(state, power: str) -> list[str]:
 
 
 def _nearest_legal(state, power: str, unit_id: str) -> tuple[int, int] | None:
+    if is_scenario_ship(unit_id):
+        return default_port(state, power, units(state).units[unit_id])
     udata = oob.unit_data(state, unit_id)
     default = tuple(udata.hex)
     if placement_problem(state, power, unit_id, default) is None:
@@ -154,7 +159,9 @@ def _unit_label(state, unit_id: str) -> str:
 
 
 def legal_hexes(state, power: str, unit_id: str) -> list[tuple[int, int]]:
-    """The hexes of the unit's setup area where it may be placed now."""
+    """The hexes of the unit's setup area (a ship: the ports of its seas) where it may be placed now."""
+    if is_scenario_ship(unit_id):
+        return legal_ports(state, power, units(state).units[unit_id])
     area = oob.unit_data(state, unit_id).area
     return sorted((h for h in oob.area_hexes(area) if placement_problem(state, power, unit_id, h) is None),
                   key=lambda h: (h[1], h[0]))
@@ -167,7 +174,8 @@ def place_unit_choices(state, actor: str, step_id: str):
         return None
 
     def hexes(uid):
-        return [one_of("hex", "hex", legal_hexes(state, actor, uid), label=lambda h: _hex_label(state, h))]
+        label = port_label if is_scenario_ship(uid) else (lambda h: _hex_label(state, h))
+        return [one_of("hex", "hex", legal_hexes(state, actor, uid), label=label)]
 
     return [one_of("unit", "unit", ids, label=lambda uid: _unit_label(state, uid), then=hexes)]
 
@@ -176,6 +184,10 @@ def place_unit_preview(state, cmd: PlaceUnit) -> dict:
     problem = placement_problem(state, cmd.actor, cmd.unit, cmd.hex)
     if problem:
         raise Rejected(problem)
+    if is_scenario_ship(cmd.unit):
+        ship = ship_preview(state, units(state).units[cmd.unit])
+        return {"hex": list(cmd.hex), "place": port_label(tuple(cmd.hex)), **ship,
+                "default": ship["default_port"] == world_map().port_at(tuple(cmd.hex)).name}
     udata = oob.unit_data(state, cmd.unit)
     return {"hex": list(cmd.hex), "place": _hex_label(state, tuple(cmd.hex)),
             "area": oob.scenario_data().areas[udata.area].name, "default": list(udata.hex) == list(cmd.hex)}

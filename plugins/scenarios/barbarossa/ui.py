@@ -9,6 +9,7 @@ from kernel.hookspecs import hookimpl
 from plugins.rules.core.scenario import victory_form
 
 from . import oob
+from .setup_naval_units import seas_name, setup_ports
 from .state import SCENARIO, ours, victory_rules
 from .victory import count_objectives
 
@@ -25,7 +26,8 @@ def victory_standing(state):
 
 @hookimpl(optionalhook=True)
 def setup_areas(state, power):
-    """Every set-up area of ``power`` with the units the order of battle sets up there."""
+    """Every set-up area of ``power`` with the units the order of battle sets up there, then its
+    ships by the seas whose ports they set up in (16.3: "Any Russian Baltic Sea port"...)."""
     if not ours(state):
         return None
     data = oob.scenario_data()
@@ -33,6 +35,15 @@ def setup_areas(state, power):
     for u in oob.all_units(state):
         if u.power == power:
             members.setdefault(u.area, []).append(u.id)
-    return [{"id": area_id, "name": area.name, "units": members.get(area_id, []),
-             "hexes": [list(h) for h in sorted(oob.area_hexes(area_id))]}
-            for area_id, area in data.areas.items() if area.power == power]
+    areas = [{"id": area_id, "name": area.name, "units": members.get(area_id, []),
+              "hexes": [list(h) for h in sorted(oob.area_hexes(area_id))]}
+             for area_id, area in data.areas.items() if area.power == power]
+    fleets: dict[tuple[str, ...], list[str]] = {}
+    for ship in oob.naval_data().units:
+        if ship.power == power:
+            fleets.setdefault(tuple(ship.setup_seas), []).append(ship.id)
+    for seas, ids in fleets.items():
+        name = seas_name(seas).removeprefix("the ")
+        areas.append({"id": "ports-" + "-".join(seas), "name": f"Ports on the {name}", "units": ids,
+                      "hexes": [list(h) for h in setup_ports(ids[0])]})
+    return areas

@@ -16,6 +16,7 @@ import pytest
 
 from helpers import dice, go_to, lab_game, ok, refused, rig
 from plugins.rules.core import hex_controller, world_map
+from plugins.scenarios.barbarossa import oob
 
 M = world_map()
 LENINGRAD, TALLINN, SEVASTOPOL, KONIGSBERG, KIEL, GDYNIA, CONSTANTA = (
@@ -33,6 +34,9 @@ def barbarossa(tmp_path):
     Soviet Baltic cruisers at sea, at Germany's Naval Movement under a Naval action."""
     g = lab_game(tmp_path / "b.wif", scenario="barbarossa")
     assert hex_controller(g.state, LENINGRAD) == "ussr" and hex_controller(g.state, KONIGSBERG) == "germany"
+    for ship in oob.naval_data().units:  # the ships wait in the setup tray: each to its default port
+        unit = g.state["units"].units[ship.id].model_dump(mode="json")
+        rig(g, "RigUnit", unit={**unit, "where": "map", "hex": list(oob.port_hex(ship))}, actor=ship.power)
     rig(g, "RigShipsAtSea", units=["su-kirov", "su-maxim-gorkiy"], area="BA", section=1, actor="ussr")
     rig(g, "RigAction", power="germany", action="naval")
     go_to(g, "turn.impulse.naval.naval-movement", active_side="axis")

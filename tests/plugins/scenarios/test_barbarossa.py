@@ -96,8 +96,8 @@ def test_scenarios_barbarossa_starting_political_state(game):
     assert hex_controller(s, m.city("Helsinki").hex) is None
     rumanians = [u for u in units_of(game, "germany") if u.nationality == "romania"]
     assert rumanians and all(u.power == "germany" for u in rumanians)
-    # land and air units wait in the tray; 16.3's ships start in their ports (test_barbarossa_fleets.py)
-    assert all(u.where == TRAY for u in game.state["units"].units.values() if u.branch != "naval")
+    # every counter waits in the tray, 16.3's ships too (test_barbarossa_fleets.py)
+    assert all(u.where == TRAY for u in game.state["units"].units.values())
 
 
 # ---------------------------------------------------------------- Setup / Setup Tray
@@ -112,7 +112,8 @@ def test_setup_ussr_sets_up_first_then_germany(game):
     assert k.sequence.current == SETUP_PLACING and k.sequence.pending == ["germany"]
     assert scenario_state(game.state).setup_power == "germany"
     assert sorted(scenario_state(game.state).tray["germany"]) == sorted(
-        u.id for u in oob.scenario_data().units if u.power == "germany" and u.turn == 1)
+        [u.id for u in oob.scenario_data().units if u.power == "germany" and u.turn == 1]
+        + [s.id for s in oob.naval_data().units if s.power == "germany"])
 
 
 def test_setup_tray_refusals_name_the_rule(game):

@@ -1,26 +1,47 @@
 """Ships in Flames "16.3 1941 Barbarossa Scenario" (seed 001): the Baltic and Black Sea fleets
-of Germany and the USSR in a real Barbarossa game ("Place on Map"), "16.1 Set Up Rules" (in a
-port of the power, stacking), the data file's checks, and the naval steps of the sequence
-played in Barbarossa from its own set-up (no rig)."""
+of Germany and the USSR in a real Barbarossa game ("Place on Map"), set up by their players in
+the Setup Tray under "16.1 Set Up Rules" (a port of the power on the sea 16.3 names, stacking),
+the data file's checks, and the naval steps of the sequence played in Barbarossa from its own
+set-up (no rig)."""
 
 from __future__ import annotations
 
 import collections
 import json
+import random
 
 import pytest
 
+from helpers import ok, refused
 from kernel.game import Game
 from plugins.rules.core import hex_controller, world_map
-from plugins.scenarios.barbarossa import TRAY, oob, scenario_state
+from plugins.scenarios.barbarossa import TRAY, oob, scenario_state, tray_units
+from plugins.scenarios.barbarossa.ui import setup_areas
 
 M = world_map()
 NAVAL_MOVEMENT = "wif.turn.impulse.naval.naval-movement"
+SETUP_PLACING = "wif.new-game.setup.set-up-each-major-power.placing-units-on-the-map"
+
+
+def set_up_by_default(g) -> None:
+    """Each power restores its tray (the saved default setup) and finishes, by the choices."""
+    while g.state.kernel.sequence.current == SETUP_PLACING:
+        by_type = {c.type: c for c in g.choices(None).decisions[0].commands}
+        cmd = by_type["RestoreSetup"].base() if "RestoreSetup" in by_type else by_type["FinishStep"].base()
+        assert g.submit(cmd).accepted
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
     g = Game.new("barbarossa", tmp_path_factory.mktemp("fleets") / "b.wif", seed=3)
+    set_up_by_default(g)
+    yield g
+    g.close()
+
+
+@pytest.fixture
+def new_game(tmp_path):
+    g = Game.new("barbarossa", tmp_path / "n.wif", seed=4)
     yield g
     g.close()
 
@@ -31,12 +52,16 @@ def ships(g, power):
 
 def sea_of(hex_) -> set[str]:
     """The seas (Baltic BA, Black Sea BK) the port in ``hex_`` lies on."""
-    name = M.city_at(tuple(hex_)).name
+    name = M.port_at(tuple(hex_)).name
     return {code for code in ("BA", "BK") if name in M.sea_areas[code].ports}
 
 
 def points(us) -> int:
     return sum(u.factors["points"] for u in us if u.type == "convoy")
+
+
+def port(name):
+    return list(M.port(name).hex)
 
 
 def test_16_3_russia_place_on_map(game):
@@ -79,10 +104,102 @@ def test_16_1_set_up_rules_in_a_port_of_its_major_power_within_stacking(game):
     for name, count in per_port.items():  # "Make sure you don't exceed stacking": a minor port holds 4
         if M.city(name).port == "minor":
             assert count <= 4, name
-    # not in any setup tray: the scenario places them, the tray holds land and air units
-    trays = scenario_state(game.state).tray
-    assert not any(game.state["units"].units[uid].branch == "naval" for uids in trays.values() for uid in uids)
-    assert not [u for u in naval if u.where == TRAY]
+    # the default setup is the data's port
+    assert {u.id: M.city_at(tuple(u.hex)).name for u in naval} == {s.id: s.at for s in oob.naval_data().units}
+
+
+# ---------------------------------------------------------------- the Setup Tray's ships
+def test_16_1_the_ships_wait_in_their_powers_setup_tray(new_game):
+    g = new_game
+    naval = [u for u in g.state["units"].units.values() if u.branch == "naval"]
+    assert naval and all(u.where == TRAY and u.hex is None for u in naval)
+    assert g.state.kernel.sequence.pending == ["ussr"]  # the USSR sets up first
+    tray = tray_units(g.state, "ussr")
+    assert {u.id for u in naval if u.power == "ussr"} <= set(tray)
+    assert not {u.id for u in naval if u.power == "germany"} & set(tray)
+    assert not scenario_state(g.state).tray.get("germany")
+
+
+def ship_ports(g, unit_id):
+    [choice] = [c for c in g.choices(None).commands() if c.type == "PlaceUnit"]
+    [option] = [o for o in choice.fields[0].all_options() if o.value == unit_id]
+    return choice, {M.port_at(tuple(o.value)).name for f in option.next_fields() for o in f.all_options()}
+
+
+def test_16_3_the_ports_offered_are_those_16_3_names(new_game):
+    g = new_game
+    _, baltic = ship_ports(g, "su-marat")  # "Any Russian Baltic Sea port"
+    assert {"Leningrad", "Tallinn", "Riga"} <= baltic
+    assert all(hex_controller(g.state, M.port(n).hex) == "ussr" and sea_of(M.port(n).hex) == {"BA"} for n in baltic)
+    _, black = ship_ports(g, "su-molotov")  # "Any Russian Black Sea port"
+    assert {"Sevastopol", "Odessa", "Batum"} <= black and all(sea_of(M.port(n).hex) == {"BK"} for n in black)
+    _, europe = ship_ports(g, "su-sub-baltic-1")  # "European map: 3 SUB ...": either sea
+    assert europe == baltic | black
+
+
+def test_setup_tray_every_offered_ship_placement_is_accepted(new_game):
+    g = new_game
+    [choice] = [c for c in g.choices(None).commands() if c.type == "PlaceUnit"]
+    ship_ids = {s.id for s in oob.naval_data().units}
+    cmds = [{**choice.base(), "unit": o.value, f.name: h.value} for o in choice.fields[0].all_options()
+            if o.value in ship_ids for f in o.next_fields() for h in f.all_options()]
+    assert {c["unit"] for c in cmds} == {s.id for s in oob.naval_data().units if s.power == "ussr"}
+    for cmd in random.Random(14).sample(cmds, 60) + [choice.sample(random.Random(i)) for i in range(20)]:
+        out = g.dry_run(cmd)
+        assert out.accepted, (cmd, out.reason)
+
+
+def test_16_1_a_ship_set_up_in_a_port_of_its_choice_and_its_preview(new_game):
+    g = new_game
+    cmd = {"type": "PlaceUnit", "actor": "ussr", "unit": "su-kirov", "hex": port("Riga")}
+    told = g.preview(cmd)
+    assert "Riga" in told["place"] and told["default"] is False and told["seas"] == ["BA"]
+    ok(g, cmd)
+    kirov = g.state["units"].units["su-kirov"]
+    assert kirov.where == "map" and M.port_at(tuple(kirov.hex)).name == "Riga"
+    assert "su-kirov" not in tray_units(g.state, "ussr")
+    ok(g, type="PlaceUnit", actor="ussr", unit="su-kirov", hex=port("Leningrad"))  # placed again this step
+    assert M.port_at(tuple(g.state["units"].units["su-kirov"].hex)).name == "Leningrad"
+
+
+def test_16_1_bad_ports_are_refused_with_the_rules_reason(new_game):
+    g = new_game
+    place = {"type": "PlaceUnit", "actor": "ussr", "unit": "su-marat"}
+    refused(g, {**place, "hex": port("Sevastopol")}, "16.3", "Baltic Sea", "Sevastopol")  # the wrong sea
+    refused(g, {**place, "hex": port("Konigsberg")}, "16.1", "controlled by its major power", "germany")
+    refused(g, {**place, "hex": port("Stockholm")}, "16.1", "neutral")  # Sweden's
+    refused(g, {**place, "hex": list(M.city("Moscow").hex)}, "16.1", "no port")
+    refused(g, {**place, "hex": [5, 9999]}, "no port")
+    refused(g, {"type": "PlaceUnit", "actor": "ussr", "unit": "ge-tirpitz", "hex": port("Leningrad")}, "germany unit")
+    # "Make sure you don't exceed stacking": a minor port holds 4 naval units
+    for uid in ("su-marat", "su-oct-revolution", "su-kirov", "su-maxim-gorkiy"):
+        ok(g, type="PlaceUnit", actor="ussr", unit=uid, hex=port("Viipuri"))
+    refused(g, {"type": "PlaceUnit", "actor": "ussr", "unit": "su-sub-baltic-1", "hex": port("Viipuri")},
+            "minor port holds 4", "Viipuri")
+    _, offered_now = ship_ports(g, "su-sub-baltic-1")
+    assert "Viipuri" not in offered_now and "Leningrad" in offered_now
+
+
+def test_setup_tray_the_ships_by_the_seas_of_their_ports(new_game):
+    areas = {a["name"]: a for a in setup_areas(state=new_game.state, power="ussr")}
+    baltic = areas["Ports on the Baltic Sea"]
+    assert set(baltic["units"]) == {"su-marat", "su-oct-revolution", "su-kirov", "su-maxim-gorkiy"}
+    assert tuple(M.port("Leningrad").hex) in {tuple(h) for h in baltic["hexes"]}
+    assert "su-convoy-1" in areas["Ports on the Baltic Sea or the Black Sea"]["units"]
+    german = {a["name"] for a in setup_areas(state=new_game.state, power="germany")}
+    assert {"Ports on the Baltic Sea", "Ports on the Black Sea"} <= german
+
+
+def test_16_1_a_ship_left_in_the_tray_goes_to_its_default_port_or_the_nearest_legal_one(new_game):
+    g = new_game
+    for uid in ("su-marat", "su-oct-revolution", "su-kirov", "su-maxim-gorkiy"):
+        ok(g, type="PlaceUnit", actor="ussr", unit=uid, hex=port("Viipuri"))
+    # Sevastopol's default ships are all placed there whatever else; Viipuri is full
+    ok(g, type="FinishStep", actor="ussr")
+    us = g.state["units"].units
+    assert all(us[u].where == "map" for u in us if us[u].power == "ussr" and us[u].branch == "naval")
+    assert M.port_at(tuple(us["su-sub-baltic-1"].hex)).name == "Leningrad"
+    assert tray_units(g.state, "germany") and g.state.kernel.sequence.pending == ["germany"]
 
 
 def _bad_data(tmp_path, change) -> str:
@@ -116,6 +233,18 @@ def test_16_3_data_bad_input_is_named(tmp_path):
     def italy(d):
         d["units"][0]["power"] = "italy"
     assert "'italy' is not a major power of Barbarossa" in _bad_data(tmp_path, italy)
+
+    def north_sea(d):
+        d["units"][0]["setup_seas"] = ["NS"]
+    assert "setup_seas ['NS'] are not in sea_areas_in_play" in _bad_data(tmp_path, north_sea)
+
+    def default_off_its_sea(d):
+        d["units"][0]["at"] = "Sevastopol"  # Marat's seas: the Baltic
+    assert "default port 'Sevastopol' is not on its setup_seas" in _bad_data(tmp_path, default_off_its_sea)
+
+    def no_seas(d):
+        del d["units"][0]["setup_seas"]
+    assert "setup_seas" in _bad_data(tmp_path, no_seas)
 
 
 def _to_german_naval_movement(g, limit=400) -> None:
