@@ -56,6 +56,7 @@ hex, in ``state["air"].ground_support``: read them with ``ground_support(state, 
 from __future__ import annotations
 
 from kernel.hookspecs import hookimpl
+from plugins.rules.supply import IMPULSE_BEGUN_STEP, record_impulse_supply
 
 from . import air_combat_decisions as decisions
 from . import anti_aircraft as aa
@@ -213,6 +214,11 @@ def finish_step_refusal(state, step_id, power):
 
 @hookimpl
 def step_ended(ctx, step_id, spec):
+    if step_id == IMPULSE_BEGUN_STEP:
+        # Air Transport: "the cargo only becomes disorganized if it commenced the impulse out of supply"
+        powers = air_transport.cargo_powers(ctx.state)
+        if powers:
+            record_impulse_supply(ctx, powers)
     if step_id == ARRANGE_UNITS:
         decisions.reveal_lines(ctx)  # both sides are ready
     if step_id in aa.PLOT_STEPS:

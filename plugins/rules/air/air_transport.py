@@ -221,6 +221,20 @@ def perform_paradrop(ctx, flights) -> None:
         declare_forced_attack(ctx, power, hex_, units, "paradrop")
 
 
+def cargo_powers(state) -> list[str]:
+    """The powers whose land units' supply when the impulse begins ``_deliver`` may ask about:
+    every phasing power (cargo may be of any power of the ATR's side, ``carried_units``), if a
+    phasing power whose action allows Air Transport has an ATR on the map; else none.  The
+    supply plugin traces only these powers' supply at the impulse's start
+    (``record_impulse_supply``): a whole-map trace per power is the dearest part of it."""
+    k = state.kernel
+    phasing = list(k.sides.get(k.active_side, [])) if k.active_side else []
+    flyers = {u.power for u in units_of(state).values() if u.on_map and u.branch == "air" and is_transport(u)}
+    if any(p in flyers and action_problem(state, p, "air-transport") is None for p in phasing):
+        return sorted(phasing)
+    return []
+
+
 def _deliver(ctx, flights, paradrop: bool) -> list:
     """Land the cargo of the transports that got through; an aborted transport's cargo stays
     at its base disorganized; a destroyed transport's cargo is destroyed with it."""

@@ -17,7 +17,8 @@ Public functions other plugins call (they list ``supply`` under ``requires``):
 - ``began_impulse_out_of_supply(state, unit_id)`` — the unit was out of supply when the
   impulse began (recorded by ``ImpulseSupplyRecorded`` once the actions are chosen, before
   any unit moves): "the cargo only becomes disorganized if it commenced the impulse out of
-  supply" (Air Transport; the air plugin has no air transport yet);
+  supply" (Air Transport: the air plugin records it, for the units it may carry, with
+  ``record_impulse_supply(ctx, powers)``);
 - ``supplied_this_impulse(state, unit_id)`` — put in supply for this impulse by a rule: the
   event ``ImpulseSupplyGranted`` (emitted by e.g. Emergency HQ supply) is the hook point, and
   ``in_supply`` answers True for those units until the impulse ends.
@@ -162,22 +163,19 @@ def supplied_this_impulse(state, unit_id: str) -> bool:
     return bool(granted) and tuple(granted) == now(state)
 
 
-def record_impulse_supply(ctx) -> None:
-    """Record which land units begin the impulse out of supply (Air Transport's cargo rule)."""
+def record_impulse_supply(ctx, powers) -> None:
+    """Record which land units of ``powers`` begin the impulse out of supply (Air Transport's
+    cargo rule; the air plugin names the powers that may fly an air transport this impulse:
+    a whole-map trace per power is the costliest thing an impulse's start does)."""
     state = ctx.state
-    lacking = [uid for side in state.kernel.sides for uid in out_of_supply(state, side)
-               if state["units"].units[uid].branch == "land"]
+    wanted = set(powers)
+    lacking = [u.id for u in state["units"].units.values()
+               if u.power in wanted and u.branch == "land" and u.on_map and not in_supply(state, u.id)]
     ctx.emit(ImpulseSupplyRecorded(out_of_supply=sorted(lacking)))
 
 
 # ---------------------------------------------------------------- hooks
 rules.step_rule(EOT_STEP)(end_of_turn_reorganization)
-
-
-@hookimpl
-def step_ended(ctx, step_id, spec):
-    if step_id == IMPULSE_BEGUN_STEP:
-        record_impulse_supply(ctx)
 
 
 @hookimpl

@@ -299,32 +299,54 @@ def test_ignore_notional_minus_one_without_a_basic_supply_path(save):
     game.close()
 
 
-def test_air_transport_landing_cargo_that_commenced_the_impulse_out_of_supply(save):
-    """Air Transport Landing: cargo "only becomes disorganized if it commenced the impulse
-    out of supply" — supply records the land units out of supply when the impulse begins
-    (once the actions are chosen, before anything moves)."""
-    from plugins.rules.supply import began_impulse_out_of_supply
-
-    game = Game.new("lab", save, seed=3, extra_plugins=["supply", "turn"], options={
-        "units": [unit("city", "ussr", ORENBURG), unit("far", "ussr", (238, 63))],
-        "start_at": "turn", "active_side": None})
+def _impulse_begun(save, units):
+    """A lab game with the air plugin played to the end of its first action choice: the
+    ImpulseSupplyRecorded events (if any) and the game."""
+    game = Game.new("lab", save, seed=3, extra_plugins=["supply", "turn", "air"], options={
+        "units": units, "start_at": "turn", "active_side": None})
     for _ in range(40):
         seq = game.state.kernel.sequence
-        if any(r.type == "ImpulseSupplyRecorded" for r in game.history(1)):
+        if seq.current.endswith("choose-action") and game.state.kernel.active_side:
+            out = game.submit({"type": "ChooseAction", "actor": seq.pending[0], "action": "land"})
+            assert out.accepted, out.reason
             break
         who = seq.pending[0]
-        if seq.current.endswith("choose-action"):
-            cmd = {"type": "ChooseAction", "actor": who, "action": "land"}
-        elif seq.current.endswith("move-first-decision"):
-            cmd = {"type": "ChooseFirstMover", "actor": who, "side": "axis"}
+        if seq.current.endswith("move-first-decision"):
+            cmd = {"type": "ChooseFirstMover", "actor": who, "side": "allies"}
         else:
             cmd = {"type": "FinishStep", "actor": who}
         out = game.submit(cmd)
         assert out.accepted, out.reason
-    recorded = [r for r in game.history(1) if r.type == "ImpulseSupplyRecorded"][0]
-    assert recorded.data["out_of_supply"] == ["far"]  # whatever the weather rolled, the city is a source
-    then = game.state_at(recorded.seq)  # that impulse (the game has played on since)
+    return [r for r in game.history(1) if r.type == "ImpulseSupplyRecorded"], game
+
+
+def test_air_transport_landing_cargo_that_commenced_the_impulse_out_of_supply(save):
+    """Air Transport Landing: cargo "only becomes disorganized if it commenced the impulse
+    out of supply" — once the actions are chosen, before anything moves, the land units out of
+    supply are recorded for the phasing side when one of its powers may fly an air transport
+    (an ATR on the map, an action allowing Air Transport)."""
+    from plugins.rules.supply import began_impulse_out_of_supply
+
+    recorded, game = _impulse_begun(save, [unit("city", "ussr", ORENBURG), unit("far", "ussr", (238, 63)),
+                                           helpers.air_unit("atr", "ussr", type_="atr", hex_=ORENBURG, range_=6)])
+    assert game.state.kernel.active_side == "allies"
+    assert len(recorded) == 1
+    assert recorded[0].data["out_of_supply"] == ["far"]  # whatever the weather rolled, the city is a source
+    then = game.state_at(recorded[0].seq)  # that impulse (the game has played on since)
     assert began_impulse_out_of_supply(then, "far") and not began_impulse_out_of_supply(then, "city")
+    game.close()
+
+
+def test_air_transport_landing_supply_not_traced_without_an_air_transport(save):
+    """Air Transport Landing: with no ATR of the phasing side on the map no cargo can fly, so
+    the impulse's start traces no supply for it (a whole-map trace per power) and records
+    nothing; the cargo rule then finds no unit that commenced the impulse out of supply."""
+    from plugins.rules.supply import began_impulse_out_of_supply
+
+    recorded, game = _impulse_begun(save, [unit("city", "ussr", ORENBURG), unit("far", "ussr", (238, 63))])
+    assert game.state.kernel.active_side == "allies"
+    assert recorded == []
+    assert not began_impulse_out_of_supply(game.state, "far")
     game.close()
 
 
