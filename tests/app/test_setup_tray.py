@@ -9,6 +9,7 @@ import pytest
 
 from app.play import GameWindow
 from kernel.game import Game
+from plugins.rules.core import world_map
 from plugins.scenarios.barbarossa import oob, tray_units
 
 from test_playing import click, pump
@@ -83,3 +84,36 @@ def test_restore_setup_places_every_unit_left_in_the_tray(tray_window):
     pump(window, *click(restore.rect.center))
     assert tray_units(window.game.state, "ussr") == []
     assert "Restore setup" in window.play.status[0]  # in words (issue 11 item 5)
+
+
+def test_ships_are_set_up_in_the_ports_of_their_sea(tray_window, tmp_path):
+    """Ships in Flames 16.1/16.3: the tray lists the Soviet Baltic fleet under its ports; the ports
+    a ship in hand may go to are outlined (the game's offer); a click on a port places it, a click
+    on a port of the wrong sea is refused with the rule's reason."""
+    window = tray_window
+    tray = window.play.tray
+    assert "Ports on the Baltic Sea" in [name for _, name, _ in tray.areas()]
+    pump(window, *click(item(tray.form.area_list, "Ports on the Baltic Sea").rect.center))
+    assert tray.area == "ports-BA"
+    assert set(tray.listed_units()) == {"su-marat", "su-oct-revolution", "su-kirov", "su-maxim-gorkiy"}
+    label = tray.label("su-marat")
+    pump(window, *click(item(tray.form.unit_list, label).rect.center))
+    assert tray.in_stack == ["su-marat"]
+    m = world_map()
+    outlined = {m.port_at(h).name for h in tray.outlined()}
+    assert {"Leningrad", "Tallinn", "Riga"} <= outlined and "Sevastopol" not in outlined
+    pygame.image.save(window.screen, str(tmp_path / "ships.png"))
+    # a Black Sea port: refused with the rule's reason, nothing appended
+    sevastopol = tuple(m.port("Sevastopol").hex)
+    window.primary.center_on(sevastopol)
+    window.draw()
+    before = window.game.state.kernel.seq
+    pump(window, *click(hex_pos(window, sevastopol)))
+    assert window.game.state.kernel.seq == before and tray.in_stack == ["su-marat"]
+    assert "Baltic Sea" in window.play.status[0]
+    riga = tuple(m.port("Riga").hex)
+    window.primary.center_on(riga)
+    window.draw()
+    pump(window, *click(hex_pos(window, riga)))
+    marat = window.game.state["units"].units["su-marat"]
+    assert marat.where == "map" and tuple(marat.hex) == riga and tray.in_stack == []

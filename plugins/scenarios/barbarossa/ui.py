@@ -9,7 +9,9 @@ from kernel.hookspecs import hookimpl
 from plugins.rules.core.scenario import victory_form
 
 from . import oob
-from .setup_naval_units import seas_name, setup_ports
+from plugins.rules.units import units
+
+from .setup_naval_units import legal_ports, seas_name
 from .state import SCENARIO, ours, victory_rules
 from .victory import count_objectives
 
@@ -42,8 +44,10 @@ def setup_areas(state, power):
     for ship in oob.naval_data().units:
         if ship.power == power:
             fleets.setdefault(tuple(ship.setup_seas), []).append(ship.id)
-    for seas, ids in fleets.items():
+    counters = units(state).units
+    for seas, ids in fleets.items():  # the area's hexes: the ports its ships may set up in now
+        ports = sorted({h for uid in ids if uid in counters for h in legal_ports(state, power, counters[uid])})
         name = seas_name(seas).removeprefix("the ")
         areas.append({"id": "ports-" + "-".join(seas), "name": f"Ports on the {name}", "units": ids,
-                      "hexes": [list(h) for h in setup_ports(ids[0])]})
+                      "hexes": [list(h) for h in ports]})
     return areas
