@@ -24,7 +24,8 @@ they implement (README.md says what each holds and the data format of naval coun
 - ``port_attack``: Port Attack, an air mission kind of the air plugin's Air Mission sub-machine
   whose performance is an air-to-sea attack on the ships in port; ``port_attack_carrier_air``:
   carrier air units fly it from their carriers at sea (``FlyCarrierAirUnit``);
-  ``carrier_combat_air_patrol``: they fly Combat Air Patrol over a threatened port;
+  ``carrier_combat_air_patrol``: they fly Combat Air Patrol over a threatened hex in
+  every air mission phase;
 - ``naval_transport``: embarking in port (``EmbarkUnits``), Unload Land Units (``DebarkUnit``),
   Invasion (``Invade``, a forced land attack through the combat plugin);
 - ``shore_bombardment``: Attacking/Defending Shore Bombardment (``ShoreBombard``), Reorganization by

@@ -1,6 +1,6 @@
 """Carrier air units in Port Attack: a carrier plane aboard a carrier at sea flies from its sea
 area to a port in range, as a bomber or an escort, intercepts over a port attacked, or flies
-Combat Air Patrol over a threatened port (``FlyCarrierAirUnit``).
+Combat Air Patrol over a threatened hex in any air mission phase (``FlyCarrierAirUnit``).
 
 Seeds: "Port Attack" (L10280-10305): "Port attacks can be made by: (1) land based air units that
 have air-to-sea factors and (2) carrier based air units that are at sea.  Provided that there
@@ -26,7 +26,8 @@ Patrol over a port only carrier planes threaten (port_attack.carrier_threats).  
 carrier planes at sea intercept ("an interception from a CV", half range as interceptors) in the
 interception subphases, once a phasing bomber has flown (so the mission is performed and they
 land with the others).  The non-phasing side's carrier planes fly Combat Air Patrol over a
-threatened port (role "cap", full range, no activity): carrier_combat_air_patrol.py has that rule.
+threatened hex in every air mission phase, a port attack's and the seven others' (role "cap", full
+range, no activity): carrier_combat_air_patrol.py has that rule.
 """
 
 from __future__ import annotations
@@ -40,11 +41,12 @@ from plugins.rules import core
 from plugins.rules.air.aircraft import check_mission_weather, hex_label, reach
 from plugins.rules.air.events import AirUnitFlew
 from plugins.rules.air.missions import enemy_flight_hexes, escorted_hexes
+from plugins.rules.air.mission_kinds import KINDS
 from plugins.rules.air.state import AM, air
 from plugins.rules.turn.activities import action_problem, activity_problem, charged, use_activity
 from plugins.rules.units import units
 
-from .carrier_combat_air_patrol import CAP_STEP, cap_candidates, cap_target_problem, threats
+from .carrier_combat_air_patrol import CAP_STEP, cap_candidates, cap_hexes, cap_problem, cap_target_problem
 from .naval_units import at_sea, carrier_of, is_carrier_air, label
 from .port_attack import KIND, carrier_interceptors, carrier_range_problem, distance_from_sea, grounded, target_problem, targets
 from .sea_box_section import area_name, box_hex
@@ -66,15 +68,27 @@ class FlyCarrierAirUnit(Command):
     role: Literal["bomber", "escort", "interceptor", "cap"] = "bomber"
 
 
+def roles_now(state, step_id) -> tuple:
+    """The roles a carrier plane may fly in ``step_id`` now: every role of a port attack's
+    subphases; Combat Air Patrol in the other air mission phases (carrier_combat_air_patrol)."""
+    m = air(state).mission
+    if step_id not in STEP_ROLES or not m.kind or m.performed:
+        return ()
+    if m.kind == KIND:
+        return STEP_ROLES[step_id]
+    return ("cap",) if step_id == CAP_STEP and cap_problem(state) is None else ()
+
+
 def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
     """May ``actor``'s carrier air unit ``unit_id`` fly from its carrier as ``role`` now?"""
-    m = air(state).mission
     step = state.kernel.sequence.current
-    if m.kind != KIND or m.performed or step not in STEP_ROLES:
+    roles = roles_now(state, step)
+    if not roles:
         return (f"{RULE}: carrier air units fly from their carriers only in a port attack's Combat Air Patrol, "
-                "Phasing Side Flies Bombers & Escorts and interception subphases")
-    if role not in STEP_ROLES[step]:
-        return f"{RULE}: {role!r} is not a role in this subphase ({', '.join(STEP_ROLES[step])})"
+                "Phasing Side Flies Bombers & Escorts and interception subphases, and on Combat Air Patrol in "
+                "the other air mission phases (Naval Air flights \"can not be intercepted while flying out to sea\")")
+    if role not in roles:
+        return f"{RULE}: {role!r} is not a role in this subphase ({', '.join(roles)})"
     if role in ("bomber", "escort"):
         problem = action_problem(state, actor, KIND)
         if problem:
@@ -87,7 +101,7 @@ def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
     u = units(state).units.get(unit_id)
     if u is None or u.power != actor or not is_carrier_air(u):
         return f"{RULE}: {unit_id!r} is not a carrier air unit of {actor}"
-    if unit_id in m.flights:
+    if unit_id in air(state).mission.flights:
         return f"{RULE}: {label(state, unit_id)} is already flying in this mission"
     problem = grounded(state, u)
     if problem:
@@ -143,30 +157,32 @@ def why_not_fly(state, actor: str, unit_id: str, hex_, role: str, threatened=Non
 
 
 def _hexes(state, actor: str, u, role: str) -> list[Option]:
-    out = []
-    threatened = threats(state) if role == "cap" else None
-    for h in sorted(role_hexes(state, actor, role), key=lambda h: (distance_from_sea(state, u.id, h), h)):
-        if why_not_fly(state, actor, u.id, h, role, threatened) is None:
-            out.append(Option(tuple(h), f"{hex_label(h)}, {distance_from_sea(state, u.id, h)} hexes from the sea area"))
-    return out
+    if role == "cap":  # the threat, weather and range checks of why_not_fly, nearest first
+        found = cap_hexes(state, u)
+    else:
+        found = [tuple(h) for h in sorted(role_hexes(state, actor, role), key=lambda h: (distance_from_sea(state, u.id, h), h))
+                 if why_not_fly(state, actor, u.id, h, role) is None]
+    return [Option(h, f"{hex_label(h)}, {distance_from_sea(state, u.id, h)} hexes from the sea area") for h in found]
 
 
 def fly_choices(state, actor, step_id):
-    if step_id not in STEP_ROLES or air(state).mission.kind != KIND:
+    roles_here = roles_now(state, step_id)
+    if not roles_here:
         return None
     planes = [u for u in sorted(units(state).units.values(), key=lambda u: u.id)
               if u.power == actor and u.where == "aboard" and is_carrier_air(u)
-              and any(why_not_flyer(state, actor, u.id, role) is None for role in STEP_ROLES[step_id])]
+              and any(why_not_flyer(state, actor, u.id, role) is None for role in roles_here)]
     if not planes:
         return None
+    target = "port" if air(state).mission.kind == KIND else "hex"
 
     def roles(u) -> list[Option]:
         out = []
-        for role in STEP_ROLES[step_id]:
+        for role in roles_here:
             if why_not_flyer(state, actor, u.id, role) is None:
                 hexes = _hexes(state, actor, u, role)
                 if hexes:
-                    out.append(Option(role, ROLE_LABEL[role], [Field("hex", "hex", hexes, label="port")]))
+                    out.append(Option(role, ROLE_LABEL[role], [Field("hex", "hex", hexes, label=target)]))
         return out
 
     def options() -> list[Option]:
@@ -191,7 +207,7 @@ def fly_preview(state, cmd: FlyCarrierAirUnit) -> dict:
     box = at_sea(state, carrier)
     out = {"unit": cmd.unit, "carrier": carrier, "area": box.area, "section": box.section, "hex": list(cmd.hex),
            "role": cmd.role, "distance": distance_from_sea(state, cmd.unit, cmd.hex), "reach": reach(u, PURPOSE[cmd.role]),
-           "mission": "Port Attack", "lands_on": carrier, "disorganized_after": True}
+           "mission": KINDS[air(state).mission.kind].name, "lands_on": carrier, "disorganized_after": True}
     out["activities"] = {"air-mission": 1} if cmd.role == "bomber" and charged("air-mission", KIND) else {}
     if cmd.role == "bomber":
         out["air_to_sea"] = u.factors.get("naval", 0)
