@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pygame
 
+from .placewords import hex_words
 from .uihooks import ask_game
 
 PAPER = (236, 234, 224)
@@ -39,7 +40,8 @@ def chart_for(game, data: dict) -> dict | None:
 
 def result_lines(data: dict, chart: dict | None) -> list[str]:
     """The combat in words: factors and odds, shifts, the die and its modifiers, the result."""
-    lines = [f"<b>Land combat at {data.get('place', '?')}</b>: {data.get('table', '?').capitalize()} table"]
+    place = hex_words(tuple(data["hex"])) if data.get("hex") else data.get("place", "?")  # never its coordinates
+    lines = [f"<b>Land combat at {place}</b>: {data.get('table', '?').capitalize()} table"]
     shifts = ", ".join(f"{why} {signed(n)}" for why, n in (data.get("shifts") or {}).items())
     odds = data.get("odds")
     if odds == "auto":

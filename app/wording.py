@@ -7,8 +7,10 @@ Everything here asks the game (its sequence index); nothing knows a rule."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .commandfill import title_of
+from .placewords import hex_words, unit_type_words
 
 STEP_ID = re.compile(r"\bwif(?:\.[a-z0-9][a-z0-9_-]*)+")
 RAW_EVENT = re.compile(r"^([A-Z][A-Za-z0-9]+)\((.*)\)$", re.S)
@@ -18,6 +20,17 @@ ID_WORD = re.compile(r"(?<![\w-])[a-z][a-z_]*(?![\w-])")  # a lower-case word: a
 UNIT_ID = re.compile(r" \(([a-z0-9][\w.-]*)\)")  # "(su-balt-ftr)" after a unit's name
 SLUG = re.compile(r"\(([a-z]+(?:-[a-z]+)*-[0-9]+)\)")  # an id numbered in parentheses: "(reinforcements-turn-2)"
 HEX_TUPLE = re.compile(r"(?:\bhex )?\((\d{1,3}), (\d{1,3})\)")  # a hex as Python writes a tuple
+# a rule's label of a unit or hex (plugins/rules/land/labels.py, combat/labels.py): the type code
+# in parentheses ("(inf, 202,50)", "(inf 3)"), a hex as "202,50" after a unit's type, before its
+# terrain ("202,49 (clear)"), or after "hex "; a city's coordinates before its terrain
+TYPE_CODE = re.compile(r"\(([a-z][a-z-]*)(?=[ ,)])")
+UNIT_HEX = re.compile(r"(\([a-z][A-Za-z -]*, )(\d{1,3}),(\d{1,3})\)")
+TERRAIN_HEX = re.compile(r"(?<![\d,])(\d{1,3}),(\d{1,3}) \((?=[a-z][a-z ]*\))")
+CITY_HEX = re.compile(r"(\b[A-Z][^\s(]* )\(\d{1,3},\d{1,3}, (?=[a-z][a-z ]*\))")
+WORD_HEX = re.compile(r"\bhex (\d{1,3}),(\d{1,3})\b(?!,?\d)")
+COMBAT_ID = re.compile(r"\(combat \d{1,3},\d{1,3}, ")  # a die's purpose: "land combat at X (combat 207,52, 3:1 blitz)"
+FROM_HEX = re.compile(r"(?<![\d,])(\d{1,3}),(\d{1,3})(?= (?:→|->) )")  # a move's "206,52 → 206,51"
+TO_HEX = re.compile(r"((?:→|->) )(\d{1,3}),(\d{1,3})\b(?!,?\d)")
 COMMAND_TYPE = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b")  # MoveLandUnit, FlyCAP: only the game's own
 
 
@@ -101,15 +114,26 @@ def names_in_words(game, text: str) -> str:
         units = game.state["units"].units if "units" in game.state.sections else {}
         text = UNIT_ID.sub(lambda m: "" if m.group(1) in units else m.group(0), text)
     text = SLUG.sub(lambda m: f"({m.group(1).replace('-', ' ')})", text)  # "(reinforcements-turn-2)"
-    return HEX_TUPLE.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
+    text = HEX_TUPLE.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
+    return labels_in_words(text)
 
 
-def hex_words(hex_) -> str:
-    """A hex as a player names it: its city, else "hex 203,56"."""
-    from kernel.worldmap import load_world_map
-
-    city = load_world_map().city_at(tuple(hex_))
-    return city.name if city is not None else f"hex {hex_[0]},{hex_[1]}"
+@lru_cache(maxsize=8192)
+def labels_in_words(text: str) -> str:
+    """A rule's unit and hex labels with a unit's type and a hex in words: "18th Army (inf,
+    202,50)" -> "18th Army (infantry, hex W of Kaunas)", "202,49 (clear)" -> "hex 2 NW of
+    Kaunas (clear)", "Minsk (207,51, clear)" -> "Minsk (clear)", "hex 201,49" likewise."""
+    if "(" not in text and "hex " not in text and "→" not in text and "->" not in text:
+        return text
+    words = unit_type_words()
+    text = TYPE_CODE.sub(lambda m: f"({words[m.group(1)]}" if m.group(1) in words else m.group(0), text)
+    text = UNIT_HEX.sub(lambda m: f"{m.group(1)}{hex_words((int(m.group(2)), int(m.group(3))))})", text)
+    text = CITY_HEX.sub(lambda m: f"{m.group(1)}(", text)
+    text = TERRAIN_HEX.sub(lambda m: f"{hex_words((int(m.group(1)), int(m.group(2))))} (", text)
+    text = COMBAT_ID.sub("(", text)
+    text = FROM_HEX.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
+    text = TO_HEX.sub(lambda m: m.group(1) + hex_words((int(m.group(2)), int(m.group(3)))), text)
+    return WORD_HEX.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
 
 
 def game_time(kernel) -> str:

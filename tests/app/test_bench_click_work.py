@@ -15,6 +15,7 @@ Situations: the lab scenario as tests/app/test_playing.py (German Land Movement)
 from __future__ import annotations
 
 import pygame
+from app.placewords import hex_words
 from helpers import unit
 
 from test_playing import buttons, click, destinations, hex_pos, lab_game, motion, open_window, press, pump  # noqa: F401
@@ -50,7 +51,7 @@ def test_after_a_move_the_next_units_destinations_take_the_shelved_option_button
     assert {tuple(b.sets[1]) for b in again} == destinations(play)
     target = again[-1]
     goal = tuple(target.sets[1])
-    assert f"{goal[0]},{goal[1]}" in target.text
+    assert hex_words(goal) in target.text  # the place in words (app/placewords.py)
     pump(window, *click(target.rect.center))
     assert tuple(game.state["units"].units["g-slow2"].hex) == goal
 

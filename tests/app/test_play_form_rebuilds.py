@@ -9,7 +9,9 @@ Situation (lab scenario, as tests/app/test_playing.py): German corps in 206,51 (
 from __future__ import annotations
 
 from app.guiclicks import list_row
+from app.placewords import hex_words
 from app.playforms import FINISH
+from app.wording import in_words
 from helpers import unit
 
 from test_playing import buttons, click, destinations, hex_pos, lab_game, motion, open_window, press, pump  # noqa: F401
@@ -122,7 +124,7 @@ def test_after_a_move_the_units_list_comes_back_its_rows_moved_up(open_window, t
     again = units_list(play)
     assert again is lst and lst.visible
     offered = play.fill.pending().all_options()
-    assert [item["text"] for item in lst.item_list] == [o.label or str(o.value) for o in offered]
+    assert [item["text"] for item in lst.item_list] == [in_words(game, o.label or str(o.value)) for o in offered]
     assert len(lst.item_list) == 11 and "g-inf" not in [o.value for o in offered]
     after = shown_rows(lst)
     kept = [text for text, button in after.items() if before.get(text) is button]
@@ -239,7 +241,7 @@ def test_option_buttons_are_given_new_texts_and_still_choose_their_option(open_w
     offered = {tuple(o.value) for o in play.fill.pending().all_options()}
     assert {tuple(b.sets[1]) for b in again} == offered
     for b in again:
-        assert f"{b.sets[1][0]},{b.sets[1][1]}" in b.text  # each button says where it goes
+        assert hex_words(tuple(b.sets[1])) in b.text  # each button says where it goes
     target = again[-1]
     goal = tuple(target.sets[1])
     pump(window, *click(target.rect.center))

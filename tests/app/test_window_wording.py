@@ -14,6 +14,7 @@ import pygame
 import pytest
 
 from app.play import GameWindow
+from app.placewords import hex_words
 from app.wording import in_words
 from helpers import air_unit, unit
 from kernel.game import Game
@@ -76,13 +77,13 @@ def test_event_texts_name_powers_sides_dice_and_hexes_in_words(cap_window):
     raw = "system: rolled [9, 8] on d10 for Initiative: axis die, allies die"
     assert in_words(game, raw) == "dice Initiative: Axis die, Allies die: 9, 8 (d10)"
     assert in_words(game, f"ussr {FIGHTER} ({FIGHTER_ID}) returns to base at (206, 57)") \
-        == f"USSR {FIGHTER} returns to base at hex 206,57"
+        == f"USSR {FIGHTER} returns to base at hex 3 E of Lwow"
     assert in_words(game, "ussr takes control of hex (203, 57)") == "USSR takes control of Lwow"
     assert in_words(game, "USSR's setup tray (reinforcements-turn-2): 8 units") \
         == "USSR's setup tray (reinforcements turn 2): 8 units"
     assert in_words(game, "naval air (air-to-sea)") == "naval air (air-to-sea)"  # words, not an id
     # a word that only looks like an id, and a parenthesis that is no unit's id, are left alone
-    assert in_words(game, "10th Army (inf, 203,52) and the allies (lab)") == "10th Army (inf, 203,52) and the Allies (lab)"
+    assert in_words(game, "10th Army (arm, 203,52) and the allies (lab)") == "10th Army (armor, hex 2 S of Kaunas) and the Allies (lab)"
 
 
 def test_the_top_bar_names_the_hexs_controller(cap_window):
@@ -300,7 +301,7 @@ def test_a_move_is_told_once_in_the_log(tmp_path, monkeypatch):
         pump(window, *click(hex_pos(window, (206, 52))), *click(hex_pos(window, (205, 53))))
         assert tuple(game.state["units"].units["g-inf"].hex) == (205, 53)
         told = [t for t in window.play.log[before:] if "g-inf" in t]
-        assert len(told) == 1 and "206,52" in told[0], told
+        assert len(told) == 1 and hex_words((206, 52)) in told[0], told
     finally:
         pygame.quit()
         game.close()
