@@ -86,6 +86,9 @@ class RuleMeta(BaseModel):
     toggle: Literal["never", "in-play"] | None = None
     not_during: list[str] = Field(default_factory=list)
     source: str = ""
+    # The rule does something only in a game where one of these major powers is in play (Kamikaze:
+    # Japan's): a scenario without them does not offer it (presets.fits_scenario); empty: any game
+    needs_powers: list[str] = Field(default_factory=list)
     # Why the seeds do not give enough of the rule to implement it (catalogue entries only)
     cannot_implement: str = ""
     # False: our sources do not name this rule, so no player-facing list shows it; `unlisted`
@@ -119,6 +122,7 @@ class RuleInfo(BaseModel):
     toggle: str
     not_during: list[str]
     source: str
+    needs_powers: list[str] = Field(default_factory=list)  # played only where one of these is in play
     implemented: bool = False
     plugin: str | None = None  # the plugin that implements it
     origin: str = "catalogue"  # "catalogue", or the implementing plugin's origin
@@ -324,4 +328,5 @@ def _fields(meta: RuleMeta) -> dict:
     return {"id": meta.id, "name": meta.name, "group": meta.group, "description": meta.description,
             "prerequisites": list(meta.prerequisites), "exclusions": list(meta.exclusions),
             "toggle": meta.effective_toggle(), "not_during": list(meta.not_during), "source": meta.source,
+            "needs_powers": list(meta.needs_powers),
             "cannot_implement": meta.cannot_implement, "listed": meta.listed, "unlisted": meta.unlisted}

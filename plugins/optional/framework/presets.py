@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .catalogue import FRAMEWORK_PLUGIN, PRESETS_FILE, Catalogue, RulesError, build_catalogue
+from .scope import out_of_scope, scenario_powers, scoped
 
 
 def config_dir() -> Path:
@@ -132,11 +133,17 @@ def preset_rules(preset: str, catalogue: Catalogue, fits: Callable[[str], bool] 
 def _suits(rule, fits: Callable[[str], bool] | None, notes: list[str]) -> bool:
     """May a preset switch ``rule`` ON in this game?  Not when its plugin needs rules the game
     does not play (Kamikaze needs the naval rules): a preset chooses what suits the game, and
-    must not drag whole rule sets into it (naval into Barbarossa), nor may a saved set.  Rules a
-    player names one by one (``--rules-on``) are taken as they are."""
-    if fits is None or rule.plugin is None or fits(rule.plugin):
+    must not drag whole rule sets into it (naval into Barbarossa), nor may a saved set; nor a rule
+    that does not apply in the scenario (scope.py: Kamikaze without Japan).  Rules a player names
+    one by one (``--rules-on``) are taken as they are, unless they do not apply (``choose_rules``)."""
+    plugin_fits = getattr(fits, "plugin_fits", fits)  # the rules the game plays, named first
+    if fits is None or rule.plugin is None or plugin_fits(rule.plugin):
+        scope = getattr(fits, "out_of_scope", {})
+        if rule.id in scope:
+            notes.append(f"{scope[rule.id]}: left OFF")
+            return False
         return True
-    lacking = [p for p in rule.requires if not fits(p)] or [rule.plugin]
+    lacking = [p for p in rule.requires if not plugin_fits(p)] or [rule.plugin]
     notes.append(f"{rule.name} left OFF: it needs the {', '.join(lacking)} rules, which this game does not play")
     return False
 
@@ -162,7 +169,10 @@ def choose_rules(catalogue: Catalogue, preset: str = "none", on: Iterable[str] =
     ``fits``: which rule plugins suit the game (see ``game_plugins``)."""
     rules, notes = preset_rules(preset or "none", catalogue, fits)
     rules = list(rules)
+    scope = getattr(fits, "out_of_scope", {})
     for rule_id in on:
+        if rule_id in scope:
+            raise RulesError(scope[rule_id])
         if rule_id not in rules:
             rules.append(rule_id)
     off = list(off)
@@ -220,7 +230,20 @@ def fits_scenario(discovery, scenario: str, extra_plugins: Iterable[str] | None 
         game_has = {i.id for i in resolve([scenario, *(extra_plugins or [])], discovery.plugins)}
     except PluginError:
         game_has = set()  # Game.new names what is missing
-    return fits_game(discovery, game_has)
+    fits = fits_game(discovery, game_has)
+    catalogue = build_catalogue(discovery)
+    if not game_has or not any(r.needs_powers for r in catalogue.rules.values()):
+        return fits
+    scope = out_of_scope(catalogue, scenario, scenario_powers(discovery, scenario, extra_plugins))
+    return scoped(fits, catalogue, scope) if scope else fits
+
+
+def rules_not_applying(scenario: str, plugin_dirs: list[Path] | None = None) -> dict[str, str]:
+    """The rules that do not apply in a game of ``scenario`` (scope.py), each with why: what the
+    Start New Game form shows as "does not apply in this scenario"."""
+    from kernel.plugins import discover
+
+    return dict(getattr(fits_scenario(discover(plugin_dirs), scenario), "out_of_scope", {}))
 
 
 def rules_fitting(scenario: str, plugin_dirs: list[Path] | None = None) -> list[str]:

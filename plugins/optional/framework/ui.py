@@ -15,6 +15,7 @@ from .presets import (
     new_game,
     rule_sets_dir,
     rules_fitting,
+    rules_not_applying,
     save_rule_set,
 )
 
@@ -28,7 +29,7 @@ def rule_row(rule: RuleInfo) -> dict:
             "implemented": rule.implemented, "prerequisites": list(rule.prerequisites),
             "exclusions": list(rule.exclusions), "toggle": rule.toggle, "not_during": list(rule.not_during),
             "plugin": rule.plugin, "origin": rule.origin, "source": rule.source, "status": rule.status(),
-            "listed": rule.listed}
+            "listed": rule.listed, "needs_powers": list(rule.needs_powers)}
 
 
 @hookimpl(optionalhook=True)
@@ -59,7 +60,8 @@ def optional_rules_choice_for_scenario(scenario, preset, rules_on, rules_off):
 
 @hookimpl(optionalhook=True)
 def optional_rules_fitting(scenario):
-    return {"scenario": scenario, "rules": rules_fitting(scenario)}
+    # "not_applying": rule id -> why it does nothing in this scenario (Kamikaze without Japan)
+    return {"scenario": scenario, "rules": rules_fitting(scenario), "not_applying": rules_not_applying(scenario)}
 
 
 @hookimpl(optionalhook=True)

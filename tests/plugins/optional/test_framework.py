@@ -388,7 +388,8 @@ def test_a_saved_set_keeps_only_the_rules_that_suit_the_game(stand_ins, private_
     """A Personal Set saved for Guadalcanal, with Kamikaze ON, chosen for the lab (no naval
     rules): Kamikaze is left OFF with a note (it needs the naval rules), so the game does not
     load them; the rest of the set is ON.  Named one by one (--rules-on), Kamikaze is taken as
-    it is.  Barbarossa plays the naval rules (16.3's fleets): there the whole set is ON."""
+    it is refused (no Japan in the lab).  Barbarossa plays the naval rules (16.3's fleets) but has no
+Japan: Kamikaze is left OFF there too; in Guadalcanal the whole set is ON."""
     catalogue = build_catalogue(plugin_dirs=[stand_ins])
     save_rule_set("personal", ["territorials", "kamikaze"], catalogue)
     discovery = discover([stand_ins])
@@ -397,7 +398,10 @@ def test_a_saved_set_keeps_only_the_rules_that_suit_the_game(stand_ins, private_
     assert any(n.startswith("Kamikaze left OFF: it needs the") for n in choice.notes)
     game = new_game("lab", save, seed=2, preset="personal", plugin_dirs=[stand_ins])
     assert "naval" not in game.plugin_set and rules_on(game.state) == ["territorials"]
-    named = choose_rules(catalogue, "none", on=["kamikaze"], fits=fits_scenario(discovery, "lab"))
-    assert named.rules == ["kamikaze"]
+    # named one by one it is refused: the lab's powers (Germany, the USSR) have no Japan (scope.py)
+    with pytest.raises(RulesError, match="Kamikaze does not apply in this scenario"):
+        choose_rules(catalogue, "none", on=["kamikaze"], fits=fits_scenario(discovery, "lab"))
     barbarossa = choose_rules(catalogue, "personal", fits=fits_scenario(discovery, "barbarossa"))
-    assert set(barbarossa.rules) == {"territorials", "kamikaze"}
+    assert barbarossa.rules == ["territorials"]
+    guadalcanal = choose_rules(catalogue, "personal", fits=fits_scenario(discovery, "guadalcanal"))
+    assert set(guadalcanal.rules) == {"territorials", "kamikaze"}

@@ -1,14 +1,19 @@
 """Optional rule Kamikaze (seeds "Optional Rules", L2754-2756; "Kamikaze Form"): its catalogue
 entry (plugins/optional/kamikaze) makes the naval plugin's kamikaze rule choosable; a preset
 leaves it OFF in a game without the naval rules (the lab), so it never drags them in; Barbarossa
-plays the naval rules (Ships in Flames 16.3's fleets), so there it is ON with the other rules."""
+plays the naval rules (Ships in Flames 16.3's fleets) but has no Japan: the rule does not apply
+there (plugins/optional/framework/scope.py)."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from kernel.plugins import discover
 from plugins.optional.framework import is_on, new_game
-from plugins.optional.framework.catalogue import build_catalogue
-from plugins.optional.framework.presets import choose_rules, fits_scenario, rules_fitting
+from plugins.optional.framework.catalogue import RulesError, build_catalogue
+from plugins.optional.framework.presets import choose_rules, fits_scenario, rules_fitting, rules_not_applying
 
 
 def test_kamikaze_is_implemented_by_its_catalogue_entry_which_needs_naval():
@@ -36,13 +41,31 @@ def test_preset_all_in_a_game_without_naval_leaves_kamikaze_off_with_a_note():
     # the presets listing it (Standard, Advanced) leave it OFF the same way
     standard = choose_rules(catalogue, "standard", fits=fits_scenario(discovery, "lab"))
     assert "kamikaze" not in standard.rules and any(n.startswith("Kamikaze left OFF") for n in standard.notes)
-    # but in Guadalcanal and Barbarossa, which play the naval rules, All switches it ON
-    for scenario in ("guadalcanal", "barbarossa"):
-        chosen = choose_rules(catalogue, "all", fits=fits_scenario(discovery, scenario))
-        assert "kamikaze" in chosen.rules and not any("Kamikaze" in n for n in chosen.notes), scenario
-    # every implemented rule suits Barbarossa
+    # in Guadalcanal, which plays the naval rules and Japan, All switches it ON
+    chosen = choose_rules(catalogue, "all", fits=fits_scenario(discovery, "guadalcanal"))
+    assert "kamikaze" in chosen.rules and not any("Kamikaze" in n for n in chosen.notes)
+    # every implemented rule but Kamikaze suits Barbarossa (test_kamikaze_does_not_apply_without_japan)
     implemented = [r.id for r in catalogue.implemented()]
-    assert rules_fitting("barbarossa") == implemented
+    assert rules_fitting("barbarossa") == [r for r in implemented if r != "kamikaze"]
+    assert rules_fitting("guadalcanal") == implemented
+
+
+def test_kamikaze_does_not_apply_without_japan(save):
+    """"The Japanese player can declare kamikaze attacks" ("Kamikaze Form" L9952-9966): Barbarossa
+    (Germany against the USSR) plays the naval rules but has no Japan, so the rule is not offered
+    (the Start New Game form's data says why), a preset leaves it OFF with a note, its plugin is
+    not loaded (it cannot be switched on in play), and naming it for a new game is refused."""
+    discovery = discover()
+    catalogue = build_catalogue(discovery)
+    assert catalogue.get("kamikaze").needs_powers == ["japan"]
+    why = ("Kamikaze does not apply in this scenario (barbarossa): it needs japan in play, "
+           "and its major powers are germany, ussr")
+    assert rules_not_applying("barbarossa") == {"kamikaze": why} and rules_not_applying("guadalcanal") == {}
+    chosen = choose_rules(catalogue, "all", fits=fits_scenario(discovery, "barbarossa"))
+    assert "kamikaze" not in chosen.rules and "kamikaze" not in chosen.plugins and f"{why}: left OFF" in chosen.notes
+    with pytest.raises(RulesError, match=re.escape(why)):
+        new_game("barbarossa", save, on=["kamikaze"], seed=1)
+    assert not save.exists()
 
 
 def test_a_lab_game_from_the_all_preset_loads_no_naval_plugin(save):
