@@ -10,9 +10,11 @@ aircraft at sea attacked ships); a port attack an ``AirMissionPerformed`` of kin
 ``port-attack``; an invasion an ``AttackDeclared`` forced by ``invasion``; a carrier plane boarded a
 ``CarrierAirUnitRebased`` onto a carrier from a hex (a plane ashore, e.g. one that arrived at a
 base, going aboard: Ships in Flames 8.5); a shore bombardment a ``GroundSupportAdded`` in a
-shore bombardment step; a ship damaged a ``NavalUnitDamaged``; a ship lost a ``NavalUnitLost``
-(sunk, or to the repair pool); a fleet move a ``NavalGroupMoved`` (a group of ships moved, into
-a sea area or back to port).
+shore bombardment step; a ship damaged a ``NavalUnitDamaged`` of a naval unit; a ship lost a
+``NavalUnitLost`` of a naval unit (sunk, stranded at sea, or to the repair pool; the event also
+tells an aircraft flying home from the sea, not counted); a fleet move a ``NavalGroupMoved`` (a
+group of ships moved, into a sea area or back to port); in Barbarossa, whose players set their
+ships up in the Setup Tray, the ships whose setup port is not their saved default one.
 """
 
 from __future__ import annotations
@@ -29,16 +31,32 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 COUNTS = ("naval combats", "carrier strikes", "port attacks", "invasions", "carrier planes boarded",
-          "shore bombardments", "ships damaged", "ships lost", "fleet moves")
+          "shore bombardments", "ships damaged", "ships lost", "fleet moves", "ships set up off their default port")
 
 
-def count_events(save: Path) -> dict[str, int]:
+def default_ports(scenario: str) -> dict[str, tuple[int, int]]:
+    """Ship id -> its saved default port hex, for a scenario whose players set their ships up
+    (Barbarossa: Ships in Flames 16.1/16.3 in the Setup Tray); empty for the others."""
+    if scenario != "barbarossa":
+        return {}
+    from plugins.scenarios.barbarossa import oob
+
+    return {ship.id: oob.port_hex(ship) for ship in oob.naval_data().units}
+
+
+def count_events(save: Path, scenario: str = "") -> dict[str, int]:
     from kernel.game import Game
 
     out = dict.fromkeys(COUNTS, 0)
+    branch: dict[str, str] = {}  # unit id -> branch (NavalUnitLost also tells an aircraft leaving the sea)
+    set_up_at: dict[str, tuple] = {}  # ship id -> the hex it was last put in during setup
     with Game.open(save) as game:
         for rec in game.history(1):
-            if rec.type == "NavalCombatBegan":
+            if rec.type == "UnitCreated":
+                branch[rec.data["unit"]["id"]] = rec.data["unit"]["branch"]
+            elif rec.type == "UnitMoved" and rec.turn == 0 and branch.get(rec.data["unit"]) == "naval":
+                set_up_at[rec.data["unit"]] = tuple(rec.data["to_hex"] or ())
+            elif rec.type == "NavalCombatBegan":
                 out["naval combats"] += 1
             elif rec.type == "NavalCombatTypeSet" and rec.data.get("kind") == "naval-air":
                 out["carrier strikes"] += 1
@@ -50,12 +68,14 @@ def count_events(save: Path) -> dict[str, int]:
                 out["carrier planes boarded"] += 1
             elif rec.type == "GroundSupportAdded" and "shore-bombardment" in (rec.step or ""):
                 out["shore bombardments"] += 1
-            elif rec.type == "NavalUnitDamaged":
+            elif rec.type == "NavalUnitDamaged" and branch.get(rec.data["unit"]) == "naval":
                 out["ships damaged"] += 1
-            elif rec.type == "NavalUnitLost":
+            elif rec.type == "NavalUnitLost" and branch.get(rec.data["unit"]) == "naval":
                 out["ships lost"] += 1
             elif rec.type == "NavalGroupMoved":
                 out["fleet moves"] += 1
+    defaults = default_ports(scenario)
+    out["ships set up off their default port"] = sum(1 for uid, h in set_up_at.items() if uid in defaults and h != defaults[uid])
     return out
 
 
@@ -74,7 +94,7 @@ def one_game(scenario: str, seed: int, policy: str, folder: str, pairs: tuple = 
             "refused": len(tally.refused), "refused_lines": tally.refused[:3], "verify": report.ok, "problems": [str(p) for p in report.problems][:3],
             "no_rule_yet": sum(n for (_, reason), n in skips.items() if reason == NO_RULE_YET),
             "seconds": time.perf_counter() - started, "load": os.getloadavg()[0],
-            "scores": (result or {}).get("scores") or {}, **count_events(save)}
+            "scores": (result or {}).get("scores") or {}, **count_events(save, scenario)}
 
 
 def main(argv=None) -> int:
