@@ -19,7 +19,7 @@ This module knows nothing about the game: no terrain, no countries, no pygame.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator
 
 Hex = tuple[int, int]  # (col, row) offset coordinates
@@ -62,6 +62,9 @@ class HexGrid:
     cols: int
     rows: int
     wrap: bool = True
+    # Each hex's neighbours, worked out once: supply traces, zones of control and sea-area
+    # measures ask for them hundreds of thousands of times a game (not part of the grid's value).
+    _neighbours: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     # ----- bookkeeping -------------------------------------------------------------
     @property
@@ -134,11 +137,26 @@ class HexGrid:
 
     def neighbours(self, hex_: Hex) -> list[Hex]:
         """Adjacent hexes that exist, in direction order starting east, clockwise."""
+        found = self._neighbours.get(hex_)
+        if found is None:
+            found = self._neighbours[hex_] = tuple(self._find_neighbours(hex_))
+        return list(found)
+
+    def _find_neighbours(self, hex_: Hex) -> list[Hex]:
+        # ``neighbour`` for the six directions, its arithmetic inlined
+        col, row = hex_
+        q = col - (row - (row & 1)) // 2
         found = []
-        for direction in range(6):
-            other = self.neighbour(hex_, direction)
-            if other is not None:
-                found.append(other)
+        for dq, dr in _AXIAL_STEPS:
+            r = row + dr
+            if not 0 <= r < self.rows:
+                continue
+            c = q + dq + (r - (r & 1)) // 2
+            if self.wrap:
+                c %= self.cols
+            elif not 0 <= c < self.cols:
+                continue
+            found.append((c, r))
         return found
 
     def direction_to(self, a: Hex, b: Hex) -> int | None:

@@ -100,6 +100,13 @@ def _all_sea_rows(area: str) -> dict[int, tuple[int, ...]]:
     return {row: tuple(sorted(qs)) for row, qs in rows.items()}
 
 
+@cache
+def _row_span(area: str) -> tuple[int, int]:
+    """The first and last map rows of ``area``'s all-sea hexes (``_all_sea``)."""
+    rows = _all_sea_rows(area)
+    return min(rows), max(rows)
+
+
 def can_fly_to_sea(unit) -> bool:
     return (unit.branch == "air" and not is_carrier_air(unit) and unit.on_map and unit.face_up
             and (unit.factors.get("naval", 0) > 0 or unit.type == "ftr"))
@@ -136,8 +143,13 @@ def why_not_fly(state, power: str, uid: str, area: str, section: int) -> str | N
 
 def _areas_for(u) -> list[Option]:
     out = []
+    reach_ = int(u.factors.get("range", 0))
+    row = core.world_map().grid.normalize(tuple(u.hex))[1]
     for area in sorted(core.world_map().sea_areas):
-        top = highest_section(int(u.factors.get("range", 0)) - hexes_to_sea(u.hex, area))
+        low, high = _row_span(area)
+        if max(low - row, row - high) > reach_:
+            continue  # a hex ``dr`` rows away is at least ``dr`` hexes away: out of range
+        top = highest_section(reach_ - hexes_to_sea(u.hex, area))
         if top is not None:
             out.append(Option(area, area_name(area), [Field("section", "option", [
                 Option(s, f"section {s}") for s in sections_of(area) if s <= top])]))
