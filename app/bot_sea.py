@@ -47,6 +47,8 @@ PORT_ATTACK = "Port Attack"  # the air mission a port attack flies (its preview'
 FERRY = 1.0  # an empty-decked carrier sailing alone towards a carrier plane waiting ashore, per sea area nearer
 FERRY_REACH = 1.5  # ... and ending where that plane may board it (Ships in Flames 8.5: "up to double its range")
 CARRIER_PLANE_TYPES = ("cvp", "carrier-air")  # the counter types of carrier air units (the scenarios' data)
+CAP_OBJECTIVE = 0.8  # a carrier plane on Combat Air Patrol over an objective the side holds (the enemy threatens it)
+CAP_PORT = 0.5  # ... over a port holding the side's ships, more for the ships there (PORT_TARGET)
 PORT_TARGET = {"carriers": 0.6, "battleships": 0.4, "cruisers": 0.15, "transports": 0.1, "subs": 0.1,
                "convoy_points": 0.05}  # what the enemy ships in a port are worth bombing, by kind
 
@@ -124,6 +126,7 @@ class SeaSense:
         self.combat = combat or {}
         self.keep = set(keep)
         self.objectives = set(objectives)
+        self.defended = {tuple(h) for h in defended}
         self.needy = {tuple(h) for h in needy}
         self.invade_areas = frozenset(a for h in objectives for a in coastal_areas(tuple(h)))
         self.target_areas = frozenset(a for h in [*objectives, *defended] for a in coastal_areas(tuple(h)))
@@ -289,17 +292,31 @@ class SeaSense:
         """The convoys at sea among ``unit_ids``: the greedy bot leaves them on their lanes."""
         return {u for u in unit_ids if self.own_at_sea.get(u, {}).get("kind") == "convoy"}
 
-    def port_attack_score(self, hex_) -> float:
-        """A bomber's port attack on ``hex_``: worth flying by the enemy ships there (the
-        Naval Review's tally of that port), carriers and battleships first."""
+    def _port_tally(self, hex_) -> dict:
+        """The Naval Review's tally of the port at ``hex_``: side -> kind -> how many."""
         if self._ports is None:
             review = ask_game(self.game, "naval_review", state=self.game.state) or {}
             self._ports = {tuple(loc["hex"]): loc["sides"] for loc in review.get("locations", [])
                            if loc["kind"] == "port"}
-        sides = self._ports.get(tuple(hex_), {})
-        value = sum(PORT_TARGET.get(k, 0) * n for side, tally in sides.items() if side != self.side
+        return self._ports.get(tuple(hex_), {})
+
+    def port_attack_score(self, hex_) -> float:
+        """A bomber's port attack on ``hex_``: worth flying by the enemy ships there (the
+        Naval Review's tally of that port), carriers and battleships first."""
+        value = sum(PORT_TARGET.get(k, 0) * n for side, tally in self._port_tally(hex_).items() if side != self.side
                     for k, n in tally.items())
         return 0.5 + value if value > 0 else 0.0
+
+    def cap_score(self, hex_) -> float:
+        """A carrier plane flying Combat Air Patrol over ``hex_`` (the game offers only hexes the
+        enemy's bombers threaten this mission): worth it over an objective the side holds and
+        the enemy threatens, or over a port holding the side's ships (by what they are worth);
+        elsewhere the plane stays aboard, organized for its own strikes ("flying CAP 'uses up'
+        the fighter", seeds "Combat Air Patrol (CAP)")."""
+        hex_ = tuple(hex_)
+        score = CAP_OBJECTIVE if hex_ in self.defended or hex_ in self.needy else 0.0
+        own = sum(PORT_TARGET.get(k, 0) * n for k, n in self._port_tally(hex_).get(self.side, {}).items())
+        return score + (CAP_PORT + own if own > 0 else 0.0)
 
     def fly_score(self, cmd: dict) -> float:
         """An aircraft flying to sea: worth it where enemy ships are."""
@@ -313,6 +330,8 @@ def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
         return sense.stay_score(cmd)
     if preview.get("mission") == PORT_ATTACK and preview.get("role") == "bomber":
         return sense.port_attack_score(preview["hex"])
+    if preview.get("role") == "cap" and "lands_on" in preview:  # a carrier plane on Combat Air Patrol
+        return sense.cap_score(preview["hex"])
     if preview.get("invasion"):
         return sense.invade_score(preview["hex"], cmd.get("unit"))
     if preview.get("land_moves") and "transport_disorganized" in preview:  # unloading at sea

@@ -308,7 +308,7 @@ def _offers_unit(origin, unit: str, destinations: int = 4) -> bool:
 
 
 NAVAL_PREVIEW_KEYS = ("invasion", "land_units", "naval_moves", "range_to_sea", "surprise_cost", "need", "sides",
-                      "range_used", "transport_disorganized")
+                      "range_used", "transport_disorganized", "lands_on")  # lands_on: a carrier plane's flight
 
 
 def _naval(cmd: dict, preview: dict) -> bool:
