@@ -25,6 +25,7 @@ from kernel.choices import CommandChoice, Field
 
 from .commandfill import SINGLE, CommandFill, one_click, title_of
 from .forms import FormWindow, gui_text
+from .listrows import fit_row, row_room
 
 BUTTONS_AT_MOST = 8  # more options than this: a list
 ROW = 32
@@ -195,9 +196,10 @@ class FieldWidgets:
             return y
         if f.kind == "option":  # places by name (143 sea areas and ports to sail to): a player looks them up A-Z
             options = sorted(options, key=lambda o: self.label_of(o).lower())
-        items = [(self.label_of(o), f"#o{i}") for i, o in enumerate(options)]
-        lst = self.form.selection_list((4, y, self.width, min(180, 20 * len(items) + 6)), items)
-        lst.options, lst.field_name = options, f.name
+        height = min(180, 20 * len(options) + 6)
+        items, tips = self.list_rows(options, height)
+        lst = self.form.selection_list((4, y, self.width, height), items)
+        lst.options, lst.field_name, lst.tips = options, f.name, tips
         self.form.owned.append(lst)
 
         def picked(_text) -> None:
@@ -208,16 +210,30 @@ class FieldWidgets:
         self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, lst, picked)
         return y + lst.rect.height + 4
 
+    def list_rows(self, options: list, height: int) -> tuple[list, dict]:
+        """A list's rows (text, object id), each cut to the row's width with an ellipsis, and
+        the tips of the cut ones (shown text -> whole label)."""
+        font = self.gui.manager.get_theme().get_font(["@selection_list_item"])
+        room = row_room(self.width, height, len(options))
+        items, tips = [], {}
+        for i, o in enumerate(options):
+            label = self.label_of(o)
+            shown = fit_row(label, font, room)
+            if shown != label:
+                tips[shown] = label
+            items.append((shown, f"#o{i}"))
+        return items, tips
+
     def units_list(self, fill: CommandFill, f: Field, y: int) -> int:
         options = f.all_options()
         most = "" if f.max is None else f" at most {f.max}"
         y = self.title(f"{field_title(f)} (at least {f.min or 0}{most}; or click the map):", y)
         chosen = fill.values.get(f.name) or []
-        items = [(self.label_of(o), f"#o{i}") for i, o in enumerate(options)]
+        height = min(150, 20 * max(1, len(options)) + 6)
+        items, tips = self.list_rows(options, height)
         selected = [items[i] for i, o in enumerate(options) if o.value in chosen]
-        lst = self.form.selection_list((4, y, self.width, min(150, 20 * max(1, len(items)) + 6)), items, multi=True,
-                                       selected=selected)
-        lst.options, lst.field_name = options, f.name
+        lst = self.form.selection_list((4, y, self.width, height), items, multi=True, selected=selected)
+        lst.options, lst.field_name, lst.tips = options, f.name, tips
         self.form.owned.append(lst)
 
         def picked(_text) -> None:

@@ -9,7 +9,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIImage, UILabel, UISelectionList, UITextBox
 
-from .listrows import refill
+from .listrows import TippedSelectionList, refill
 from .textplate import plate_surface, text_plate
 
 if TYPE_CHECKING:
@@ -184,9 +184,9 @@ class FormBody:
             return found
         # no double clicks: a row clicked again soon after (to take it out again, or in a list
         # rebuilt with the same row buttons) would be a double click pygame_gui chooses nothing with
-        return self._keep(UISelectionList(rect, items, self.gui.manager, container=self.area,
-                                          allow_multi_select=multi, default_selection=selected or None,
-                                          allow_double_clicks=False), key)
+        return self._keep(TippedSelectionList(rect, items, self.gui.manager, container=self.area,
+                                              allow_multi_select=multi, default_selection=selected or None,
+                                              allow_double_clicks=False), key)
 
     def _refilled(self, key: tuple, rect: pygame.Rect, items: list, selected: list | None):
         """A list of the same shape given the new rows in place (app/listrows.py): the one

@@ -32,6 +32,7 @@ from pygame_gui.elements import (
 )
 
 from . import guispeed
+from .listrows import TippedSelectionList
 
 UI_EVENTS = (pygame_gui.UI_BUTTON_PRESSED, pygame_gui.UI_SELECTION_LIST_NEW_SELECTION,
              pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION, pygame_gui.UI_TEXT_ENTRY_FINISHED,
@@ -231,7 +232,7 @@ class FormWindow(UIWindow):
         return UIImage(pygame.Rect(rect), surface, self.gui.manager, container=self)
 
     def selection_list(self, rect, items: list, multi: bool = False, selected: list | None = None) -> UISelectionList:
-        return UISelectionList(pygame.Rect(rect), items, self.gui.manager, container=self, allow_multi_select=multi,
+        return TippedSelectionList(pygame.Rect(rect), items, self.gui.manager, container=self, allow_multi_select=multi,
                                default_selection=selected or None, allow_double_clicks=False)  # see FormBody's
 
     @property

@@ -81,3 +81,60 @@ def _row_button(lst: UISelectionList, row: dict) -> UIButton:
                       anchors={"left": "left", "right": "right", "top": "top", "bottom": "top"})
     lst.join_focus_sets(button)
     return button
+
+
+# A list's frame and scroll bar as pygame_gui 0.6's default theme draws them (measured: a list
+# 378 px wide has rows 372 px wide, 352 px with its scroll bar); a row's text keeps a margin
+LIST_FRAME, LIST_SCROLLBAR, ROW_MARGIN = 6, 20, 10
+ELLIPSIS = "…"
+
+
+def row_room(width: int, height: int, rows: int, row_h: int = 20) -> int:
+    """The pixels a row's text has in a list ``width`` x ``height`` of ``rows`` rows."""
+    scrolls = rows * row_h > height - LIST_FRAME
+    return width - LIST_FRAME - (LIST_SCROLLBAR if scrolls else 0) - ROW_MARGIN
+
+
+_fitted: dict = {}
+
+
+def fit_row(text: str, font, room: int) -> str:
+    """``text`` cut to ``room`` pixels, ending with an ellipsis when cut (issue 11: a row wider
+    than its list was cut without a mark); remembered, the same rows come back at each click."""
+    key = (text, room, id(font))
+    shown = _fitted.get(key)
+    if shown is None:
+        if len(_fitted) > 8000:
+            _fitted.clear()
+        shown = _fitted[key] = text if font.size(text)[0] <= room else _cut(text, font, room)
+    return shown
+
+
+def _cut(text: str, font, room: int) -> str:
+    low, high = 0, len(text)  # the longest beginning that fits with the ellipsis: text[:low]
+    while low < high:
+        mid = (low + high + 1) // 2
+        if font.size(text[:mid].rstrip() + ELLIPSIS)[0] <= room:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + ELLIPSIS
+
+
+class TippedSelectionList(UISelectionList):
+    """A selection list whose rows cut by ``fit_row`` show the whole text as their tip.  ``tips``
+    (shown text -> whole text) is set by the list's builder; pygame_gui makes a row's button
+    when the row scrolls into view and ``refill`` gives buttons new texts, so each frame sets
+    the tip of the buttons shown (a few rows: cheap)."""
+
+    tips: dict = {}
+
+    def update(self, time_delta: float) -> None:
+        super().update(time_delta)
+        tips = self.tips
+        for item in self.item_list:
+            button = item["button_element"]
+            if button is not None:
+                want = tips.get(item["text"])
+                if button.tool_tip_text != want:
+                    button.tool_tip_text = want
