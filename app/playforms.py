@@ -31,7 +31,7 @@ from .results import Popups
 from .selectable import SelectableUnits
 from .setuptray import TRAY_COMMANDS, SetupTray
 from .uihooks import ask_game
-from .wording import game_time, in_words, power_name
+from .wording import game_time, in_words, moves_told_twice, power_name
 
 RED = (230, 90, 70)
 GREEN = (120, 200, 120)
@@ -98,12 +98,11 @@ class PlayForms:
         # End phase: "Germany finished Land Movement", whatever the next steps did by themselves
         finished = next((in_words(self.game, self.game.describe(r)) for r in outcome.events
                          if r.type == "DecisionFinished"), None)
-        # a unit the rules' own event moved ("moves 201,51 → 200,53"): the kernel's "moves to" says it again
-        told_moves = {r.data.get("unit") for r in outcome.events if r.type != "UnitMoved" and r.type.endswith("Moved")}
+        told_twice = moves_told_twice(outcome.events)  # the kernel's "moves to" beside the rules' line
         for record in outcome.events:
             if record.type.startswith(("Step", "Digression", "Decision")):
                 continue  # the Sequence of Play header already says where the game is
-            if record.type == "UnitMoved" and record.data.get("unit") in told_moves:
+            if record.seq in told_twice:
                 continue
             text = in_words(self.game, self.game.describe(record))
             if text:

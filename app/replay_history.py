@@ -16,7 +16,7 @@ from kernel.errors import EventDataError
 from kernel.events import EventRecord
 
 from .replay_text import printable
-from .wording import in_words
+from .wording import in_words, moves_told_twice
 
 ALL_KINDS = "all kinds"  # the kind drop-down's first entry: no filter
 ROW_H = 18
@@ -24,6 +24,7 @@ ROW_H = 18
 DESCRIPTION_CACHE_SIZE = 5000
 # Folding this many events onto the scratch state is cheaper than reading a snapshot.
 FOLD_GAP = 200
+COMMAND_MARGIN = 40  # events read either side of the rows shown: the rest of their commands' events
 FILTERS_KEPT = 8  # the seqs of the last filters chosen, so switching back costs no scan
 
 
@@ -134,8 +135,10 @@ class ReplayHistory:
         if self._rows_cache is not None and self._rows_cache[0] == key:
             return self._rows_cache[1]
         rows = []
-        for seq in self.history_seqs():
-            described = self.described(seq)
+        seqs = self.history_seqs()
+        told_twice = self._moves_told_twice(seqs) if self.filter_kind != "UnitMoved" else set()
+        for seq in seqs:
+            described = self.described(seq) if seq not in told_twice else None
             if described is None:
                 continue
             rec, text = described
@@ -144,6 +147,13 @@ class ReplayHistory:
             rows.append(HistoryRow(seq, when, text, dice, seq in self.replay.skipped))
         self._rows_cache = (key, rows)
         return rows
+
+    def _moves_told_twice(self, seqs: list[int]) -> set[int]:
+        """The kernel's "moves to" rows the rules' own line of the same command tells (the Play
+        form's log tells a move once, so does the history): the commands' events round the rows."""
+        if not seqs:
+            return set()
+        return moves_told_twice(self.game.store.records(max(1, min(seqs) - COMMAND_MARGIN), max(seqs) + COMMAND_MARGIN))
 
     def described(self, seq: int) -> tuple[EventRecord, str] | None:
         """Event ``seq`` and its words, with names as they were just before it happened.

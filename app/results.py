@@ -17,7 +17,7 @@ from .combatchart import chart_for, chart_surface, naval_results_surface, result
 from .forms import FormWindow, Gui, gui_text
 from .uihooks import ask_game
 from .victory import victory_report, victory_table_surface
-from .wording import in_words, step_title
+from .wording import in_words, moves_told_twice, step_title
 
 WEATHER_EVENTS = ("WeatherSet",)  # core's weather change, as app/dirty.py reads it
 LAND_COMBAT = "LandCombatResolved"  # combat's event with the table, odds, die and result
@@ -69,7 +69,7 @@ class Popups:
         # seeds, "Naval Combat Results": a naval combat's or port attack's events, told by the
         # naval rules in their own form (the hook naval_combat_report), not again here
         naval = ask_game(self.game, "naval_combat_report", state=self.game.state, records=records)
-        told = set(naval["seqs"]) if naval else set()
+        told = (set(naval["seqs"]) if naval else set()) | moves_told_twice(records)
         for record in records:
             if record.seq in told:
                 continue

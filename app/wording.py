@@ -136,6 +136,23 @@ def labels_in_words(text: str) -> str:
     return WORD_HEX.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
 
 
+def moves_told_twice(records) -> set[int]:
+    """The seqs of the kernel's "moves to" events (``UnitMoved``) another event of the same
+    command already tells: the rules' own line says where the unit went and how ("moves 206,52
+    → 205,53", "flies on combat air patrol to ...", "loses ..."), so the log, the replay
+    viewer's history and the result dialogs tell each move once (issue 11)."""
+    records = list(records)
+    named: dict = {}  # command -> the units its other events name
+    for r in records:
+        if r.type != "UnitMoved" and not r.type.startswith(("Step", "Decision", "Digression")):
+            units = named.setdefault(r.cmd, set())
+            if isinstance(r.data.get("unit"), str):
+                units.add(r.data["unit"])
+            if isinstance(r.data.get("units"), list):
+                units.update(u for u in r.data["units"] if isinstance(u, str))
+    return {r.seq for r in records if r.type == "UnitMoved" and r.data.get("unit") in named.get(r.cmd, ())}
+
+
 def game_time(kernel) -> str:
     """Where the game is in time, as a player says it: "set-up" before turn 1 (the kernel
     counts it as turn 0 impulse 0), else the turn and impulse."""

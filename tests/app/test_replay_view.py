@@ -624,3 +624,22 @@ def test_a_save_whose_plugin_is_missing_says_which_shows_the_rest_and_is_not_wri
         pygame.quit()
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
     assert verify(path, plugin_dirs=mini).ok
+
+
+def test_the_history_tells_a_move_once_as_the_play_forms_log_does(viewer):
+    """A land move was listed twice: the rules' "4th Panzer Army moves 204,52 → 205,52" and the
+    kernel's "moves to (205, 52)" of the same command; the kernel's line is left out (and still
+    listed when the player filters on its kind)."""
+    game = viewer.game
+    moved = first_seq(game, "LandUnitMoved")
+    post(viewer, key(pygame.K_HOME, pygame.KMOD_CTRL), *[key(pygame.K_RIGHT) for _ in range(moved)])
+    assert viewer.position == moved
+    viewer.draw()
+    rows = viewer.history_rows()
+    kinds = [viewer.replay.event(row.seq).type for row in rows]
+    assert "LandUnitMoved" in kinds and "UnitMoved" not in kinds, kinds
+    told = [row.text for row in rows if "4th Panzer Army" in row.text]
+    assert len(told) == len({viewer.replay.event(row.seq).cmd for row in rows if "4th Panzer Army" in row.text}), told
+    viewer.filter_kind = "UnitMoved"
+    viewer.history_top = None
+    assert viewer.history_rows() and all(viewer.replay.event(r.seq).type == "UnitMoved" for r in viewer.history_rows())

@@ -87,6 +87,9 @@ def test_a_combat_is_named_by_its_place_in_the_lists_log_and_result(open_window,
             break
     popup = next(p for p in play.popups.open if any("Land combat at" in line for line in p.lines))
     said = [*popup.lines, *play.log]
+    # the loss is told once: the rules' "The defender loses s-inf", not the kernel's "moves to eliminated" too
+    assert any("loses s-inf" in line for line in popup.lines), popup.lines
+    assert not any("moves to" in line for line in said), said
     assert any(f"Land combat at {where}" in line for line in said), said
     for text in said:
         assert not CODE.search(text), text
