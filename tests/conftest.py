@@ -28,6 +28,30 @@ def pytest_configure(config):
     sys._called_from_test = True
     # about a minute each, part of the default suite; `-m "not whole_game"` leaves them out
     config.addinivalue_line("markers", "whole_game: a whole game played through the window")
+    # more than two minutes: pyproject's addopts leave them out of the default run; tools/dev.py
+    # test (the README's test command, .ci/run) runs them after it with `-m long_game`
+    config.addinivalue_line("markers", "long_game: a whole game of more than two minutes, run after the default suite")
+
+
+# The default suite's longest tests (30 s to 90 s each on a quiet machine, `--durations`): started
+# first, so that one process per core (pytest-xdist hands out tests in this order, one at a time
+# round the processes at first) does not begin one of them when the other has nothing left.
+STARTED_FIRST = (
+    "tests/app/test_whole_game_window.py",
+    "tests/plugins/scenarios/test_barbarossa_cli.py",
+    "tests/plugins/optional/test_barbarossa_optional_decisions.py",
+    "tests/net/test_server_whole_game.py",
+    "tests/plugins/scenarios/test_guadalcanal_bots.py",
+    "tests/plugins/scenarios/test_barbarossa_decisions.py",
+    "tests/net/test_window_client.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    def rank(item) -> int:
+        path = item.nodeid.split("::")[0]
+        return STARTED_FIRST.index(path) if path in STARTED_FIRST else len(STARTED_FIRST)
+    items.sort(key=rank)  # stable: every other test keeps its order
 
 
 def pytest_unconfigure(config):
