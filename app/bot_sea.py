@@ -49,6 +49,7 @@ FERRY_REACH = 1.5  # ... and ending where that plane may board it (Ships in Flam
 CARRIER_PLANE_TYPES = ("cvp", "carrier-air")  # the counter types of carrier air units (the scenarios' data)
 CAP_OBJECTIVE = 0.8  # a carrier plane on Combat Air Patrol over an objective the side holds (the enemy threatens it)
 CAP_PORT = 0.5  # ... over a port holding the side's ships, more for the ships there (PORT_TARGET)
+CAP_PER_COMBAT = 0.05  # ... over the side's land units, per combat factor there (a ground strike disorganizes them)
 PORT_TARGET = {"carriers": 0.6, "battleships": 0.4, "cruisers": 0.15, "transports": 0.1, "subs": 0.1,
                "convoy_points": 0.05}  # what the enemy ships in a port are worth bombing, by kind
 
@@ -124,6 +125,7 @@ class SeaSense:
         (app/bot_land.py: a landing there is a garrison)."""
         self.enemy_combat = enemy_combat or {}
         self.combat = combat or {}
+        self.unit_hex = unit_hex or {}
         self.keep = set(keep)
         self.objectives = set(objectives)
         self.defended = {tuple(h) for h in defended}
@@ -310,13 +312,14 @@ class SeaSense:
     def cap_score(self, hex_) -> float:
         """A carrier plane flying Combat Air Patrol over ``hex_`` (the game offers only hexes the
         enemy's bombers threaten this mission): worth it over an objective the side holds and
-        the enemy threatens, or over a port holding the side's ships (by what they are worth);
-        elsewhere the plane stays aboard, organized for its own strikes ("flying CAP 'uses up'
-        the fighter", seeds "Combat Air Patrol (CAP)")."""
+        the enemy threatens, over a port holding the side's ships (by what they are worth), over
+        its land units (by their combat factors); elsewhere the plane stays aboard, organized for
+        its own strikes ("flying CAP 'uses up' the fighter", seeds "Combat Air Patrol (CAP)")."""
         hex_ = tuple(hex_)
         score = CAP_OBJECTIVE if hex_ in self.defended or hex_ in self.needy else 0.0
         own = sum(PORT_TARGET.get(k, 0) * n for k, n in self._port_tally(hex_).get(self.side, {}).items())
-        return score + (CAP_PORT + own if own > 0 else 0.0)
+        land = sum(self.combat.get(u, 0) for u, h in self.unit_hex.items() if h is not None and tuple(h) == hex_)
+        return score + (CAP_PORT + own if own > 0 else 0.0) + CAP_PER_COMBAT * land
 
     def fly_score(self, cmd: dict) -> float:
         """An aircraft flying to sea: worth it where enemy ships are."""

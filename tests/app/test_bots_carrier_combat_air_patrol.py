@@ -1,7 +1,7 @@
 """The greedy bot flies its carrier planes on Combat Air Patrol (app/bot_sea.py ``cap_score``;
 seeds "Combat Air Patrol (CAP)" L11785-11834: non-phasing fighters over the hexes the phasing
-side's bombers threaten; "flying CAP 'uses up' the fighter"): over a port holding its ships, not
-over a hex it does not care about.  Lab games: a Soviet carrier in the Baltic's section 3, 5 hexes
+side's bombers threaten; "flying CAP 'uses up' the fighter"): over a port holding its ships or
+over its army, not over a hex it does not care about.  Lab games: a Soviet carrier in the Baltic's section 3, 5 hexes
 from Riga, which a German bomber threatens (tests/plugins/rules/test_naval_carrier_combat_air_patrol*)."""
 
 from __future__ import annotations
@@ -47,10 +47,20 @@ def test_combat_air_patrol_greedy_covers_a_port_holding_its_battleship(tmp_path)
     assert g.submit(cmd).accepted
 
 
-def test_combat_air_patrol_greedy_keeps_its_plane_aboard_over_a_hex_it_does_not_care_about(tmp_path):
-    """A Ground Strike on an army in Riga, which is no objective of the lab: CAP is offered, the
-    greedy bot finishes the step and keeps its plane organized."""
+def test_combat_air_patrol_greedy_covers_its_army_from_a_ground_strike(tmp_path):
     g = _soviet_carrier_off_riga(
         tmp_path, "turn.impulse.independent-air.ground-strike", unit("8a", power="ussr", hex_=RIGA),
+        air_unit("ju87", type_="tac", hex_=AIRFIELD, air=1, tactical=3, range_=4))
+    cmd = _greedy_choice(g)
+    assert cmd["type"] == "FlyCarrierAirUnit" and cmd["role"] == "cap" and tuple(cmd["hex"]) == tuple(RIGA)
+
+
+def test_combat_air_patrol_greedy_keeps_its_plane_aboard_over_a_hex_it_does_not_care_about(tmp_path):
+    """A Ground Strike on a Soviet bomber on the ground in Riga (no land unit, no ship, no
+    objective of the lab): CAP is offered, the greedy bot finishes the step and keeps its plane
+    organized."""
+    g = _soviet_carrier_off_riga(
+        tmp_path, "turn.impulse.independent-air.ground-strike",
+        air_unit("db3", power="ussr", type_="tac", hex_=RIGA, air=1, tactical=2, range_=4),
         air_unit("ju87", type_="tac", hex_=AIRFIELD, air=1, tactical=3, range_=4))
     assert _greedy_choice(g)["type"] == "FinishStep"
