@@ -4,7 +4,11 @@ and counts the "no rule yet" skips (issue #14's done-when).
 
     .venv/bin/python tools/naval_tally.py guadalcanal --seeds 1-20 --policy random --jobs 2
 
-Counted from each save's events: a naval combat is a ``NavalCombatBegan``; a carrier strike
+Counted from each save's events: a naval combat is a ``NavalCombatBegan`` (most end when both
+searches fail), one a ship initiated one whose initiating unit is a naval unit (else an aircraft
+at sea); a round fought a ``NavalCombatTypeSet`` (a search found: surface, submarine, naval air),
+a surface round one of kind ``surface``; a naval result a ``NavalResultApplied`` that did
+something (x, d, a, half-a); a carrier strike
 a round of naval air combat (``NavalCombatTypeSet`` kind ``naval-air``: carrier air units or
 aircraft at sea attacked ships); a port attack an ``AirMissionPerformed`` of kind
 ``port-attack``; an invasion an ``AttackDeclared`` forced by ``invasion``; a carrier plane boarded a
@@ -30,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-COUNTS = ("naval combats", "carrier strikes", "port attacks", "invasions", "carrier planes boarded",
+COUNTS = ("naval combats", "naval combats a ship initiated", "rounds fought", "surface rounds", "naval results", "carrier strikes", "port attacks", "invasions", "carrier planes boarded",
           "shore bombardments", "ships damaged", "ships lost", "fleet moves", "ships set up off their default port")
 
 
@@ -50,7 +54,7 @@ def count_events(save: Path, scenario: str = "") -> dict[str, int]:
     out = dict.fromkeys(COUNTS, 0)
     branch: dict[str, str] = {}  # unit id -> branch (NavalUnitLost also tells an aircraft leaving the sea)
     set_up_at: dict[str, tuple] = {}  # ship id -> the hex it was last put in during setup
-    with Game.open(save) as game:
+    with Game.open(save, read_only=True) as game:
         for rec in game.history(1):
             if rec.type == "UnitCreated":
                 branch[rec.data["unit"]["id"]] = rec.data["unit"]["branch"]
@@ -58,8 +62,13 @@ def count_events(save: Path, scenario: str = "") -> dict[str, int]:
                 set_up_at[rec.data["unit"]] = tuple(rec.data["to_hex"] or ())
             elif rec.type == "NavalCombatBegan":
                 out["naval combats"] += 1
-            elif rec.type == "NavalCombatTypeSet" and rec.data.get("kind") == "naval-air":
-                out["carrier strikes"] += 1
+                out["naval combats a ship initiated"] += branch.get(rec.data.get("initiating_unit")) == "naval"
+            elif rec.type == "NavalCombatTypeSet":
+                out["rounds fought"] += 1
+                out["surface rounds"] += rec.data.get("kind") == "surface"
+                out["carrier strikes"] += rec.data.get("kind") == "naval-air"
+            elif rec.type == "NavalResultApplied" and rec.data.get("final") not in (None, "none"):
+                out["naval results"] += 1
             elif rec.type == "AirMissionPerformed" and rec.data.get("kind") == "port-attack":
                 out["port attacks"] += 1
             elif rec.type == "AttackDeclared" and rec.data.get("forced") == "invasion":
