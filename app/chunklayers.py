@@ -80,8 +80,9 @@ def city_mark_radius(g) -> int:
     return max(2, g.w // 7)
 
 
-def draw_labels(self, surface, g, zoom, x0, y0) -> None:
-    """City marks and names, sea-area names, on one chunk (``self`` is the DetailedMap)."""
+def draw_labels(self, surface, g, zoom, x0, y0, unnamed=None) -> None:
+    """City marks and names, sea-area names, on one chunk (``self`` is the DetailedMap); the
+    city ``unnamed`` without its name."""
     cols = self.grid.cols
     ww = cols * g.w
     cw, chh = surface.get_size()
@@ -104,7 +105,7 @@ def draw_labels(self, surface, g, zoom, x0, y0) -> None:
             pygame.draw.circle(surface, colour, (sx, sy), r)
         if city.port and zoom >= 3:
             pygame.draw.circle(surface, (20, 40, 160), (sx + r + 2, sy - r - 1), max(2, r // 2 + 1), 1)
-        label = city_label(city, g, zoom)
+        label = city_label(city, g, zoom) if city is not unnamed else None
         if label is not None:
             text, dx, dy = label
             surface.blit(text, (sx + dx, sy + dy))

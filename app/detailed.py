@@ -180,6 +180,7 @@ class DetailedMap:
         self._chunks.clear()
         self._controller_grid = None
         self.units_layer.forget()
+        self.units_layer.static_changed()
 
     def invalidate_hexes(self, hexes, layer: str | None = None) -> int:
         """Forget the cached chunks a change at these hexes shows on; returns how many.
@@ -193,6 +194,7 @@ class DetailedMap:
             land = [(c, r) for c, r in hexes if cg[r][c] != "sea"]
             for (col, row), power in zip(land, self.model.controllers_at(land)):
                 cg[row][col] = power
+        self.units_layer.static_changed(hexes)
         if not hexes or not self._chunks:
             return 0
         flag = STATIC_LAYERS.index(layer) if layer in STATIC_LAYERS else None
@@ -253,16 +255,22 @@ class DetailedMap:
                 self._rail_links.setdefault(b, []).append(a)
         self._cities = list(w.cities.values())
 
-    def _build_chunk(self, zoom: int, ci: int, cj: int) -> pygame.Surface:
-        self.chunks_built += 1
+    def _build_chunk(self, zoom: int, ci: int, cj: int, region: tuple | None = None, unnamed=None) -> pygame.Surface:
+        """Chunk (ci, cj) of the static layers; or ``region`` (x0, y0, w, h world pixels) of
+        them with the city ``unnamed``'s name left out (``map_without_name``)."""
         g = mapstyle.ZOOMS[zoom]
         st = self.stamps(zoom)
         m = self.model
         cols, rows = self.grid.cols, self.grid.rows
-        cw, ch = g.chunk_cols * g.w, g.chunk_rows * g.h
         world_h = (rows - 1) * g.h + 2 * g.top
-        x0, y0 = ci * cw, cj * ch
-        surface = pygame.Surface((cw, max(1, min(ch, world_h - y0))))
+        if region is None:
+            self.chunks_built += 1
+            cw, ch = g.chunk_cols * g.w, g.chunk_rows * g.h
+            x0, y0 = ci * cw, cj * ch
+            surface = pygame.Surface((cw, max(1, min(ch, world_h - y0))))
+        else:
+            x0, y0, cw, ch = region
+            surface = pygame.Surface((cw, ch))
         surface.fill(mapstyle.TERRAIN_COLOURS["sea"])
         layers = self.layers
         r_lo = max(0, (y0 - 2 * g.top) // g.h - 1)
@@ -314,8 +322,14 @@ class DetailedMap:
                     ty = sy + (other[1] - row) * g.h
                     pygame.draw.line(surface, mapstyle.RAIL, (sx, sy), ((sx + tx) / 2, (sy + ty) / 2), width)
         if layers["labels"]:
-            draw_labels(self, surface, g, zoom, x0, y0)
+            draw_labels(self, surface, g, zoom, x0, y0, unnamed=unnamed)
         return surface
+
+    def map_without_name(self, city, rect: pygame.Rect) -> pygame.Surface:
+        """The map in the world rectangle ``rect`` without ``city``'s printed name: what the
+        units layer lays over the printed name when it moves the name above a counter (a blank
+        plate there showed below the counter, issue 11)."""
+        return self._build_chunk(self.zoom, 0, 0, region=tuple(rect), unnamed=city)
 
     # ------------------------------------------------------------------ drawing
     def draw(self, target: pygame.Surface, pos: tuple[int, int] = (0, 0)) -> None:

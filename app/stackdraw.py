@@ -6,7 +6,8 @@ largest square that fits (``ZoomGeometry.counter``), the counters underneath sho
 narrowing edges above it, in the hex's top corner, and the stack's count sits on the top
 counter's top-right corner; a stack holding a ship damaged in port has the damage marker (a red
 frame) round its top counter, as a pile at sea has in the sea boxes.  A city name a counter would cover is drawn again on top, on a
-plate, under the counters of its own hex, so no counter hides a city label.
+plate, under the counters of its own hex, so no counter hides a city label (moved above the
+counters, the map without the name covers the printed one).
 
 Per stack the blits are built once per (game event, zoom, resolution) and sorted by x, so a
 panning frame slices the columns in view (bisect) and issues one ``fblits``.
@@ -87,10 +88,26 @@ class UnitLayer:
         self._label_index: dict[Hex, list[int]] = {}
         self._placed: dict[int, tuple] = {}
         self._placed_for: dict[Hex, pygame.Rect] = {}
+        self._patches: dict[tuple, pygame.Surface] = {}  # the map without a city's name (map_without_name)
+        self._stale: set[int] = set()  # labels whose patch of map changed under them (static_changed)
 
     def forget(self) -> None:
         """Units changed: rebuild the stacks on the next frame."""
         self.seq = -1
+
+    def static_changed(self, hexes=None) -> None:
+        """The baked map changed at ``hexes`` (None: everywhere): the patches of map laid over
+        a moved city name there are taken again."""
+        if hexes is None:
+            self._patches.clear()
+            self._label_plan_key = None
+        else:
+            stale = {i for h in hexes for i in self._label_index.get(tuple(h), ())}
+            names = {self._label_plan[i][5].name for i in stale}
+            for key in [k for k in self._patches if k[2] in names]:
+                del self._patches[key]
+            self._stale |= stale
+        self._key = None
 
     def stacks(self) -> list[tuple[Hex, list]]:
         """Units on the map by hex, rebuilt only when the game has new events."""
@@ -146,7 +163,7 @@ class UnitLayer:
         the counters would cover come in ``self._labels``, drawn after all counters."""
         dmap = self.dmap
         stacks = self.stacks()
-        key = (self.seq, id(stacks), dmap.zoom, dmap.unit_resolution, dmap.layers.get("labels"))
+        key = (self.seq, id(stacks), dmap.zoom, dmap.unit_resolution, dmap._static_key())
         if key == self._key:
             return self._sprites
         g = dmap.geometry
@@ -188,7 +205,7 @@ class UnitLayer:
         stacks of hundreds; placing every city's name took ~8 ms)."""
         if not self.dmap.layers.get("labels") or not occupied:
             return [], []
-        plan_key = (self.dmap.zoom, size, id(self.dmap._cities))
+        plan_key = (self.dmap.zoom, size, id(self.dmap._cities), self.dmap._static_key())
         if plan_key != self._label_plan_key:
             self._label_plan_key, self._label_plan, self._label_index = plan_key, *self._plan_labels(g)
             self._placed, self._placed_for = {}, {}
@@ -196,7 +213,8 @@ class UnitLayer:
         else:
             before = self._placed_for
             changed = [h for h in occupied.keys() | before.keys() if occupied.get(h) != before.get(h)]
-            todo = {i for h in changed for i in self._label_index.get(h, ())}
+            todo = {i for h in changed for i in self._label_index.get(h, ())} | self._stale
+        self._stale = set()
         ww = self.dmap.world_size()[0]
         for i in todo:
             self._placed[i] = self._place_label(self._label_plan[i], occupied, size, ww)
@@ -217,12 +235,12 @@ class UnitLayer:
             near = self._hexes_near(here, label[0].get_width() // (2 * g.w) + 2)
             for h in near:
                 index.setdefault(h, []).append(len(plan))
-            plan.append((label, city.col * g.w + g.half_w * (city.row & 1), city.row * g.h + g.top, here, near))
+            plan.append((label, city.col * g.w + g.half_w * (city.row & 1), city.row * g.h + g.top, here, near, city))
         return plan, index
 
     def _place_label(self, planned, occupied, size: int, ww: int) -> tuple:
         """(blank plate or None, label sprite or None) of one city's name."""
-        (text, dx, dy), x, y, here, near_hexes = planned
+        (text, dx, dy), x, y, here, near_hexes, city = planned
         near = [occupied[h] for h in near_hexes if h in occupied and h != here]
 
         def clear(dy):
@@ -231,10 +249,13 @@ class UnitLayer:
 
         eraser = None
         if here in occupied:
-            eraser = (x, y, [(self._blank(text), dx - 1, dy)])
-            # under the counter's foot; above its edges when only that is clear of counters
+            # under the counter's foot (its plate hides the printed name, and a blank plate the
+            # rest of it); above its edges when only that is clear of counters: then the map
+            # without the name is laid over the printed name's place (a blank plate showed there)
             below, above = size - size // 2 + 1, occupied[here].top - y - text.get_height() - 1
-            dy = above if not clear(below) and clear(above) else below
+            printed, dy = dy, (above if not clear(below) and clear(above) else below)
+            cover = self._blank(text) if dy == below else self._patch(city, x + dx - 1, y + printed, text)
+            eraser = (x, y, [(cover, dx - 1, printed)])
         elif clear(dy):
             return None, None
         return eraser, (x, y, [(self._plate(text), dx - 1, dy)])
@@ -246,6 +267,14 @@ class UnitLayer:
         cols, rows = self.dmap.grid.cols, self.dmap.grid.rows
         return [((col + dc) % cols, r) for r in range(max(0, row - 1), min(rows, row + 3))
                 for dc in range(-reach, reach + 1)]
+
+    def _patch(self, city, left: int, top: int, text: pygame.Surface) -> pygame.Surface:
+        key = (self.dmap.zoom, self.dmap._static_key(), city.name)
+        found = self._patches.get(key)
+        if found is None:
+            rect = pygame.Rect(left, top, text.get_width() + 2, text.get_height())
+            found = self._patches[key] = self.dmap.map_without_name(city, rect)
+        return found
 
     def _blank(self, text: pygame.Surface) -> pygame.Surface:
         key = ("blank", text.get_size())

@@ -301,6 +301,34 @@ def test_a_city_name_goes_above_its_counter_when_the_hexes_below_hold_counters(t
         game.close()
 
 
+def test_a_name_moved_above_its_counter_leaves_the_map_where_it_was_printed(tmp_path, screen):
+    """Konigsberg with a corps in it (autoplay-mid-game-1024.png): the name went above the
+    counter and a blank plate stayed where the map prints it, below the counter.  The place
+    shows the map as drawn without names (no plate, no name twice)."""
+    grid = MapModel().grid
+    below = [grid.neighbour(PETROZAVODSK, d) for d in (1, 2)]  # SE, SW: the name goes above
+    units = [unit("city", "ussr", PETROZAVODSK)] + [unit(f"s{k}", "germany", h) for k, h in enumerate(below)]
+    game, dmap = lab_map(tmp_path, units, 5, PETROZAVODSK)
+    try:
+        surface = drawn(dmap)
+        bare = drawn(dmap, labels=False)
+        city = next(c for c in dmap._cities if c.name == "Petrozavodsk")
+        text, dx, dy = city_label(city, dmap.geometry, 5)
+        sx, sy = dmap.hex_to_screen(PETROZAVODSK)
+        foot = sy - dmap.geometry.counter // 2 + dmap.geometry.counter  # below the city's counter
+        printed = [(sx + dx - 1 + x, sy + dy + y) for x in range(text.get_width() + 2) for y in range(text.get_height())
+                   if sy + dy + y >= foot]
+        assert len(printed) > text.get_width()  # the printed name's place shows below the counter
+        differ = [p for p in printed if surface.get_at(p) != bare.get_at(p)]
+        assert not differ, f"{len(differ)} of {len(printed)} pixels differ from the map without names"
+        # after the control of the hex changes (the map baked again there), still the map as it is now
+        dmap.layers["labels"] = True
+        dmap.invalidate_hexes([PETROZAVODSK])
+        assert drawn(dmap).get_at(printed[0]) == drawn(dmap, labels=False).get_at(printed[0])
+    finally:
+        game.close()
+
+
 def test_after_a_move_the_covered_names_are_those_a_fresh_drawing_places(tmp_path, screen):
     """A move places again only the names near the hexes whose stacks changed (app/stackdraw.py):
     what it draws is what a map drawn afresh draws, the name over the city's counter gone
