@@ -210,7 +210,9 @@ class WorldMap(PlaceQueries, SeaQueries):
 
     def is_all_sea(self, hex_: Hex) -> bool:
         """A sea hex whose neighbours are all sea."""
-        return self.is_sea(hex_) and all(self.is_sea(n) for n in self.grid.neighbours(hex_))
+        col, row = self._norm(hex_)
+        terrain = self._terrain  # the grid's neighbours come normalized: read them directly
+        return terrain[row][col] == "." and all(terrain[r][c] == "." for c, r in self.grid.neighbours((col, row)))
 
     def country_code(self, hex_: Hex) -> str | None:
         col, row = self._norm(hex_)

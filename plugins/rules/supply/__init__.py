@@ -138,17 +138,28 @@ def has_basic_supply_path(state, unit_id: str) -> bool:
     if not unit.on_map:
         return False
     extra = trace.country_of_nationality(unit.nationality) if unit.nationality not in ("", unit.power) else None
-    result = trace.result_for(state, unit.power, extra)
-    dist = trace.Tracer(state, unit.power).search(result.sources, railway=False, limit=trace.UNLIMITED)
-    return tuple(unit.hex) in dist
+    return tuple(unit.hex) in _basic_paths_any_length(state, unit.power, extra)
 
 
 def hex_has_basic_supply_path(state, power: str, hex_) -> bool:
     """A basic supply path of any length from ``hex_`` for ``power`` (the notional unit's
     "-1 if it cannot trace a basic supply path of any length", Ignore Notional)."""
-    result = trace.result_for(state, power)
-    dist = trace.Tracer(state, power).search(result.sources, railway=False, limit=trace.UNLIMITED)
-    return tuple(hex_) in dist
+    return tuple(hex_) in _basic_paths_any_length(state, power)
+
+
+def _basic_paths_any_length(state, power: str, extra_country: str | None = None) -> dict:
+    """Basic supply path costs of any length from each hex to ``power``'s sources: searched
+    once a position (the position's tracer) and kept while no hex it reached changes control
+    or blocking (a whole-map search: every combat's notional unit asks it)."""
+    result = trace.result_for(state, power, extra_country)
+    tracer = trace.tracer_for(state, power)
+    sources = result.sources
+
+    def compute():
+        dist = tracer.search(sources, railway=False, limit=trace.UNLIMITED)
+        return dist, dist
+    key = frozenset(sources.items()) if isinstance(sources, dict) else frozenset(sources)
+    return trace.reused(tracer, ("basic, any length", key), compute)
 
 
 def began_impulse_out_of_supply(state, unit_id: str) -> bool:
