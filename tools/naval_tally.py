@@ -5,8 +5,8 @@ and counts the "no rule yet" skips (issue #14's done-when).
     .venv/bin/python tools/naval_tally.py guadalcanal --seeds 1-20 --policy random --jobs 2
 
 Counted from each save's events: a naval combat is a ``NavalCombatBegan`` (most end when both
-searches fail), one a ship initiated one whose initiating unit is a naval unit (else an aircraft
-at sea); a round fought a ``NavalCombatTypeSet`` (a search found: surface, submarine, naval air),
+searches fail), one "a ship initiated" one whose designated initiating unit is a naval unit (only
+the non-phasing side designates one: an aircraft at sea or a ship; the phasing side names none); a round fought a ``NavalCombatTypeSet`` (a search found: surface, submarine, naval air),
 a surface round one of kind ``surface``; a naval result a ``NavalResultApplied`` that did
 something (x, d, a, half-a); a carrier strike
 a round of naval air combat (``NavalCombatTypeSet`` kind ``naval-air``: carrier air units or
