@@ -20,3 +20,7 @@ def test_server_warm_up_fills_supplys_tables_of_every_land_hex():
     hits = map_facts._node.cache_info().hits
     map_facts._node(moscow)  # a trace's first look-up is already there
     assert map_facts._node.cache_info().hits == hits + 1
+    # naval air missions measure a plane's range to each sea area's all-sea hexes (naval_air.py)
+    from plugins.rules.naval import naval_air
+    assert warmed["filled"]["sea areas' all-sea rows"] == len(core.world_map().sea_areas) > 50
+    assert naval_air._all_sea_rows.cache_info().currsize >= len(core.world_map().sea_areas)

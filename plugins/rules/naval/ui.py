@@ -25,7 +25,7 @@ from .naval_combat_results_form import report
 from .sea_box_section import area_name, box_hex, port_at, sections_of
 from .state import data, naval
 
-__all__ = ["naval_combat_report", "naval_review", "naval_review_details", "sea_area_counts", "sea_boxes"]
+__all__ = ["naval_combat_report", "naval_review", "naval_review_details", "sea_area_counts", "sea_boxes", "warm_tables"]
 
 # Naval Review Details: "the units are split into four main columns: carriers, battleships,
 # cruisers, and transports + submarines" (destroyer flotillas are surface combat ships: cruisers)
@@ -199,3 +199,12 @@ def sea_area_counts(state):
         else:
             n["surface"] += 1
     return dict(sorted(out.items()))
+
+
+@hookimpl(optionalhook=True)
+def warm_tables():
+    """A server's warm-up (app/net/warmup.py): every sea area's all-sea hexes by row, which a
+    plane's naval air mission measures its range to (naval_air.py; half a second a process)."""
+    from .naval_air import _row_span
+
+    return {"sea areas' all-sea rows": sum(1 for area in core.world_map().sea_areas if _row_span(area))}
