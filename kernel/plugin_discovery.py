@@ -10,6 +10,7 @@ with pip).  ``resolve`` orders the ones a game wants, dependencies first; the pe
 from __future__ import annotations
 
 import hashlib
+import stat
 import importlib
 import importlib.util
 import os
@@ -83,20 +84,38 @@ def _editor_leftover(path: Path) -> bool:
     return (name.startswith((".", "#")) or name.endswith("~") or path.suffix in EDITOR_LEFTOVERS)
 
 
+# A folder's hash by its files' names, sizes and modification times: every game opened in a
+# process (a `wif submit`, a server's games) hashes every plugin, and reading them all again
+# cost a third of a second an open; an edited file has a new time, so its folder is read again.
+_hashed: dict[Path, tuple[tuple, str]] = {}
+
+
 def content_hash(folder: Path) -> str:
     """sha256 over the plugin folder's files (names and bytes), caches, hidden files and
     editors' leftovers excluded."""
-    h = hashlib.sha256()
+    files = []
     for path in sorted(folder.rglob("*")):
-        if not path.is_file() or "__pycache__" in path.parts or path.suffix in {".pyc", ".pyo"}:
+        if "__pycache__" in path.parts or path.suffix in {".pyc", ".pyo"} or _editor_leftover(path):
             continue
-        if _editor_leftover(path):
+        try:
+            st = path.stat()
+        except FileNotFoundError:  # gone while listed (an editor's save)
             continue
+        if stat.S_ISREG(st.st_mode):
+            files.append((path, st.st_size, st.st_mtime_ns))
+    seen = tuple((path.relative_to(folder).as_posix(), size, mtime) for path, size, mtime in files)
+    kept = _hashed.get(folder)
+    if kept is not None and kept[0] == seen:
+        return kept[1]
+    h = hashlib.sha256()
+    for path, _, _ in files:
         rel = path.relative_to(folder).as_posix()
         h.update(rel.encode() + b"\0")
         h.update(path.read_bytes())
         h.update(b"\0")
-    return h.hexdigest()[:16]
+    digest = h.hexdigest()[:16]
+    _hashed[folder] = (seen, digest)
+    return digest
 
 
 def kernel_hash() -> str:

@@ -114,3 +114,30 @@ def test_editor_swap_and_backup_files_do_not_change_the_recorded_plugin(played):
     with Game.open(path, plugin_dirs=dirs) as again:  # the edit kept, the editor closed
         assert not again.read_only
         assert again.state["mini.notes"].lines == ["ALPHA", "BETA"]
+
+
+def test_a_plugin_folder_hashed_again_once_a_file_of_it_changes(tmp_path):
+    """kernel/plugin_discovery.py keeps a folder's hash while its files' names, sizes and times
+    stay the same (every game opened in a process hashes every plugin); an edit, a new file or a
+    removed one is seen at once."""
+    import os
+
+    from kernel.plugin_discovery import content_hash
+
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    rules = folder / "rules.py"
+    rules.write_text("A = 1\n")
+    first = content_hash(folder)
+    assert content_hash(folder) == first
+    rules.write_text("A = 2\n")  # the same size: the time tells
+    os.utime(rules, ns=(rules.stat().st_atime_ns, rules.stat().st_mtime_ns + 1_000_000))
+    edited = content_hash(folder)
+    assert edited != first
+    (folder / "more.py").write_text("B = 1\n")
+    added = content_hash(folder)
+    assert added not in (first, edited)
+    (folder / "more.py").unlink()
+    assert content_hash(folder) == edited
+    (folder / ".rules.py.swp").write_text("editor")  # an editor's leftover changes nothing
+    assert content_hash(folder) == edited
