@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from .forms import FormWindow
 
 AREA_STEP = 32  # pixels: the scrolling area's height is a multiple of this (fewer resizes)
+# pixels added when the area grows within a step (a resize rebuilds the scroll bar, ~8 ms of a
+# destination click; it grew by 32-128 px every few moves as the log and the status grew)
+GROW_ROOM = 5 * AREA_STEP
 EDGE_MARGIN = 4  # pixels kept between a widget shown whole and the scrolling view's edge (FormBody.keep_whole)
 # pixels: less of a button than this at the view's edge is a sliver (hard to read or hit; under 4 px
 # it takes no click at all), which ``FormBody.settle_scroll`` does not leave where the player scrolled
@@ -268,6 +271,8 @@ class FormBody:
         height = -(-height // AREA_STEP) * AREA_STEP  # a form a few pixels taller or shorter: the same area
         kept = self._area_size
         area_h = kept[1] if kept is not None and not shrink and kept[0] == self.width and kept[1] > height else height
+        if not shrink and kept is not None and kept[0] == self.width and height > kept[1]:
+            area_h = height + GROW_ROOM  # growing through a step's moves (the log, the status): room for the next ones
         if (self.width, area_h) != kept:
             self._area_size = (self.width, area_h)
             self.area.set_scrollable_area_dimensions(self._area_size)

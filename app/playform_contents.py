@@ -102,7 +102,7 @@ class PlayFormContents:
 
     def build_decisions(self, form: FormWindow, y: int, width: int) -> int:
         widgets = FieldWidgets(form, width, self.submit, self.fill_changed)
-        widgets.words = lambda text: in_words(self.game, text)
+        widgets.words = self.worded
         widgets.show_on_map = self.map.show
         self._hover_box = None
         y = self.build_activities(form, y, width)
@@ -141,6 +141,19 @@ class PlayFormContents:
             y = widgets.fill(self.fill, self.preview(), y, hovered)
             self._hover_box = widgets.hover_box
         return y
+
+    def worded(self, label: str) -> str:
+        """``in_words`` of a rule's label, remembered: a click rebuilds the form with the same
+        labels (a unit's destinations, the units left), each put into words by a dozen
+        patterns.  In words a label changes only with the units there are (a unit's id dropped)."""
+        units = self.game.state["units"].units if "units" in self.game.state.sections else {}
+        cache = self.__dict__.get("_worded")
+        if cache is None or cache[0] != len(units) or len(cache[1]) > 4000:
+            cache = self._worded = (len(units), {})
+        shown = cache[1].get(label)
+        if shown is None:
+            shown = cache[1][label] = in_words(self.game, label)
+        return shown
 
     def build_activities(self, form, y: int, width: int) -> int:
         """Seeds, "Activity Limits": what the deciding power may still do this impulse (from

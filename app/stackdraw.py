@@ -138,6 +138,11 @@ class UnitLayer:
         if game is None:
             return set()
         out: set[str] = set()
+        # one pass over the ships first: asking each port's details goes over every ship again,
+        # ~5 ms a move in Barbarossa, where no ship is damaged most of the game
+        review = ask_game(game, "naval_review", state=game.state)
+        if isinstance(review, dict) and not any(p.get("damaged") for p in (review.get("powers") or {}).values()):
+            return out
         for (col, row), members in stacks:
             if not any(u.branch == "naval" for u in members) or model.world.port_at((col, row)) is None:
                 continue
