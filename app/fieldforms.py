@@ -26,6 +26,7 @@ from kernel.choices import CommandChoice, Field
 from .commandfill import SINGLE, CommandFill, one_click, title_of
 from .forms import FormWindow, gui_text
 from .listrows import fit_row, row_room
+from .placewords import hex_words
 
 BUTTONS_AT_MOST = 8  # more options than this: a list
 ROW = 32
@@ -40,12 +41,13 @@ def fillable(choice: CommandChoice) -> bool:
     return all(f.kind == "bool" for f in choice.fields)
 
 
-def preview_text(preview: dict | None) -> str:
-    """What a command would do, as the preview tells it (HTML for a text box)."""
+def preview_text(preview: dict | None, words: Callable[[str], str] = str) -> str:
+    """What a command would do, as the preview tells it (HTML for a text box); ``words``: a
+    rule's reason as a player reads it (app.wording)."""
     if not preview:
         return ""
     if not preview.get("legal", True):
-        return f"<font color='#ff8060'>{preview.get('reason', 'not allowed')}</font>"
+        return f"<font color='#ff8060'>{gui_text(words(str(preview.get('reason', 'not allowed'))))}</font>"
     parts = []
     if "odds" in preview or "odds_text" in preview:
         parts.append(f"<b>odds {preview.get('odds_text') or preview.get('odds')}</b>")
@@ -71,9 +73,10 @@ def refused(preview: dict | None) -> bool:
     return bool(preview) and not preview.get("legal", True)
 
 
-def hover_text(hovered: tuple, preview: dict) -> str:
-    """The preview of the command with the hovered hex, as its box shows it."""
-    return f"{hovered[0]},{hovered[1]}: " + preview_text(preview)
+def hover_text(hovered: tuple, preview: dict, words: Callable[[str], str] = str) -> str:
+    """The preview of the command with the hovered hex, as its box shows it (the hex by its
+    place: app/placewords.py)."""
+    return f"{hex_words(tuple(hovered))}: " + preview_text(preview, words)
 
 
 def button_text(label: str, width: int) -> str:
@@ -152,13 +155,13 @@ class FieldWidgets:
                 y = self.text(fill, f, y)
             elif f is pending:
                 if hovered is not None and preview:
-                    y = self.preview_box(hover_text(hovered, preview), preview, y)
+                    y = self.preview_box(hover_text(hovered, preview, self.words), preview, y)
                     self.hover_box = self.last_box
                 y = self.options(fill, f, y)
             else:
                 y = self.chosen(fill, f, y)
         if pending is None:
-            text = preview_text(preview)
+            text = preview_text(preview, self.words)
             if text:
                 y = self.preview_box(text, preview, y)
             b = self.form.button((4, y, self.width, ROW - 2), title_of(fill.type), lambda: self.submit(fill.command()))

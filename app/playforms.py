@@ -250,7 +250,7 @@ class PlayForms(PlayFormContents):
         if refused(preview) != refused(getattr(box, "preview", None)):
             return False  # a refusal's box grows with its reason: built anew
         room = max(PREVIEW_H, box.rect.height)
-        box.set_text(hover_text(hovered, preview))
+        box.set_text(hover_text(hovered, preview, self.worded))
         box.preview = preview
         return max(PREVIEW_H, box.rect.height) == room  # a taller text (a long reason): widgets below move
 

@@ -86,7 +86,7 @@ def test_hovering_another_destination_sets_only_the_preview_text(open_window, tm
     widgets = body_widgets(play)
     pump(window, motion(hex_pos(window, second)))
     assert body_widgets(play) == widgets  # no widget made or moved
-    assert box.preview is play.map.hover_preview and box.html_text.startswith(f"{second[0]},{second[1]}:")
+    assert box.preview is play.map.hover_preview and box.html_text.startswith(f"{hex_words(second)}:")
     # leaving the offered hexes removes the preview (a rebuild)
     pump(window, motion(hex_pos(window, (206, 58))))
     assert not [e for e in body_widgets(play) if getattr(e, "preview", None)]

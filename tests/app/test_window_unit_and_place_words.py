@@ -14,8 +14,8 @@ import re
 import pygame
 
 from app.placewords import hex_words, type_words
-from test_playing import (DECL, FINISH, SUPPLY_HQ, TARGET, buttons, click, hex_pos, lab_game, open_window,  # noqa: F401
-                          press, pump)
+from test_playing import (DECL, FINISH, SUPPLY_HQ, TARGET, buttons, click, hex_pos, lab_game, motion,  # noqa: F401
+                          open_window, press, pump)
 
 # a type code in a label ("(inf, ", "(arm 6)") or a hex by its coordinates ("206,52", "hex 207,52")
 CODE = re.compile(r"\((?:inf|arm|hq-i)[ ,)]|\b\d{3},\d{2}\b")
@@ -52,6 +52,9 @@ def test_the_play_forms_units_and_destinations_are_in_words(open_window, tmp_pat
         assert not CODE.search(text), text
         assert text.startswith(hex_words(hex_)), text
     goal = rows[0][1]
+    pump(window, motion(hex_pos(window, goal)))  # the hovered destination's preview names its place
+    box = next(e for e in play.body.get_container().elements if getattr(e, "preview", None))
+    assert box.html_text.startswith(f"{hex_words(goal)}:") and not CODE.search(box.html_text), box.html_text
     pump(window, *click(listed.item_list[0]["button_element"].rect.center))
     assert tuple(game.state["units"].units["g-inf"].hex) == goal
     said = [play.status[0], *play.log]
