@@ -14,6 +14,7 @@ the flyer (``check_*_flyer``: may this unit fly in this role now) and the target
 from __future__ import annotations
 
 from kernel.errors import Rejected
+from kernel.position_memo import per_position
 from plugins.rules.combat import open_combats
 from plugins.rules.core import enemies
 from plugins.rules.turn.activities import action_problem, check_action, use_activity
@@ -67,10 +68,13 @@ def viable_target(state, power: str, kind: str, hex_) -> bool:
     return k is not None and tuple(hex_) in k.targets(state, power)
 
 
-def target_hexes(state, power: str, kind: str) -> set[tuple[int, int]]:
-    """Every hex where ``viable_target`` may hold for ``power`` (a superset, checked one by one)."""
+def target_hexes(state, power: str, kind: str) -> frozenset[tuple[int, int]]:
+    """Every hex where ``viable_target`` may hold for ``power`` (a superset, checked one by one);
+    worked out once a position (every fighter offered CAP asks it)."""
     k = KINDS.get(kind)
-    return set(k.targets(state, power)) if k is not None else set()
+    if k is None:
+        return frozenset()
+    return per_position(state, ("air mission targets", power, kind), lambda: frozenset(k.targets(state, power)))
 
 
 def _fly(ctx, unit, role: str, hex_, cargo: str | None = None, also_organize=()) -> None:
@@ -89,27 +93,40 @@ def check_cap_flyer(state, actor: str, unit_id: str):
     return unit
 
 
-def phasing_bombers(state) -> list:
+def phasing_bombers(state) -> tuple:
     """The phasing side's organized bombers on the ground whose power may fly this mission."""
+    return per_position(state, "phasing bombers", lambda: _phasing_bombers(state))
+
+
+def _phasing_bombers(state) -> tuple:
     m = air(state).mission
     phasing = state.kernel.sides.get(state.kernel.active_side, [])
     allowed = {p: not action_problem(state, p, m.kind) for p in phasing}
     kind = KINDS[m.kind]
-    return [u for u in units_of(state).values()
-            if allowed.get(u.power) and u.branch == "air" and u.on_map and u.face_up
-            and u.id not in m.flights and kind.flyer(state, u) is None]
+    return tuple(u for u in units_of(state).values()
+                 if allowed.get(u.power) and u.branch == "air" and u.on_map and u.face_up
+                 and u.id not in m.flights and kind.flyer(state, u) is None)
 
 
 def other_threats(state) -> set:
     """Targets of this mission that bombers not on a map hex threaten (``MissionKind.threatened``)."""
     kind = KINDS[air(state).mission.kind]
-    return set(kind.threatened(state)) if kind.threatened is not None else set()
+    if kind.threatened is None:
+        return frozenset()
+    return per_position(state, "other threats", lambda: frozenset(kind.threatened(state)))
 
 
 def threat_problem(state, hex_, bombers=None, threats=None) -> str | None:
     """Why CAP may not fly over ``hex_`` in this mission whoever flies it (the naval plugin's
     carrier planes ask it too), or None.  ``bombers``, ``threats``: ``phasing_bombers(state)``,
     ``other_threats(state)`` if the caller has them already."""
+    if (bombers is None or bombers is phasing_bombers(state)) and (threats is None or threats is other_threats(state)):
+        # the position's own bombers and threats: every fighter offered CAP asks of the same hexes
+        return per_position(state, ("CAP threat", tuple(hex_)), lambda: _threat_problem(state, hex_, None, None))
+    return _threat_problem(state, hex_, bombers, threats)
+
+
+def _threat_problem(state, hex_, bombers, threats) -> str | None:
     m = air(state).mission
     # "MWIF deviates from RAW in that major powers are not permitted to fly CAP missions
     # unless the target hex is truly threatened.  There has to be an enemy bomber/air
@@ -250,9 +267,8 @@ def _passing(unit, candidates, purpose: str, check) -> list[tuple[int, int]]:
     """The candidate hexes in ``unit``'s reach for ``purpose`` that ``check`` accepts, nearest first."""
     limit = reach(unit, purpose)
     out = []
-    for h in sorted(candidates, key=lambda h: (distance(unit.hex, h), h)):
-        if distance(unit.hex, h) > limit:
-            continue
+    within = [(d, tuple(h)) for h in candidates if (d := distance(unit.hex, h)) <= limit]
+    for _, h in sorted(within):
         try:
             check(h)
         except Rejected:
