@@ -30,6 +30,9 @@ SHELF_OPTION_BUTTONS = 8
 # buttons of these roles a build did not ask for, kept hidden too (how many): the chosen unit's
 # "change" button, gone while the units are listed, back at every unit chosen
 SHELF_BUTTONS = {"option": SHELF_OPTION_BUTTONS, "change": 1}
+# a field's title ("unit (or click the map):", "to (or click the map):") a build did not ask for,
+# kept hidden: the units left and a unit's destinations alternate at every click (~2 ms a new one)
+SHELF_TITLES = 2
 
 # What builders mark widgets with (read by app/guidriver.py and the tests: what a click
 # submits, sets, clears...): a reused widget loses them, its builder marks it again.
@@ -234,8 +237,8 @@ class FormBody:
         self.reused = 0
 
     def _drop_spares(self, shelve: bool = False) -> None:
-        """The widgets not asked for again gone; with ``shelve``, the lists and option buttons shown
-        last hidden."""
+        """The widgets not asked for again gone; with ``shelve``, the lists, option buttons and
+        field titles shown last hidden."""
         spares = [w for widgets in self._spare.values() for w in widgets]
         self._spare = {}
         lists = sorted((w for w in spares if shelve and w.reuse_key[0] == "list" and w.alive()),
@@ -244,7 +247,9 @@ class FormBody:
                    for b in sorted((w for w in spares if shelve and w.reuse_key[0] == "button" and w.alive()
                                     and getattr(w, "role", None) == role),
                                    key=lambda w: w.shown_in, reverse=True)[:most]]
-        shelved = {id(w) for w in lists + buttons}
+        titles = sorted((w for w in spares if shelve and w.reuse_key[0] == "text" and w.reuse_key[3] == "#field_title"
+                         and w.alive()), key=lambda w: w.shown_in, reverse=True)[:SHELF_TITLES]
+        shelved = {id(w) for w in lists + buttons + titles}
         for widget in spares:
             if id(widget) in shelved:
                 if widget.visible:
