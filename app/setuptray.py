@@ -89,7 +89,7 @@ class SetupTray:
     def label(self, unit_id: str) -> str:
         found = self.unit_option(unit_id)
         state = "In Stack" if unit_id in self.in_stack else "Ready"
-        return f"{state:9} {found[1].label if found and found[1].label else unit_id}"
+        return f"{state:9} {self.forms.worded(found[1].label) if found and found[1].label else unit_id}"
 
     def area_hexes(self, area: str | None) -> list[tuple[int, int]]:
         for power in {c.actor for c in self.place_choices()}:

@@ -27,6 +27,7 @@ TYPE_CODE = re.compile(r"\(([a-z][a-z-]*)(?=[ ,)])")
 UNIT_HEX = re.compile(r"(\([a-z][A-Za-z -]*, )(\d{1,3}),(\d{1,3})\)")
 TERRAIN_HEX = re.compile(r"(?<![\d,])(\d{1,3}),(\d{1,3}) \((?=[a-z][a-z ]*\))")
 CITY_HEX = re.compile(r"(\b[A-Z][^\s(]* )\(\d{1,3},\d{1,3}, (?=[a-z][a-z ]*\))")
+AT_HEX = re.compile(r"\b(at|placed at) (\d{1,3}),(\d{1,3})\b(?!,?\d)")  # "(inf, placed at 223,47)"
 WORD_HEX = re.compile(r"\bhex (\d{1,3}),(\d{1,3})\b(?!,?\d)")
 COMBAT_ID = re.compile(r"\(combat \d{1,3},\d{1,3}, ")  # a die's purpose: "land combat at X (combat 207,52, 3:1 blitz)"
 FROM_HEX = re.compile(r"(?<![\d,])(\d{1,3}),(\d{1,3})(?= (?:→|->) )")  # a move's "206,52 → 206,51"
@@ -123,7 +124,7 @@ def labels_in_words(text: str) -> str:
     """A rule's unit and hex labels with a unit's type and a hex in words: "18th Army (inf,
     202,50)" -> "18th Army (infantry, hex W of Kaunas)", "202,49 (clear)" -> "hex 2 NW of
     Kaunas (clear)", "Minsk (207,51, clear)" -> "Minsk (clear)", "hex 201,49" likewise."""
-    if "(" not in text and "hex " not in text and "→" not in text and "->" not in text:
+    if "(" not in text and "hex " not in text and "→" not in text and "->" not in text and " at " not in text:
         return text
     words = unit_type_words()
     text = TYPE_CODE.sub(lambda m: f"({words[m.group(1)]}" if m.group(1) in words else m.group(0), text)
@@ -131,6 +132,7 @@ def labels_in_words(text: str) -> str:
     text = CITY_HEX.sub(lambda m: f"{m.group(1)}(", text)
     text = TERRAIN_HEX.sub(lambda m: f"{hex_words((int(m.group(1)), int(m.group(2))))} (", text)
     text = COMBAT_ID.sub("(", text)
+    text = AT_HEX.sub(lambda m: f"{m.group(1)} {hex_words((int(m.group(2)), int(m.group(3))))}", text)
     text = FROM_HEX.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
     text = TO_HEX.sub(lambda m: m.group(1) + hex_words((int(m.group(2)), int(m.group(3)))), text)
     return WORD_HEX.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)

@@ -96,3 +96,40 @@ def test_a_combat_is_named_by_its_place_in_the_lists_log_and_result(open_window,
     assert any(f"Land combat at {where}" in line for line in said), said
     for text in said:
         assert not CODE.search(text), text
+
+
+def test_the_setup_trays_units_say_their_type_and_place_in_words(tmp_path, monkeypatch):
+    """Barbarossa's Setup Tray (seeds, "Setup Tray") listed "1st Shock Army (inf, placed at
+    223,47)"; a unit placed by a click on the map is listed with its type and city in words."""
+    from app.play import GameWindow
+    from kernel.game import Game
+    from plugins.rules.core import world_map
+
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    pygame.display.init()
+    pygame.font.init()
+    game = Game.new("barbarossa", tmp_path / "b.wif", seed=1941)
+    try:
+        window = GameWindow(game, screen=pygame.display.set_mode((1280, 1024)), forms=True, layout="M1210")
+        window.draw()
+        tray = window.play.tray
+        texts = [i["text"] for i in tray.form.unit_list.item_list]
+        assert texts and any("(infantry, " in t for t in texts), texts[:5]
+        unit_id = tray.listed_units()[0]
+        pump(window, *click(next(i["button_element"] for i in tray.form.unit_list.item_list
+                                 if i["text"] == tray.label(unit_id)).rect.center))
+        assert tray.in_stack == [unit_id]
+        to = next(h for h in tray.outlined() if world_map().city_at(h) is not None)
+        window.primary.center_on(to)
+        window.draw()
+        pump(window, *click(hex_pos(window, to)))
+        assert tuple(game.state["units"].units[unit_id].hex) == to
+        window.draw()
+        texts = [i["text"] for i in tray.form.unit_list.item_list]
+        placed = next(t for t in texts if f"placed at {world_map().city_at(to).name}" in t)
+        for text in texts:
+            assert not CODE.search(text), text
+        assert placed
+    finally:
+        pygame.quit()
+        game.close()
