@@ -123,6 +123,10 @@ def toggle_refusal(rule: RuleInfo, state, host, want: bool, catalogue: Catalogue
     if not rule.listed:
         return (f"{rule.name} cannot be switched during play: it is no rule our sources name ({rule.unlisted}); "
                 "it is chosen by its id when a game starts, or not at all")
+    in_play = {p for powers in state.kernel.sides.values() for p in powers}
+    if rule.needs_powers and not in_play & set(rule.needs_powers):  # scope.py: Kamikaze without Japan
+        return (f"{rule.name} does not apply in this scenario: it needs {' or '.join(rule.needs_powers)} in play, "
+                f"and its major powers are {', '.join(sorted(in_play))}")
     if want and not is_on(state, rule.id):
         # named first: a game whose prerequisite is OFF did not load the rule's plugin either
         for pre in rule.prerequisites:

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from kernel.plugins import discover
-from plugins.optional.framework import is_on, new_game
+from plugins.optional.framework import is_on, new_game, rules_view
 from plugins.optional.framework.catalogue import RulesError, build_catalogue
 from plugins.optional.framework.presets import choose_rules, fits_scenario, rules_fitting, rules_not_applying
 
@@ -66,6 +66,15 @@ def test_kamikaze_does_not_apply_without_japan(save):
     with pytest.raises(RulesError, match=re.escape(why)):
         new_game("barbarossa", save, on=["kamikaze"], seed=1)
     assert not save.exists()
+    # in play (Ctrl+O), the rules list says so too
+    game = new_game("barbarossa", save, seed=1)
+    try:
+        [row] = [r for r in rules_view(game) if r["id"] == "kamikaze"]
+        assert not row["on"] and not row["may_toggle_now"]
+        assert row["why_not"] == ("Kamikaze does not apply in this scenario: it needs japan in play, "
+                                  "and its major powers are germany, ussr")
+    finally:
+        game.close()
 
 
 def test_a_lab_game_from_the_all_preset_loads_no_naval_plugin(save):
