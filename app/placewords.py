@@ -13,7 +13,7 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-NEAR = 6  # a hex further than this from every city is named by its country or sea area
+NEAR = 12  # a hex further than this from every city is named by its country or sea area (a player counts hexes from a city up to about this)
 COMPASS = ("E", "SE", "S", "SW", "W", "NW", "N", "NE")  # clockwise from east, y grows south
 
 
