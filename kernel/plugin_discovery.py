@@ -127,12 +127,23 @@ def kernel_hash() -> str:
     return h.hexdigest()[:16]
 
 
+_manifests: dict[Path, tuple[tuple[int, int], Manifest]] = {}
+
+
 def load_manifest(path: Path) -> Manifest:
+    """The manifest at ``path`` (read again once the file's size or time changes: every game
+    opened in a process discovers every plugin)."""
     try:
+        st = path.stat()
+        kept = _manifests.get(path)
+        if kept is not None and kept[0] == (st.st_size, st.st_mtime_ns):
+            return kept[1].model_copy(deep=True)
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        return Manifest.model_validate(raw)
+        manifest = Manifest.model_validate(raw)
     except (tomllib.TOMLDecodeError, ValidationError, OSError) as exc:
         raise PluginError(f"{path}: bad plugin manifest: {exc}") from exc
+    _manifests[path] = ((st.st_size, st.st_mtime_ns), manifest.model_copy(deep=True))
+    return manifest
 
 
 # ---------------------------------------------------------------- discovery
