@@ -16,7 +16,7 @@ STEP_ID = re.compile(r"\bwif(?:\.[a-z0-9][a-z0-9_-]*)+")
 RAW_EVENT = re.compile(r"^([A-Z][A-Za-z0-9]+)\((.*)\)$", re.S)
 DICE_LINE = re.compile(r"\bsystem: rolled \[([\d, ]*)\] on d(\d+) for ([^\n]*)")  # kernel/builtin.py's text
 SYSTEM_ACTOR = re.compile(r"^system: ")  # the kernel's actor for what no player decided
-ID_WORD = re.compile(r"(?<![\w-])[a-z][a-z_]*(?![\w-])")  # a lower-case word: a power or side id when it is one
+
 UNIT_ID = re.compile(r" \(([a-z0-9][\w.-]*)\)")  # "(su-balt-ftr)" after a unit's name
 SLUG = re.compile(r"\(([a-z]+(?:-[a-z]+)*-[0-9]+)\)")  # an id numbered in parentheses: "(reinforcements-turn-2)"
 HEX_TUPLE = re.compile(r"(?:\bhex )?\((\d{1,3}), (\d{1,3})\)")  # a hex as Python writes a tuple
@@ -93,9 +93,13 @@ def in_words(game, text: str) -> str:
         else:
             text = what
     # a command the rules could not read (kernel/engine.py validate_command): say what is wrong
-    text = re.sub(r"\b(\w+) is malformed: ", lambda m: f"{m.group(1)} is incomplete: ", text)
-    text = re.sub(r"(\w+): Field required", r"\1 is missing", text)
-    text = STEP_ID.sub(lambda m: step_title(game, m.group(0)), text)
+    # each pattern only where its text can be (a Play form's list puts hundreds of labels in words)
+    if "is malformed: " in text:
+        text = re.sub(r"\b(\w+) is malformed: ", lambda m: f"{m.group(1)} is incomplete: ", text)
+    if "Field required" in text:
+        text = re.sub(r"(\w+): Field required", r"\1 is missing", text)
+    if "wif." in text:
+        text = STEP_ID.sub(lambda m: step_title(game, m.group(0)), text)
     commands = getattr(getattr(game, "host", None), "commands", None) or {}
     text = COMMAND_TYPE.sub(lambda m: title_of(m.group(0)) if m.group(0) in commands else m.group(0), text)
     return names_in_words(game, text)
@@ -106,17 +110,26 @@ def names_in_words(game, text: str) -> str:
     kernel's dice line ("system: rolled [9, 8] on d10 for X"), powers and sides ("germany",
     "axis"), a unit's id after its name ("I-16 (Baltic) (su-balt-ftr)") and a hex as a
     tuple ("(203, 56)")."""
-    text = DICE_LINE.sub(lambda m: f"dice {m.group(3)}: {m.group(1)} (d{m.group(2)})", text)
-    text = SYSTEM_ACTOR.sub("", text)  # "system: RAAF 100 Squadron moves to Townsville": the rules moved it
+    if "rolled [" in text:
+        text = DICE_LINE.sub(lambda m: f"dice {m.group(3)}: {m.group(1)} (d{m.group(2)})", text)
+    if "system: " in text:
+        text = SYSTEM_ACTOR.sub("", text)  # "system: RAAF 100 Squadron moves to Townsville": the rules moved it
     kernel = getattr(getattr(game, "state", None), "kernel", None)
     if kernel is not None:
-        ids = {*kernel.sides, *kernel.powers()}
-        text = ID_WORD.sub(lambda m: power_name(m.group(0)) if m.group(0) in ids else m.group(0), text)
-        units = game.state["units"].units if "units" in game.state.sections else {}
-        text = UNIT_ID.sub(lambda m: "" if m.group(1) in units else m.group(0), text)
-    text = SLUG.sub(lambda m: f"({m.group(1).replace('-', ' ')})", text)  # "(reinforcements-turn-2)"
-    text = HEX_TUPLE.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
+        text = id_words(tuple(kernel.sides) + tuple(kernel.powers())).sub(lambda m: power_name(m.group(0)), text)
+        if " (" in text:
+            units = game.state["units"].units if "units" in game.state.sections else {}
+            text = UNIT_ID.sub(lambda m: "" if m.group(1) in units else m.group(0), text)
+    if "(" in text:
+        text = SLUG.sub(lambda m: f"({m.group(1).replace('-', ' ')})", text)  # "(reinforcements-turn-2)"
+        text = HEX_TUPLE.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
     return labels_in_words(text)
+
+
+@lru_cache(maxsize=16)
+def id_words(ids: tuple[str, ...]) -> re.Pattern:
+    """The powers' and sides' ids as whole words ("germany", "axis"; not "germany-1")."""
+    return re.compile(r"(?<![\w-])(?:" + "|".join(sorted(map(re.escape, ids), key=len, reverse=True)) + r")(?![\w-])")
 
 
 @lru_cache(maxsize=8192)
@@ -126,16 +139,22 @@ def labels_in_words(text: str) -> str:
     Kaunas (clear)", "Minsk (207,51, clear)" -> "Minsk (clear)", "hex 201,49" likewise."""
     if "(" not in text and "hex " not in text and "→" not in text and "->" not in text and " at " not in text:
         return text
-    words = unit_type_words()
-    text = TYPE_CODE.sub(lambda m: f"({words[m.group(1)]}" if m.group(1) in words else m.group(0), text)
-    text = UNIT_HEX.sub(lambda m: f"{m.group(1)}{hex_words((int(m.group(2)), int(m.group(3))))})", text)
-    text = CITY_HEX.sub(lambda m: f"{m.group(1)}(", text)
-    text = TERRAIN_HEX.sub(lambda m: f"{hex_words((int(m.group(1)), int(m.group(2))))} (", text)
-    text = COMBAT_ID.sub("(", text)
-    text = AT_HEX.sub(lambda m: f"{m.group(1)} {hex_words((int(m.group(2)), int(m.group(3))))}", text)
-    text = FROM_HEX.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
-    text = TO_HEX.sub(lambda m: m.group(1) + hex_words((int(m.group(2)), int(m.group(3)))), text)
-    return WORD_HEX.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
+    if "(" in text:
+        words = unit_type_words()
+        text = TYPE_CODE.sub(lambda m: f"({words[m.group(1)]}" if m.group(1) in words else m.group(0), text)
+        text = UNIT_HEX.sub(lambda m: f"{m.group(1)}{hex_words((int(m.group(2)), int(m.group(3))))})", text)
+        text = CITY_HEX.sub(lambda m: f"{m.group(1)}(", text)
+        text = TERRAIN_HEX.sub(lambda m: f"{hex_words((int(m.group(1)), int(m.group(2))))} (", text)
+        if "(combat " in text:
+            text = COMBAT_ID.sub("(", text)
+    if " at " in text:
+        text = AT_HEX.sub(lambda m: f"{m.group(1)} {hex_words((int(m.group(2)), int(m.group(3))))}", text)
+    if "→" in text or "->" in text:
+        text = FROM_HEX.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
+        text = TO_HEX.sub(lambda m: m.group(1) + hex_words((int(m.group(2)), int(m.group(3)))), text)
+    if "hex " in text:
+        text = WORD_HEX.sub(lambda m: hex_words((int(m.group(1)), int(m.group(2)))), text)
+    return text
 
 
 def moves_told_twice(records) -> set[int]:
