@@ -28,7 +28,10 @@ def test_each_bot_policy_plays_a_seat_through_the_server(server, tmp_path, monke
     def seat(player: str, seat_policy: str) -> None:
         with NetClient(url, player) as client:
             try:
-                results[player] = play_seat(client, "war", seat_policy, seed=3, decisions=DECISIONS, seconds=300,
+                # the opponent plays on until the policy under test has made its decisions: with a
+                # limit of its own it could stop first and leave the game waiting for it
+                limit = DECISIONS if player == "alice" else 10 ** 6
+                results[player] = play_seat(client, "war", seat_policy, seed=3, decisions=limit, seconds=300,
                                             until=lambda status: player == "bob" and alice_done.is_set())
             except Exception as exc:
                 results[player] = exc
