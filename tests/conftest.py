@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 # tests/helpers.py is imported as ``helpers`` whatever pytest's import mode (appended: tests/plugins
 # must never shadow the plugins package)
@@ -22,6 +23,12 @@ os.environ.pop("WIF_LOAD_PLUGINS", None)
 # Players' keys and the host's dice secret (kernel/keys.py) go to a folder of this test run,
 # never the real home; subprocesses inherit it.
 os.environ["WIF_CONFIG_DIR"] = tempfile.mkdtemp(prefix="wif-config-")
+
+
+# Hypothesis: a property holds or not whatever the machine's load; its timing checks (an input's
+# deadline, "input generation is slow") failed the suite on a loaded 2-core machine once
+settings.register_profile("wif", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("wif")
 
 
 def pytest_configure(config):
