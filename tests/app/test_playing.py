@@ -151,6 +151,24 @@ def test_end_a_phase_with_the_button(open_window, tmp_path):
     assert not game.state.kernel.sequence.current.endswith("land-movement")
 
 
+def resolve_by_buttons(window) -> bool:
+    """A declared attack resolved with the Play form's buttons: the declaration ended, the blitz
+    table chosen if asked, the die rolled; True once "Resolve combat" was pressed."""
+    play = window.play
+    for _ in range(8):
+        offered = {c.type for c in play.decisions.commands()}
+        if "ChooseLandCombatType" in offered:
+            press(window, play.form, next(t for t in buttons(play.form) if "blitz" in t.lower()))
+        elif "ResolveCombat" in offered:
+            press(window, play.form, "Resolve combat")
+            return True
+        elif "FinishStep" in offered:
+            press(window, play.form, FINISH)
+        else:
+            return False
+    return False
+
+
 def test_declare_and_resolve_an_attack_with_odds_preview_and_dice(open_window, tmp_path):
     game = lab_game(tmp_path / "a.wif", start_at=DECL, extra_units=[SUPPLY_HQ])
     window = open_window(game)
@@ -166,17 +184,7 @@ def test_declare_and_resolve_an_attack_with_odds_preview_and_dice(open_window, t
     assert game.state["combat"].combats["207,52"].attackers == ["g-arm", "g-inf"]
     press(window, play.form, FINISH)
     # the resolution: the table choice and the roll, each a button built from its command
-    for _ in range(8):
-        offered = {c.type for c in play.decisions.commands()}
-        if "ChooseLandCombatType" in offered:
-            press(window, play.form, next(t for t in buttons(play.form) if "blitz" in t.lower()))
-        elif "ResolveCombat" in offered:
-            press(window, play.form, "Resolve combat")
-            break
-        elif "FinishStep" in offered:
-            press(window, play.form, FINISH)
-        else:
-            break
+    resolve_by_buttons(window)
     resolved = [r for r in game.history(before) if r.type == "LandCombatResolved"]
     assert resolved, [r.type for r in game.history(before)]
     popup = next(p for p in play.popups.open if any(resolved[0].data["result"] in line for line in p.lines))

@@ -13,7 +13,8 @@ import pytest
 from app.play import GameWindow
 from app.playforms import FINISH
 from helpers import unit
-from test_playing import DECL, SUPPLY_HQ, TARGET, buttons, click, hex_pos, lab_game, motion, press, pump, seq
+from test_playing import (DECL, SUPPLY_HQ, TARGET, buttons, click, hex_pos, lab_game, motion, press, pump,
+                          resolve_by_buttons, seq)
 
 def key(k, mod=0):
     return [pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""), pygame.event.Event(pygame.KEYUP, key=k,
@@ -47,16 +48,9 @@ def resolve_attack(window):
     pump(window, *click(hex_pos(window, TARGET)), *click(hex_pos(window, (206, 51))), *click(hex_pos(window, (206, 52))))
     press(window, play.form, "Declare attack")
     press(window, play.form, FINISH)
-    for _ in range(8):
-        offered = {c.type for c in play.decisions.commands()}
-        if "ChooseLandCombatType" in offered:
-            press(window, play.form, next(t for t in buttons(play.form) if "blitz" in t.lower()))
-        elif "ResolveCombat" in offered:
-            press(window, play.form, "Resolve combat")
-            return [r for r in game.history(1) if r.type == "LandCombatResolved"]
-        elif "FinishStep" in offered:
-            press(window, play.form, FINISH)
-    pytest.fail("the attack was never resolved")
+    if not resolve_by_buttons(window):
+        pytest.fail("the attack was never resolved")
+    return [r for r in game.history(1) if r.type == "LandCombatResolved"]
 
 
 # ---------------------------------------------------------------- item 3: results

@@ -14,7 +14,7 @@ import re
 import pygame
 
 from app.placewords import hex_words, type_words
-from test_playing import (DECL, FINISH, SUPPLY_HQ, TARGET, buttons, click, hex_pos, lab_game, motion,  # noqa: F401
+from test_playing import (DECL, FINISH, SUPPLY_HQ, TARGET, buttons, click, hex_pos, lab_game, motion, resolve_by_buttons,  # noqa: F401
                           open_window, press, pump)
 
 # a type code in a label ("(inf, ", "(arm 6)") or a hex by its coordinates ("206,52", "hex 207,52")
@@ -77,17 +77,7 @@ def test_a_combat_is_named_by_its_place_in_the_lists_log_and_result(open_window,
     pump(window, *click(hex_pos(window, (206, 51))), *click(hex_pos(window, (206, 52))))
     press(window, play.form, "Declare attack")
     press(window, play.form, FINISH)
-    for _ in range(8):
-        offered = {c.type for c in play.decisions.commands()}
-        if "ChooseLandCombatType" in offered:
-            press(window, play.form, next(t for t in buttons(play.form) if "blitz" in t.lower()))
-        elif "ResolveCombat" in offered:
-            press(window, play.form, "Resolve combat")
-            break
-        elif "FinishStep" in offered:
-            press(window, play.form, FINISH)
-        else:
-            break
+    resolve_by_buttons(window)
     popup = next(p for p in play.popups.open if any("Land combat at" in line for line in p.lines))
     said = [*popup.lines, *play.log]
     # the loss is told once: the rules' "The defender loses s-inf", not the kernel's "moves to eliminated" too
