@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kernel import keys as keyring
+from kernel import keys as keyring, receipts
 from kernel.errors import WifError
 from kernel.fairplay import Signers
 from kernel.game import Game
@@ -56,6 +56,18 @@ class RoomSigners(Signers):
         if recorded is None:
             return super().get(player)  # names the players
         return RemoteSigner(player, recorded, self.room)
+
+
+class ServerReceipts(receipts.Keeper):
+    """The server's disk keeps its own player's receipt only.  A remote player's receipt is kept
+    by that player's client (an HMAC tag of the stored head, protocol.receipt_tag), which the
+    server checks when it joins; the server never opens a save as a remote player, so a file of
+    theirs here was written every two seconds of play and never read.  The host's receipt of
+    the dice it rolled (kernel/fairplay.py dice_rolled) is kept as before."""
+
+    def saw(self, player: str, seq: int, hash_: bytes) -> None:
+        if player == SERVER_PLAYER:
+            super().saw(player, seq, hash_)
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,8 @@ class Room:
 
     def attach(self, game: Game) -> None:
         game.signers = RoomSigners(game.identity, self)
+        game.receipts.flush()
+        game.receipts = ServerReceipts(game.identity.game_id)
         self.game = game
         self.position = Position.of(game)
 

@@ -33,7 +33,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from kernel import keys as keyring
 from kernel.errors import WifError
-from kernel.events import canonical_json
 from kernel.game import Game
 from kernel.plugins import discover, resolve
 from kernel.views import state_seen_by
@@ -47,6 +46,9 @@ WAIT_LIMIT = 30.0
 # kB (a chat message is 1000 characters at most); a larger one closes that connection (1009)
 FRAME_LIMIT = 1024 * 1024
 CHAT_LIMIT = 1000  # characters in one chat message  # the longest a client's ``wait`` is held open
+# a reply's JSON: compact, keys in the order built (no signature is made over a reply, so it
+# needs no canonical spelling: sorting every dict's keys of a choices tree or a view was waste)
+REPLY_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 class NetServer:
@@ -148,7 +150,7 @@ class Connection(ViewOps):
                 try:
                     msg = await read_frame(self.ws)
                 except protocol.MalformedFrame as exc:  # said, and the connection reads on
-                    await self.ws.send_text(canonical_json({"op": "error", "id": None, "ok": False, "error": str(exc)}))
+                    await self.ws.send_text(REPLY_JSON.encode({"op": "error", "id": None, "ok": False, "error": str(exc)}))
                     continue
                 if msg.get("op") == "signature":
                     future = self.pending_signature
@@ -180,7 +182,7 @@ class Connection(ViewOps):
             reply = {"id": msg.get("id"), "ok": False,
                      "error": f"the server failed on {msg.get('op')}: {type(exc).__name__}: {exc}"}
         try:
-            await self.ws.send_text(canonical_json(reply))
+            await self.ws.send_text(REPLY_JSON.encode(reply))
         except (WebSocketDisconnect, RuntimeError):
             pass
 
