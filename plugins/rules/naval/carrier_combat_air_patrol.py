@@ -33,6 +33,11 @@ phasing bomber flew, as soon as the phasing side's Flies Bombers & Escorts subph
 (``land_when_no_bomber_flew``); one aborted in the air-to-air combat lands at once
 (port_attack.land_aborted).  The seeds have CAP fighters return "during the subphase
 'non-phasing side returns to base'", which asks for a land hex: a carrier plane has landed by then.
+The same landing serves the carrier planes that escort ("Phasing Side Flies Bombers & Escorts",
+L11840-11880: "fly as fighter escorts (during all air mission phases)") and intercept
+("Non-Phasing Side Flies Interceptors", L11896-11908; "Phasing Side Flies Interceptors",
+L11910-11920: "carriers at sea can fly as fighter interceptors") in every air mission phase:
+carrier_escort_and_interception.py has that rule.
 """
 
 from __future__ import annotations

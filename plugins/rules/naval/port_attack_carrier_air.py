@@ -1,6 +1,7 @@
 """Carrier air units in Port Attack: a carrier plane aboard a carrier at sea flies from its sea
 area to a port in range, as a bomber or an escort, intercepts over a port attacked, or flies
-Combat Air Patrol over a threatened hex in any air mission phase (``FlyCarrierAirUnit``).
+Combat Air Patrol over a threatened hex, escorts or intercepts in any air mission phase
+(``FlyCarrierAirUnit``; carrier_combat_air_patrol.py and carrier_escort_and_interception.py).
 
 Seeds: "Port Attack" (L10280-10305): "Port attacks can be made by: (1) land based air units that
 have air-to-sea factors and (2) carrier based air units that are at sea.  Provided that there
@@ -47,8 +48,9 @@ from plugins.rules.turn.activities import action_problem, activity_problem, char
 from plugins.rules.units import units
 
 from .carrier_combat_air_patrol import CAP_STEP, cap_candidates, cap_hexes, cap_problem, cap_target_problem
+from .carrier_escort_and_interception import escort_intercept_roles
 from .naval_units import at_sea, carrier_of, is_carrier_air, label
-from .port_attack import KIND, carrier_interceptors, carrier_range_problem, distance_from_sea, grounded, target_problem, targets
+from .port_attack import KIND, carrier_range_problem, distance_from_sea, grounded, target_problem, targets
 from .sea_box_section import area_name, box_hex
 from .state import rules
 
@@ -70,13 +72,16 @@ class FlyCarrierAirUnit(Command):
 
 def roles_now(state, step_id) -> tuple:
     """The roles a carrier plane may fly in ``step_id`` now: every role of a port attack's
-    subphases; Combat Air Patrol in the other air mission phases (carrier_combat_air_patrol)."""
+    subphases; in the other air mission phases Combat Air Patrol (carrier_combat_air_patrol),
+    escort and interception (carrier_escort_and_interception)."""
     m = air(state).mission
-    if step_id not in STEP_ROLES or not m.kind or m.performed:
+    if not m.kind or m.performed:
         return ()
     if m.kind == KIND:
-        return STEP_ROLES[step_id]
-    return ("cap",) if step_id == CAP_STEP and cap_problem(state) is None else ()
+        return STEP_ROLES.get(step_id, ())
+    if step_id == CAP_STEP:
+        return ("cap",) if cap_problem(state) is None else ()
+    return escort_intercept_roles(state, step_id)
 
 
 def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
@@ -84,17 +89,18 @@ def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
     step = state.kernel.sequence.current
     roles = roles_now(state, step)
     if not roles:
-        return (f"{RULE}: carrier air units fly from their carriers only in a port attack's Combat Air Patrol, "
-                "Phasing Side Flies Bombers & Escorts and interception subphases, and on Combat Air Patrol in "
-                "the other air mission phases (Naval Air flights \"can not be intercepted while flying out to sea\")")
+        return (f"{RULE}: carrier air units fly from their carriers only in an air mission phase's Combat Air "
+                "Patrol, Flies Bombers & Escorts and Flies Interceptors subphases, as bombers only in a port attack "
+                "(Naval Air flights \"can not be intercepted while flying out to sea\")")
     if role not in roles:
         return f"{RULE}: {role!r} is not a role in this subphase ({', '.join(roles)})"
     if role in ("bomber", "escort"):
-        problem = action_problem(state, actor, KIND)
+        problem = action_problem(state, actor, air(state).mission.kind)
         if problem:
             return problem
-    elif role == "interceptor" and not carrier_interceptors(state, state.kernel.side_of(actor)):
-        return f"{RULE}: carrier planes intercept only once a phasing bomber has flown this port attack (authored)"
+    elif role == "interceptor" and not air(state).mission.bombers_flown.get(state.kernel.active_side):
+        # authored (port_attack.carrier_interceptors): so the mission is performed and they land
+        return f"{RULE}: carrier planes intercept only once a phasing bomber has flown this mission (authored)"
     elif role == "cap" and state.kernel.side_of(actor) == state.kernel.active_side:
         # Combat Air Patrol (CAP): "lets non-phasing major powers fly fighters"
         return f"{RULE}: only the non-phasing side flies Combat Air Patrol"
