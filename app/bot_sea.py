@@ -50,6 +50,8 @@ CARRIER_PLANE_TYPES = ("cvp", "carrier-air")  # the counter types of carrier air
 CAP_OBJECTIVE = 0.8  # a carrier plane on Combat Air Patrol over an objective the side holds (the enemy threatens it)
 CAP_PORT = 0.5  # ... over a port holding the side's ships, more for the ships there (PORT_TARGET)
 CAP_PER_COMBAT = 0.05  # ... over the side's land units, per combat factor there (a ground strike disorganizes them)
+ESCORT = 0.4  # a carrier plane escorting the side's bombers (fewer are shot down), more for a port attack's target
+INTERCEPT = 0.4  # a carrier plane intercepting the enemy's bombers, more over what the side has there (cap_score)
 PORT_TARGET = {"carriers": 0.6, "battleships": 0.4, "cruisers": 0.15, "transports": 0.1, "subs": 0.1,
                "convoy_points": 0.05}  # what the enemy ships in a port are worth bombing, by kind
 
@@ -321,6 +323,13 @@ class SeaSense:
         land = sum(self.combat.get(u, 0) for u, h in self.unit_hex.items() if h is not None and tuple(h) == hex_)
         return score + (CAP_PORT + own if own > 0 else 0.0) + CAP_PER_COMBAT * land
 
+    def escort_intercept_score(self, preview: dict) -> float:
+        """A carrier plane escorting the side's bombers or intercepting the enemy's (the game
+        offers only hexes where they flew)."""
+        if preview["role"] == "escort":
+            return ESCORT + (self.port_attack_score(preview["hex"]) if preview.get("mission") == PORT_ATTACK else 0.0)
+        return INTERCEPT + self.cap_score(preview["hex"])
+
     def fly_score(self, cmd: dict) -> float:
         """An aircraft flying to sea: worth it where enemy ships are."""
         return 1.0 + self.enemy_at_sea[cmd["area"]] / 10 if cmd.get("area") in self.enemy_at_sea else 0.0
@@ -335,6 +344,8 @@ def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
         return sense.port_attack_score(preview["hex"])
     if preview.get("role") == "cap" and "lands_on" in preview:  # a carrier plane on Combat Air Patrol
         return sense.cap_score(preview["hex"])
+    if preview.get("role") in ("escort", "interceptor") and "lands_on" in preview:  # a carrier plane from its carrier
+        return sense.escort_intercept_score(preview)
     if preview.get("invasion"):
         return sense.invade_score(preview["hex"], cmd.get("unit"))
     if preview.get("land_moves") and "transport_disorganized" in preview:  # unloading at sea
