@@ -64,8 +64,7 @@ def strike_targets(state, power: str, hex_) -> list:
 
 def viable_target(state, power: str, kind: str, hex_) -> bool:
     """Is ``hex_`` a target of this ``kind`` of mission for some bomber of ``power``?"""
-    k = KINDS.get(kind)
-    return k is not None and tuple(hex_) in k.targets(state, power)
+    return tuple(hex_) in target_hexes(state, power, kind)  # the set kept once a position (a CAP asks per hex)
 
 
 def target_hexes(state, power: str, kind: str) -> frozenset[tuple[int, int]]:
