@@ -188,3 +188,21 @@ def test_escorts_and_interception_carrier_planes_every_offered_command_is_accept
         assert ("p1", "escort") in flew and {("q1", "interceptor"), ("q1", "cap")} & flew
         assert not g.state["air"].mission.flights
         assert landed_face_down(g, "p1", "gcv") and landed_face_down(g, "q1", "rcv")
+
+
+def test_escorts_and_interception_the_greedy_bot_flies_its_carrier_planes(tmp_path):
+    """app/bot_sea.py: the greedy bot escorts its bombers with its carrier plane and intercepts
+    the enemy's over its army with its own (drawing only from Game.choices and previews)."""
+    from app.bots import Bot
+
+    g = carriers_in_the_baltic(tmp_path)
+    to_bombers_with_the_ju87(g)
+    decision = next(d for d in g.choices(None).decisions if d.find("FlyCarrierAirUnit"))
+    cmd = Bot("greedy", 1).choose(g, decision, None)
+    assert cmd == {**cmd, "type": "FlyCarrierAirUnit", "unit": "p1", "role": "escort", "hex": list(RIGA)}, cmd
+    ok(g, cmd)
+    ok(g, type="FinishStep", actor="germany")
+    decision = next(d for d in g.choices(None).decisions if d.find("FlyCarrierAirUnit"))
+    cmd = Bot("greedy", 1).choose(g, decision, None)
+    assert cmd == {**cmd, "type": "FlyCarrierAirUnit", "unit": "q1", "role": "interceptor", "hex": list(RIGA)}, cmd
+    ok(g, cmd)
