@@ -49,6 +49,14 @@ CHAT_LIMIT = 1000  # characters in one chat message  # the longest a client's ``
 # a reply's JSON: compact, keys in the order built (no signature is made over a reply, so it
 # needs no canonical spelling: sorting every dict's keys of a choices tree or a view was waste)
 REPLY_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+# seconds a thread holds the GIL before another that waits for it may run (Python's default is
+# 0.005).  Every game's rules run on its own worker thread, every frame of every game on the one
+# event-loop thread: while a long command (a set-up's last FinishStep, 80-230 ms) computes, each
+# hop of another game's command through the event loop (frame read, worker hand-off, sign
+# request, signature, reply) waited up to 5 ms for the GIL.  `wif bench net --games 50
+# --seconds 30 --think 2`, two pairs at load 4-6: p95 68.5 and 57.8 ms at 0.005, 55.2 and 43.8
+# at 0.0005, the server's CPU a command unchanged (14.8-15.4 against 14.0-15.4 ms).
+SWITCH_INTERVAL = 0.0005
 
 
 class NetServer:
@@ -429,7 +437,7 @@ def serve(host: str, port: int, games_dir: Path, compress: bool = False,
     """``compress``: offer permessage-deflate.  Off by default: the frames are small (a few kB at
     most) and compressing each one on the event loop cost more than it saved; at 50 games on
     loopback the server used 16.4 ms of CPU a command without it, 20.5 with it (BENCHMARKS.md,
-    "Network (#15)").  Before it listens it fills the rules' per-process tables (warmup.py;
+    "Network (#15)").  The process's GIL switch interval is SWITCH_INTERVAL.  Before it listens it fills the rules' per-process tables (warmup.py;
     WIF_SERVE_WARM=0 skips that)."""
     import os
 
@@ -440,6 +448,7 @@ def serve(host: str, port: int, games_dir: Path, compress: bool = False,
     if os.environ.get("WIF_SERVE_WARM", "1") != "0":  # tests that start many servers skip it
         warmed = warm_up()
         print(f"warmed the rules' tables in {warmed['seconds']} s: {warmed['filled']}", flush=True)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"serving on {host}: reachable from other machines", flush=True)
     uvicorn.run(make_app(games_dir, client_timeout), host=host, port=port, log_level="warning", ws_max_size=FRAME_LIMIT,

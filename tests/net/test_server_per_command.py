@@ -1,7 +1,8 @@
 """docs/NETWORK.md "Receipts and reconnecting", and what the server writes per command: a
 remote player's receipt is the client's (an HMAC tag the server checks on join), so the
 server's own disk keeps only the server player's receipt; and a reply is sent as built
-(compact JSON, no key sorting: no signature is made over it)."""
+(compact JSON, no key sorting: no signature is made over it); and the server's GIL switch
+interval."""
 
 from __future__ import annotations
 
@@ -46,3 +47,25 @@ def test_a_reply_comes_as_built_not_sorted(server):
         alice.ws.send(json.dumps({"op": "list", "id": 7}))
         raw = alice.ws.recv(timeout=10)
     assert raw.startswith('{"id":7,"ok":true,"games":[{"game":"g1","scenario":"barbarossa"'), raw[:120]
+
+
+def test_serve_shortens_the_gil_switch_interval(tmp_path, monkeypatch):
+    """app/net/server.py SWITCH_INTERVAL: the event loop's frames wait less for the GIL while a
+    game's long command computes on its worker."""
+    import sys
+
+    import uvicorn
+
+    from app.net import server
+
+    ran = []
+    monkeypatch.setenv("WIF_SERVE_WARM", "0")
+    monkeypatch.setenv("WIF_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.append(options))
+    before = sys.getswitchinterval()
+    try:
+        server.serve("127.0.0.1", 0, tmp_path / "games")
+        assert sys.getswitchinterval() == server.SWITCH_INTERVAL < before
+    finally:
+        sys.setswitchinterval(before)
+    assert ran and ran[0]["host"] == "127.0.0.1"
