@@ -192,10 +192,13 @@ def carrier_interceptors(state, side: str) -> bool:
 
 def _land(ctx, uid: str) -> None:
     """The carrier plane lands back aboard its carrier (it never left ``aboard``): its flight
-    ends at its carrier's sea box, face down."""
+    ends at its carrier's sea box, or at its port, face down."""
     state = ctx.state
-    box = at_sea(state, carrier_of(state, uid))
-    ctx.emit(AirUnitReturned(unit=uid, hex=box_hex(box.area)))
+    carrier = carrier_of(state, uid)
+    box = at_sea(state, carrier)
+    # a carrier in port: its planes flew from the port's hex (the air plugin's FlyMission) and
+    # land back on it there
+    ctx.emit(AirUnitReturned(unit=uid, hex=box_hex(box.area) if box is not None else tuple(units(state).units[carrier].hex)))
     if units(ctx.state).units[uid].face_up:
         ctx.emit(UnitFlipped(unit=uid, face_up=False))
 

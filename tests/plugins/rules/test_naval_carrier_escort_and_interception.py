@@ -206,3 +206,26 @@ def test_escorts_and_interception_the_greedy_bot_flies_its_carrier_planes(tmp_pa
     cmd = Bot("greedy", 1).choose(g, decision, None)
     assert cmd == {**cmd, "type": "FlyCarrierAirUnit", "unit": "q1", "role": "interceptor", "hex": list(RIGA)}, cmd
     ok(g, cmd)
+
+
+
+def test_a_carrier_plane_lands_on_its_carrier_gone_back_to_port_while_it_flew(tmp_path):
+    """"Carrier Based Air Unit Classes", Landing: a carrier air unit that flew from a carrier
+    returns to it ("lands on the carrier it flew from", port_attack.py).  Its carrier may be back
+    in port by then (a Guadalcanal game through the window met one: the landing asked for the
+    carrier's sea box and the command that ended the mission was refused with an AttributeError):
+    the mission ends and the plane's flight with it."""
+    from test_naval_port_attack_carrier_air import KONIGSBERG
+
+    g = carriers_in_the_baltic(tmp_path, soviet_at_sea=False)
+    to_bombers_with_the_ju87(g)
+    ok(g, escort())
+    # the carrier's return to port, as the naval rules tell it (a unit's move, then its group's)
+    rig(g, "RigEvent", event="UnitMoved", data={"unit": "gcv", "to_hex": list(KONIGSBERG), "to_where": "map"})
+    rig(g, "RigEvent", event="NavalGroupMoved", data={"power": "germany", "units": ["gcv"], "origin": "BA:3", "path": [],
+                                                     "port_hex": list(KONIGSBERG)})
+    assert g.state["units"].units["gcv"].where == "map" and "p1" in g.state["naval"].aboard["gcv"]
+    play_by_choices(g, random.Random(3), until=lambda g: g.state["air"].mission.kind != "ground-strike")
+    # the strike is over, every command accepted (before the fix the step's end was refused)
+    assert g.state["air"].mission.kind != "ground-strike"
+    assert "p1" not in g.state["air"].mission.flights
