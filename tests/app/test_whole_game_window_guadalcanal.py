@@ -11,8 +11,9 @@ quiet), more than the issue's two minutes for the default suite, so it carries t
 (``tools/dev.py test``, which .ci/run calls) runs it after the default suite.  The seeds
 are picked for a game that meets every naval decision below; they change when the bots' or the
 rules' choices change the game (5/5 until the random bot kept Japan's convoys at sea, and then
-met no invasion; 3/3 until the 16.4 naval set-up, and 1/1 until carrier planes rebased onto
-carriers, each then meeting no invasion).  A sea box over a counter, hexes under the Play form and long forms of
+met no invasion; 3/3 until the 16.4 naval set-up, 1/1 until carrier planes rebased onto
+carriers, and 4/4 until carrier planes escorted and intercepted in every air mission, each then
+meeting no invasion; 8/8 met every kind at 15d4794: 6772 frames, 2462 inputs, 814 commands).  A sea box over a counter, hexes under the Play form and long forms of
 destinations have tests of their own (test_guidriver_sea_boxes.py, test_guidriver.py)."""
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from kernel.game import Game
 
 pytestmark = [pytest.mark.whole_game, pytest.mark.long_game]
 
-GAME_SEED = 4
-BOT_SEED = 4
+GAME_SEED = 8
+BOT_SEED = 8
 
 # The war at sea's decisions the driver makes through the forms and the map in this game (seeds
 # 4/4 make each of them, one invasion among them), and the event each leaves in the log
