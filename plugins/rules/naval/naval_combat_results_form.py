@@ -59,6 +59,8 @@ def unit_name(state, uid: str) -> str:
     u = units(state).units.get(uid)
     if u is None:
         return uid
+    if u.branch == "air":  # an aircraft at sea or a carrier plane: its name says what it is
+        return f"{power_name(u.power)} {u.name or uid}"
     cls = data()["classes"].get(u.type, {}).get("name", u.type)
     if nu.is_convoy(u):
         return f"{power_name(u.power)} convoy, {nu.convoy_points(u)} point(s)"

@@ -32,6 +32,9 @@ def test_naval_air_flies_to_a_section_and_stays_organized(tmp_path):
     assert nav.hex is None and nav.face_up and g.state["naval"].at_sea["nav"].section == top
     # "the presence of units in sea areas enable the owning major power to intercept"
     assert g.state["naval"].entered["BA"]
+    # told with the aircraft's name, no type code ("Germany flies Germany nav nav …" before)
+    told = g.describe([r for r in g.history(1) if r.type == "AirUnitsFlewToSea"][-1])
+    assert told.startswith("Germany flies Germany nav to sea in") and " nav nav" not in told, told
 
 
 def test_naval_air_needs_an_action_other_than_pass(tmp_path):
