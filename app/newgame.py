@@ -235,7 +235,7 @@ class NewGameForm:
                 return
         if self.rules_form is not None and not getattr(self.rules_form, "closed", False):
             self.rules_form.close()
-        self.rules_form = new_game_rules_form(self.gui, self.rules_on, lambda chosen: None)
+        self.rules_form = new_game_rules_form(self.gui, self.rules_on, lambda chosen: None, scenario=self.scenario)
 
     def pick(self, kind: str) -> None:
         from pygame_gui.windows import UIFileDialog

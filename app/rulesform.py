@@ -235,18 +235,27 @@ def play_rules_form(gui: Gui, game, player: str | None, actor: str) -> RulesForm
     return RulesForm(gui, "Optional Rules (in play)", rows, toggle, in_play=True, groups=groups)
 
 
-def new_game_rules_form(gui: Gui, chosen: list[str], on_change: Callable[[list[str]], None]) -> RulesForm:
+def new_game_rules_form(gui: Gui, chosen: list[str], on_change: Callable[[list[str]], None],
+                        scenario: str | None = None) -> RulesForm:
     """The Start New Game form's optional-rules tabs: edits ``chosen`` (rule ids) in place,
-    checking prerequisites and exclusions as each rule is switched on."""
+    checking prerequisites and exclusions as each rule is switched on; a rule that does nothing
+    in ``scenario`` (Kamikaze without Japan) says why and stays OFF."""
     host = optional_rules_host()
     catalogue = ask_optional_rules("optional_rules_catalogue", host)
     by_id = {r["id"]: r for r in catalogue["rules"]}
+    not_applying = (ask_optional_rules("optional_rules_fitting", None, scenario=scenario).get("not_applying", {})
+                    if scenario else {})
 
     def rows() -> list[dict]:
-        return [r | {"on": r["id"] in chosen} for r in catalogue["rules"]]
+        return [r | {"on": r["id"] in chosen}
+                | ({"description": f"Does not apply here: {not_applying[r['id']]}. {r['description']}"}
+                   if r["id"] in not_applying else {})
+                for r in catalogue["rules"]]
 
     def toggle(rule_id: str) -> str:
         rule = by_id[rule_id]
+        if rule_id in not_applying and rule_id not in chosen:
+            return f"{rule['name']} stays OFF: {not_applying[rule_id]}"
         wanted = [r for r in chosen if r != rule_id] if rule_id in chosen else chosen + [rule_id]
         try:  # the framework checks prerequisites and exclusions
             ask_optional_rules("optional_rules_choice", host, preset="none", rules_on=wanted, rules_off=[])

@@ -198,3 +198,19 @@ def test_the_rules_list_shows_on_or_off_and_the_description_of_every_rule(gui, t
     game = start.choice.game
     assert is_on(game.state, "divisions") and is_on(game.state, "artillery")
     game.close()
+
+
+def test_before_a_barbarossa_game_kamikaze_says_it_does_not_apply_and_stays_off(gui):
+    """Kamikaze Form: "The Japanese player can declare kamikaze attacks": in Barbarossa (no
+    Japan) the Start New Game tabs show why the rule does nothing there and keep it OFF."""
+    g, screen = gui
+    chosen: list[str] = []
+    form = new_game_rules_form(g, chosen, lambda c: None, scenario="barbarossa")
+    pump(g, screen)
+    reply = form.toggle("kamikaze")
+    assert "stays OFF" in reply and "japan" in reply.lower() and chosen == []
+    row = next(r for r in form.rows() if r["id"] == "kamikaze")
+    assert row["description"].startswith("Does not apply here")
+    guadalcanal: list[str] = []
+    new_game_rules_form(g, guadalcanal, lambda c: None, scenario="guadalcanal").toggle("kamikaze")
+    assert guadalcanal == ["kamikaze"]  # Japan is in play there
