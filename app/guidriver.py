@@ -37,7 +37,11 @@ STACK_CLICKS = 12
 WHEELS_AT_MOST = 40  # wheel turns at one place before the driver gives up on scrolling there
 AIM_INPUTS_AT_MOST = 400  # wheel turns, keys or drags for one aim, even when each moves something
 INPUTS_WITHOUT_A_CLICK_AT_MOST = 1500  # wheel turns, keys and drags with no click between: aims in a loop
-WAITS_AT_MOST = 300  # frames watching a list glide towards a row before the driver gives up
+# Watching a list glide towards a row, the driver gives up after this many frames AND seconds:
+# pygame_gui glides by the time between frames, so on a quiet machine 300 frames may pass before
+# a glide of a fraction of a second ends (a fresh clone's Guadalcanal game stopped so once)
+WAITS_AT_MOST = 300
+WAIT_SECONDS_AT_MOST = 10.0
 IDLE_AT_MOST = 300  # frames with nothing to click (no decision shown) before the driver gives up  # clicks on one stack while looking for one of its units
 
 
@@ -82,6 +86,7 @@ class GuiDriver:
         self._aim_inputs = 0
         self._since_click = 0
         self._waits = 0
+        self._waiting_since = 0.0
         self._positions: tuple = ()  # the scroll bars' positions at the last input
         self.scrolling: list = []
         self._pointer: tuple[int, int] | None = None  # where the pointer was left
@@ -115,9 +120,7 @@ class GuiDriver:
             return
         self._idle = 0
         if action.kind == "wait":
-            self._waits += 1
-            if self._waits > WAITS_AT_MOST:
-                raise Stuck(f"{WAITS_AT_MOST} frames waiting for {action.what} (making {self.target})")
+            self.wait(action)
             return
         self._waits = 0
         first = self.pointer_first(action)
@@ -232,6 +235,16 @@ class GuiDriver:
         if self.screenshot and self.figures.actions and self.figures.actions % 400 == 0:
             window.draw()
             pygame.image.save(window.screen, self.screenshot)
+
+    def wait(self, action: Action) -> None:
+        """One more frame watching ``action.what`` come (a list gliding); Stuck once that has
+        lasted WAITS_AT_MOST frames and WAIT_SECONDS_AT_MOST seconds."""
+        if self._waits == 0:
+            self._waiting_since = time.monotonic()
+        self._waits += 1
+        if self._waits > WAITS_AT_MOST and time.monotonic() - self._waiting_since > WAIT_SECONDS_AT_MOST:
+            raise Stuck(f"{self._waits} frames and {WAIT_SECONDS_AT_MOST:g} s waiting for {action.what} "
+                        f"(making {self.target})")
 
     def _command(self, play) -> dict | None:
         """The bot's command for the decision shown, chosen once per position of the game."""

@@ -161,3 +161,21 @@ def test_wheel_turns_while_a_list_glides_are_progress_though_the_pointer_stays()
         for _ in range(200):
             driver.judge_progress(turn, moved=False)
             driver._last = turn
+
+
+def test_watching_a_list_glide_gives_up_after_enough_frames_and_seconds(monkeypatch):
+    """pygame_gui glides a list by the time between frames: on a quiet machine 300 frames may
+    pass within a short glide, so the driver gives up only once the frames and the seconds are
+    both over their limits."""
+    from app import guidriver
+    from app.guiclicks import Action
+
+    clock = [100.0]
+    monkeypatch.setattr(guidriver.time, "monotonic", lambda: clock[0])
+    driver = guidriver.GuiDriver()
+    gliding = Action("wait", (10, 10), what="row 7 to come into view")
+    for _ in range(guidriver.WAITS_AT_MOST + 50):
+        driver.wait(gliding)  # many quick frames: the glide is still young
+    clock[0] += guidriver.WAIT_SECONDS_AT_MOST + 1
+    with pytest.raises(guidriver.Stuck, match="row 7 to come into view"):
+        driver.wait(gliding)
