@@ -107,12 +107,12 @@ def _phasing_bombers(state) -> tuple:
                  and u.id not in m.flights and kind.flyer(state, u) is None)
 
 
-def other_threats(state) -> set:
-    """Targets of this mission that bombers not on a map hex threaten (``MissionKind.threatened``)."""
+def other_threats(state) -> frozenset:
+    """Targets of this mission that bombers not on a map hex threaten (``MissionKind.threatened``);
+    one object a position (``threat_problem`` tells the position's own by identity)."""
     kind = KINDS[air(state).mission.kind]
-    if kind.threatened is None:
-        return frozenset()
-    return per_position(state, "other threats", lambda: frozenset(kind.threatened(state)))
+    return per_position(state, "other threats",
+                        lambda: frozenset(kind.threatened(state)) if kind.threatened is not None else frozenset())
 
 
 def threat_problem(state, hex_, bombers=None, threats=None) -> str | None:
