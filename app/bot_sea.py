@@ -18,11 +18,10 @@ alone for the waiting plane, into a port the plane reaches, and stays there.
 
 from __future__ import annotations
 
-from collections import deque
-from functools import cache
-
 from kernel.choices import CommandChoice
 
+from .bot_carrier_air import CARRIER_PLANE_TYPES, FERRY, FERRY_REACH, PORT_ATTACK, CarrierAirSense, carrier_air_score  # noqa: F401 (re-exported)
+from .bot_seamap import _distances, _hex, _world, coastal_areas, place_areas  # noqa: F401 (re-exported)
 from .uihooks import ask_game
 
 SEA_MOVE = "MoveNavalGroup"
@@ -43,76 +42,9 @@ COMBAT_KIND = {"naval-air": 2.0, "surface": 1.0}  # carriers strike when they ma
 STAY_CONVOY = 1.0  # convoys keep their sea lanes: "convoys ... may remain at sea indefinitely"
 STAY_NEAR = 0.2  # a warship stays at sea only beside an objective or enemy ships
 STAY_ELSEWHERE = -0.3  # ... else it goes home (to reorganize, and out of harm's way)
-PORT_ATTACK = "Port Attack"  # the air mission a port attack flies (its preview's "mission")
-FERRY = 1.0  # an empty-decked carrier sailing alone towards a carrier plane waiting ashore, per sea area nearer
-FERRY_REACH = 1.5  # ... and ending where that plane may board it (Ships in Flames 8.5: "up to double its range")
-CARRIER_PLANE_TYPES = ("cvp", "carrier-air")  # the counter types of carrier air units (the scenarios' data)
-CAP_OBJECTIVE = 0.8  # a carrier plane on Combat Air Patrol over an objective the side holds (the enemy threatens it)
-CAP_PORT = 0.5  # ... over a port holding the side's ships, more for the ships there (PORT_TARGET)
-CAP_PER_COMBAT = 0.05  # ... over the side's land units, per combat factor there (a ground strike disorganizes them)
-ESCORT = 0.4  # a carrier plane escorting the side's bombers (fewer are shot down), more for a port attack's target
-INTERCEPT = 0.4  # a carrier plane intercepting the enemy's bombers, more over what the side has there (cap_score)
-PORT_TARGET = {"carriers": 0.6, "battleships": 0.4, "cruisers": 0.15, "transports": 0.1, "subs": 0.1,
-               "convoy_points": 0.05}  # what the enemy ships in a port are worth bombing, by kind
 
 
-@cache
-def _world():
-    from kernel.worldmap import WorldMap
-
-    return WorldMap()
-
-
-@cache
-def coastal_areas(hex_: tuple[int, int]) -> frozenset[str]:
-    """The sea areas with a sea hex beside ``hex_`` (ships there can reach it)."""
-    m = _world()
-    out = set()
-    for n in [hex_, *m.grid.neighbours(hex_)]:
-        code = m.sea_area_code(tuple(n)) if m.is_sea(tuple(n)) else None
-        if code:
-            out.add(code)
-    return frozenset(out)
-
-
-@cache
-def _port_areas(hex_: tuple[int, int]) -> frozenset[str]:
-    """The sea areas whose list of ports names the port at ``hex_`` (or that touch it)."""
-    m = _world()
-    port = m.port_at(hex_)
-    named = {code for code, area in m.sea_areas.items() if port is not None and port.name in area.ports}
-    return frozenset(named) or coastal_areas(hex_)
-
-
-@cache
-def _distances(targets: frozenset[str]) -> dict[str, int]:
-    """Sea area -> how many areas away the nearest of ``targets`` is (through adjacent areas)."""
-    areas = _world().sea_areas
-    dist = {t: 0 for t in targets if t in areas}
-    todo = deque(dist)
-    while todo:
-        a = todo.popleft()
-        for b in areas[a].adjacent:
-            if b in areas and b not in dist:
-                dist[b] = dist[a] + 1
-                todo.append(b)
-    return dist
-
-
-def _hex(key: str) -> tuple[int, int]:
-    col, row = key.split(",")
-    return int(col), int(row)
-
-
-def place_areas(place: str) -> frozenset[str]:
-    """A naval move's origin or destination as sea areas: "CS" or "CS:2" (at sea) or "col,row"
-    (a port: the areas it opens on)."""
-    if "," in place:
-        return _port_areas(_hex(place))
-    return frozenset([place.split(":")[0]])
-
-
-class SeaSense:
+class SeaSense(CarrierAirSense):
     """What the greedy bot of one power knows about the sea at one moment of the game."""
 
     def __init__(self, game, power: str, objectives: list[tuple[int, int]], defended=(), cargo=(),
@@ -163,52 +95,6 @@ class SeaSense:
         dist = _distances(self.target_areas | frozenset(self.enemy_at_sea))
         found = [dist[a] for a in place_areas(place) if a in dist]
         return float(min(found)) if found else 99.0
-
-    # ------------------------------------------------------------ carriers with room, planes ashore
-    def ferry(self) -> tuple[list, dict[str, str]]:
-        """(this power's carrier planes waiting ashore as (hex, rebase reach), its carriers with
-        nothing aboard: id -> the naval move origin they sail from), read off the map's
-        counters, the sea boxes and the Naval Review's ports; no carriers when no plane waits."""
-        if self._ferry is None:
-            planes, empty = [], {}
-            section = self.game.state.sections.get("units")
-            for u in section.units.values() if section is not None else ():
-                if u.power == self.power and u.branch == "air" and u.type in CARRIER_PLANE_TYPES \
-                        and u.where == "map" and u.hex is not None:
-                    planes.append((tuple(u.hex), 2 * int(u.factors.get("range", 0) or 0)))
-            if planes:
-                for uid, row in self.own_at_sea.items():
-                    if row["kind"] == "carrier" and row["power"] == self.power and not row.get("aboard"):
-                        empty[uid] = f"{row['area']}:{row['section']}"
-                review = ask_game(self.game, "naval_review", state=self.game.state) or {}
-                for loc in review.get("locations", []):
-                    if loc["kind"] != "port" or not loc["sides"].get(self.side, {}).get("carriers"):
-                        continue
-                    details = ask_game(self.game, "naval_review_details", state=self.game.state, location=loc["id"])
-                    for ship, *aboard in (details or {}).get("columns", {}).get("carriers", []):
-                        if not aboard and details["units"].get(ship, {}).get("power") == self.power:
-                            empty[ship] = loc["id"]
-            self._ferry = (planes, empty)
-        return self._ferry
-
-    def ferrying(self, unit_ids) -> bool:
-        """A naval move of empty-decked carriers alone, with a carrier plane waiting ashore."""
-        empty = self.ferry()[1]
-        return bool(unit_ids) and all(u in empty for u in unit_ids)
-
-    def ferry_distance(self, place: str) -> float:
-        """Sea areas from ``place`` to where a waiting plane may board a carrier: 0 in a port
-        within its reach or at sea beside it (the rebase's own cost is the rule's to judge)."""
-        planes = self.ferry()[0]
-        if "," in place:
-            port = _hex(place)
-            grid = _world().grid
-            if any(grid.distance(port, h) <= reach for h, reach in planes):
-                return 0.0
-        areas = frozenset(a for h, _reach in planes for a in coastal_areas(h))
-        dist = _distances(areas)
-        found = [dist[a] for a in place_areas(place) if a in dist]
-        return float(min(found)) + ("," in place) if found else 99.0
 
     # ------------------------------------------------------------ scores
     def move_score(self, cmd: dict) -> float:
@@ -296,56 +182,15 @@ class SeaSense:
         """The convoys at sea among ``unit_ids``: the greedy bot leaves them on their lanes."""
         return {u for u in unit_ids if self.own_at_sea.get(u, {}).get("kind") == "convoy"}
 
-    def _port_tally(self, hex_) -> dict:
-        """The Naval Review's tally of the port at ``hex_``: side -> kind -> how many."""
-        if self._ports is None:
-            review = ask_game(self.game, "naval_review", state=self.game.state) or {}
-            self._ports = {tuple(loc["hex"]): loc["sides"] for loc in review.get("locations", [])
-                           if loc["kind"] == "port"}
-        return self._ports.get(tuple(hex_), {})
-
-    def port_attack_score(self, hex_) -> float:
-        """A bomber's port attack on ``hex_``: worth flying by the enemy ships there (the
-        Naval Review's tally of that port), carriers and battleships first."""
-        value = sum(PORT_TARGET.get(k, 0) * n for side, tally in self._port_tally(hex_).items() if side != self.side
-                    for k, n in tally.items())
-        return 0.5 + value if value > 0 else 0.0
-
-    def cap_score(self, hex_) -> float:
-        """A carrier plane flying Combat Air Patrol over ``hex_`` (the game offers only hexes the
-        enemy's bombers threaten this mission): worth it over an objective the side holds and
-        the enemy threatens, over a port holding the side's ships (by what they are worth), over
-        its land units (by their combat factors); elsewhere the plane stays aboard, organized for
-        its own strikes ("flying CAP 'uses up' the fighter", seeds "Combat Air Patrol (CAP)")."""
-        hex_ = tuple(hex_)
-        score = CAP_OBJECTIVE if hex_ in self.defended or hex_ in self.needy else 0.0
-        own = sum(PORT_TARGET.get(k, 0) * n for k, n in self._port_tally(hex_).get(self.side, {}).items())
-        land = sum(self.combat.get(u, 0) for u, h in self.unit_hex.items() if h is not None and tuple(h) == hex_)
-        return score + (CAP_PORT + own if own > 0 else 0.0) + CAP_PER_COMBAT * land
-
-    def escort_intercept_score(self, preview: dict) -> float:
-        """A carrier plane escorting the side's bombers or intercepting the enemy's (the game
-        offers only hexes where they flew)."""
-        if preview["role"] == "escort":
-            return ESCORT + (self.port_attack_score(preview["hex"]) if preview.get("mission") == PORT_ATTACK else 0.0)
-        return INTERCEPT + self.cap_score(preview["hex"])
-
-    def fly_score(self, cmd: dict) -> float:
-        """An aircraft flying to sea: worth it where enemy ships are."""
-        return 1.0 + self.enemy_at_sea[cmd["area"]] / 10 if cmd.get("area") in self.enemy_at_sea else 0.0
-
 
 def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
     """The greedy bot's score of a naval command from its preview, or None when ``cmd`` is not
     one the sea knows (the caller scores it as before)."""
     if cmd.get("type") == "StayAtSea":
         return sense.stay_score(cmd)
-    if preview.get("mission") == PORT_ATTACK and preview.get("role") == "bomber":
-        return sense.port_attack_score(preview["hex"])
-    if preview.get("role") == "cap" and "lands_on" in preview:  # a carrier plane on Combat Air Patrol
-        return sense.cap_score(preview["hex"])
-    if preview.get("role") in ("escort", "interceptor") and "lands_on" in preview:  # a carrier plane from its carrier
-        return sense.escort_intercept_score(preview)
+    flight = carrier_air_score(sense, preview)
+    if flight is not None:
+        return flight
     if preview.get("invasion"):
         return sense.invade_score(preview["hex"], cmd.get("unit"))
     if preview.get("land_moves") and "transport_disorganized" in preview:  # unloading at sea
