@@ -1,7 +1,9 @@
 """The greedy bot's carrier planes (app/bot_sea.py's ``SeaSense`` inherits these): which
 carriers sail for a carrier plane waiting ashore, and what a carrier plane's flight from its
 carrier is worth: a port attack, Combat Air Patrol, an escort or an interception.  Like the rest
-of the bot it reads only previews, the map's counters and the Naval Review's UI hooks.
+of the bot it reads only previews, the map's counters and the Naval Review's UI hooks.  A carrier
+plane flying as the bomber of a ground strike, ground support or a bombing is scored from its
+preview's factor and targets (``bomber_score``).
 
 Seeds and Ships in Flames 8.5 ("Flying Missions"): a face-up carrier plane "can fly a mission
 (except naval air), an escort, or an interception from a CV"; it boards a carrier by rebasing
@@ -22,6 +24,12 @@ CAP_PORT = 0.5  # ... over a port holding the side's ships, more for the ships t
 CAP_PER_COMBAT = 0.05  # ... over the side's land units, per combat factor there (a ground strike disorganizes them)
 ESCORT = 0.4  # a carrier plane escorting the side's bombers (fewer are shot down), more for a port attack's target
 INTERCEPT = 0.4  # a carrier plane intercepting the enemy's bombers, more over what the side has there (cap_score)
+STRIKE_PER_FACTOR = 0.1  # a carrier plane's ground strike: per enemy combat factor it is expected to disorganize
+STRIKE_FACE_DOWN = 0.1  # ... less the plane face down afterwards (no later strike, CAP or port attack this turn)
+ATTACK_HEX = 0.3  # ... more on enemy units beside the side's own (a hex it may attack in Land Combat) or an objective
+SUPPORT = 0.3  # a carrier plane's ground support of a land combat (where the side attacks or defends), more per factor
+BOMBING = 0.2  # a carrier plane's strategic or carpet bombing (the game offers only the targets the kind allows)
+PER_FACTOR = 0.1  # ... per tactical or strategic factor it adds
 PORT_TARGET = {"carriers": 0.6, "battleships": 0.4, "cruisers": 0.15, "transports": 0.1, "subs": 0.1,
                "convoy_points": 0.05}  # what the enemy ships in a port are worth bombing, by kind
 
@@ -112,6 +120,27 @@ class CarrierAirSense:
             return ESCORT + (self.port_attack_score(preview["hex"]) if preview.get("mission") == PORT_ATTACK else 0.0)
         return INTERCEPT + self.cap_score(preview["hex"])
 
+    def bomber_score(self, preview: dict) -> float:
+        """A carrier plane flying as the bomber of a ground strike (the enemy's combat factors in
+        the hex, times the chance its tactical factor disorganizes them, more beside the side's
+        units or on an objective), of ground support (its factor added where the side attacks or
+        defends), of a strategic or carpet bombing (its strategic factor on a target the game
+        offers)."""
+        hex_ = tuple(preview["hex"])
+        factor = float(preview.get(preview.get("factor") or "", 0) or 0)
+        if "targets" in preview:  # a ground strike
+            if not preview["targets"]:
+                return 0.0
+            expected = min(1.0, factor / 10) * self.enemy_combat.get(hex_, 0)
+            grid = _world().grid
+            beside = any(h is not None and grid.distance(tuple(h), hex_) <= 1 for u, h in self.unit_hex.items()
+                         if u in self.combat)
+            bonus = ATTACK_HEX if beside or hex_ in self.objectives or hex_ in self.defended else 0.0
+            return STRIKE_PER_FACTOR * expected + bonus - STRIKE_FACE_DOWN
+        if preview.get("factor") == "tactical":  # ground support
+            return SUPPORT + PER_FACTOR * factor
+        return BOMBING + PER_FACTOR * factor if factor > 0 else 0.0
+
     def fly_score(self, cmd: dict) -> float:
         """An aircraft flying to sea: worth it where enemy ships are."""
         return 1.0 + self.enemy_at_sea[cmd["area"]] / 10 if cmd.get("area") in self.enemy_at_sea else 0.0
@@ -124,6 +153,8 @@ def carrier_air_score(sense: CarrierAirSense, preview: dict) -> float | None:
         return sense.port_attack_score(preview["hex"])
     if preview.get("role") == "cap" and "lands_on" in preview:  # a carrier plane on Combat Air Patrol
         return sense.cap_score(preview["hex"])
+    if preview.get("role") == "bomber" and "lands_on" in preview:  # a carrier plane bombing from its carrier
+        return sense.bomber_score(preview)
     if preview.get("role") in ("escort", "interceptor") and "lands_on" in preview:  # a carrier plane from its carrier
         return sense.escort_intercept_score(preview)
     return None

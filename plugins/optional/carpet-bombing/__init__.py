@@ -14,8 +14,9 @@ hex (chosen randomly).  Ignore the number result."
 The mission itself (CAP, escorts, interception, air-to-air combat, anti-aircraft fire, return
 to base) is the air plugin's Air Mission sub-machine; this plugin adds the Carpet Bombing
 mission kind to it (``plugins.rules.air.mission_kinds.register``, on import) and says what
-its performance does.  While the rule is OFF the kind says why the phase is skipped.  Not
-modelled: A-bombs and V-weapons, carrier planes, the over-stacking check after a success.
+its performance does.  While the rule is OFF the kind says why the phase is skipped.  Carrier
+planes at sea fly it as bombers through the naval plugin (carrier_planes_flying_missions.py).  Not
+modelled: A-bombs and V-weapons, the over-stacking check after a success.
 """
 
 from __future__ import annotations

@@ -80,6 +80,9 @@ class MissionKind:
     # ``cap_flyers(state, side) -> bool``: the side has fighters not on a map hex that may fly
     # Combat Air Patrol now (carrier planes aboard carriers at sea), so its CAP subphase is played
     cap_flyers: Callable | None = None
+    # ``bombers_elsewhere(state, power) -> bool``: ``power`` has bombers not on a map hex that may
+    # fly this mission (carrier planes aboard carriers at sea), so its phase is played
+    bombers_elsewhere: Callable | None = None
 
 
 KINDS: dict[str, MissionKind] = {}

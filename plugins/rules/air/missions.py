@@ -307,7 +307,8 @@ def mission_phase_skip(state, step_id: str) -> str | None:
     if not allowed:
         return f"no phasing power's action allows {kind.name}"
     if not any(u.power in allowed and u.branch == "air" and u.on_map and u.face_up and kind.flyer(state, u) is None
-               for u in units_of(state).values()):
+               for u in units_of(state).values()) \
+            and not (kind.bombers_elsewhere is not None and any(kind.bombers_elsewhere(state, p) for p in allowed)):
         return f"{kind.name}: no phasing power has {kind.who} to fly"
     return None
 

@@ -26,7 +26,7 @@ Authored: as for Combat Air Patrol, the carrier plane lands back aboard its carr
 once the mission is performed (carrier_combat_air_patrol.land_after_performance), or at once when
 aborted; it intercepts only once a phasing bomber has flown (port_attack.carrier_interceptors),
 so the mission is performed and it lands with the others.  Carrier planes flying as the
-mission's bombers outside the port attack are not modelled here.
+mission's bombers outside the port attack: carrier_planes_flying_missions.py.
 """
 
 from __future__ import annotations

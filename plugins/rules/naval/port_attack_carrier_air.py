@@ -1,7 +1,8 @@
 """Carrier air units in Port Attack: a carrier plane aboard a carrier at sea flies from its sea
 area to a port in range, as a bomber or an escort, intercepts over a port attacked, or flies
-Combat Air Patrol over a threatened hex, escorts or intercepts in any air mission phase
-(``FlyCarrierAirUnit``; carrier_combat_air_patrol.py and carrier_escort_and_interception.py).
+Combat Air Patrol over a threatened hex, escorts, intercepts or bombs in any air mission phase
+(``FlyCarrierAirUnit``; carrier_combat_air_patrol.py, carrier_escort_and_interception.py and
+carrier_planes_flying_missions.py).
 
 Seeds: "Port Attack" (L10280-10305): "Port attacks can be made by: (1) land based air units that
 have air-to-sea factors and (2) carrier based air units that are at sea.  Provided that there
@@ -49,6 +50,13 @@ from plugins.rules.units import units
 
 from .carrier_combat_air_patrol import CAP_STEP, cap_candidates, cap_hexes, cap_problem, cap_target_problem
 from .carrier_escort_and_interception import escort_intercept_roles
+from .carrier_planes_flying_missions import (
+    bomber_preview,
+    bomber_roles,
+    carrier_bomber_hexes,
+    carrier_bomber_problem,
+    carrier_bomber_target_problem,
+)
 from .naval_units import at_sea, carrier_of, is_carrier_air, label
 from .port_attack import KIND, carrier_range_problem, distance_from_sea, grounded, target_problem, targets
 from .sea_box_section import area_name, box_hex
@@ -73,7 +81,8 @@ class FlyCarrierAirUnit(Command):
 def roles_now(state, step_id) -> tuple:
     """The roles a carrier plane may fly in ``step_id`` now: every role of a port attack's
     subphases; in the other air mission phases Combat Air Patrol (carrier_combat_air_patrol),
-    escort and interception (carrier_escort_and_interception)."""
+    bomber (carrier_planes_flying_missions), escort and interception
+    (carrier_escort_and_interception)."""
     m = air(state).mission
     if not m.kind or m.performed:
         return ()
@@ -81,7 +90,7 @@ def roles_now(state, step_id) -> tuple:
         return STEP_ROLES.get(step_id, ())
     if step_id == CAP_STEP:
         return ("cap",) if cap_problem(state) is None else ()
-    return escort_intercept_roles(state, step_id)
+    return bomber_roles(state, step_id) + escort_intercept_roles(state, step_id)
 
 
 def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
@@ -90,8 +99,9 @@ def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
     roles = roles_now(state, step)
     if not roles:
         return (f"{RULE}: carrier air units fly from their carriers only in an air mission phase's Combat Air "
-                "Patrol, Flies Bombers & Escorts and Flies Interceptors subphases, as bombers only in a port attack "
-                "(Naval Air flights \"can not be intercepted while flying out to sea\")")
+                "Patrol, Flies Bombers & Escorts and Flies Interceptors subphases, as bombers in a port attack, ground "
+                "strike, ground support, strategic or carpet bombing (Naval Air flights \"can not be intercepted "
+                "while flying out to sea\")")
     if role not in roles:
         return f"{RULE}: {role!r} is not a role in this subphase ({', '.join(roles)})"
     if role in ("bomber", "escort"):
@@ -112,6 +122,8 @@ def why_not_flyer(state, actor: str, unit_id: str, role: str) -> str | None:
     problem = grounded(state, u)
     if problem:
         return f"{RULE}: {problem}"
+    if role == "bomber" and air(state).mission.kind != KIND:
+        return carrier_bomber_problem(state, actor, u)
     if role == "bomber":
         if u.factors.get("naval", 0) <= 0:
             return f"{RULE}: {label(state, unit_id)} has no air-to-sea factor and cannot fly as a bomber"
@@ -126,7 +138,7 @@ def role_hexes(state, actor: str, role: str) -> set:
     with ships the phasing side may attack (CAP, checked one by one)."""
     side = state.kernel.side_of(actor)
     if role == "bomber":
-        return set(targets(state, actor))
+        return set(targets(state, actor)) if air(state).mission.kind == KIND else set(carrier_bomber_hexes(state, actor))
     if role == "cap":
         return cap_candidates(state)
     if role == "escort":
@@ -150,7 +162,11 @@ def why_not_fly(state, actor: str, unit_id: str, hex_, role: str, threatened=Non
         check_mission_weather(state, hex_, RULE)
     except Rejected as e:
         return str(e)
-    if role == "bomber":
+    if role == "bomber" and air(state).mission.kind != KIND:
+        problem = carrier_bomber_target_problem(state, u, hex_)
+        if problem:
+            return problem
+    elif role == "bomber":
         problem = target_problem(state, u, hex_, None)
         if problem:
             return f"Port Attack: {problem}"
@@ -166,7 +182,9 @@ def _hexes(state, actor: str, u, role: str) -> list[Option]:
     if role == "cap":  # the threat, weather and range checks of why_not_fly, nearest first
         found = cap_hexes(state, u)
     else:
-        found = [tuple(h) for h in sorted(role_hexes(state, actor, role), key=lambda h: (distance_from_sea(state, u.id, h), h))
+        limit = reach(u, PURPOSE[role])  # the range first: a ground strike's targets are every enemy unit's hex
+        near = [h for h in role_hexes(state, actor, role) if distance_from_sea(state, u.id, h) <= limit]
+        found = [tuple(h) for h in sorted(near, key=lambda h: (distance_from_sea(state, u.id, h), h))
                  if why_not_fly(state, actor, u.id, h, role) is None]
     return [Option(h, f"{hex_label(h)}, {distance_from_sea(state, u.id, h)} hexes from the sea area") for h in found]
 
@@ -180,7 +198,7 @@ def fly_choices(state, actor, step_id):
               and any(why_not_flyer(state, actor, u.id, role) is None for role in roles_here)]
     if not planes:
         return None
-    target = "port" if air(state).mission.kind == KIND else "hex"
+    target = "port" if air(state).mission.kind == KIND else "target hex"
 
     def roles(u) -> list[Option]:
         out = []
@@ -214,9 +232,12 @@ def fly_preview(state, cmd: FlyCarrierAirUnit) -> dict:
     out = {"unit": cmd.unit, "carrier": carrier, "area": box.area, "section": box.section, "hex": list(cmd.hex),
            "role": cmd.role, "distance": distance_from_sea(state, cmd.unit, cmd.hex), "reach": reach(u, PURPOSE[cmd.role]),
            "mission": KINDS[air(state).mission.kind].name, "lands_on": carrier, "disorganized_after": True}
-    out["activities"] = {"air-mission": 1} if cmd.role == "bomber" and charged("air-mission", KIND) else {}
-    if cmd.role == "bomber":
+    kind = air(state).mission.kind
+    out["activities"] = {"air-mission": 1} if cmd.role == "bomber" and charged("air-mission", kind) else {}
+    if cmd.role == "bomber" and kind == KIND:
         out["air_to_sea"] = u.factors.get("naval", 0)
+    elif cmd.role == "bomber":
+        out.update(bomber_preview(state, u, cmd.hex))
     return out
 
 
@@ -227,7 +248,7 @@ def fly_carrier_air_unit(ctx, cmd: FlyCarrierAirUnit) -> None:
     if problem:
         raise Rejected(problem)
     if cmd.role == "bomber":
-        use_activity(ctx, cmd.actor, "air-mission", mission=KIND)
+        use_activity(ctx, cmd.actor, "air-mission", mission=air(state).mission.kind)
     box = at_sea(state, carrier_of(state, cmd.unit))
     # the plane stays aboard its carrier (no UnitMoved): it flies from the carrier's sea box
     ctx.emit(AirUnitFlew(unit=cmd.unit, power=cmd.actor, side=state.kernel.side_of(cmd.actor), role=cmd.role,

@@ -136,7 +136,7 @@ def test_interception_carrier_plane_refusals(tmp_path):
     # an interceptor is not an escort, and no escort in the interception subphase
     g = carriers_in_the_baltic(tmp_path / "roles")
     to_bombers_with_the_ju87(g)
-    assert "not a role in this subphase (escort)" in why_not_fly(g.state, "ussr", "q1", RIGA, "interceptor")
+    assert "not a role in this subphase (bomber, escort)" in why_not_fly(g.state, "ussr", "q1", RIGA, "interceptor")
     ok(g, type="FinishStep", actor="germany")
     assert "not a role in this subphase (interceptor)" in why_not_fly(g.state, "germany", "p1", RIGA, "escort")
 
