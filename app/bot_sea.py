@@ -42,13 +42,24 @@ COMBAT_KIND = {"naval-air": 2.0, "surface": 1.0}  # carriers strike when they ma
 STAY_CONVOY = 1.0  # convoys keep their sea lanes: "convoys ... may remain at sea indefinitely"
 STAY_NEAR = 0.2  # a warship stays at sea only beside an objective or enemy ships
 STAY_ELSEWHERE = -0.3  # ... else it goes home (to reorganize, and out of harm's way)
+# Shore bombardment (seeds "Attacking Shore Bombardment" / "Defending Shore Bombardment"): a
+# warship at sea adds its attack factor to a declared land combat off its sea area and turns face
+# down.  The greedy bot bombards (nothing else is offered in the step), its biggest guns first,
+# an objective's combat first, and spreads its ships over the combats: a combat takes no more once
+# its bombardment reaches the land factors of the attack the bot declared there (the rule caps
+# support at the land factors: more is wasted), else BOMBARD_ENOUGH (a combat it defends: the bot
+# does not see the defence's factors at that step)
+BOMBARD = 1.0
+BOMBARD_PER_FACTOR = 0.05
+BOMBARD_OBJECTIVE = 0.5
+BOMBARD_ENOUGH = 12.0
 
 
 class SeaSense(CarrierAirSense):
     """What the greedy bot of one power knows about the sea at one moment of the game."""
 
     def __init__(self, game, power: str, objectives: list[tuple[int, int]], defended=(), cargo=(),
-                 unit_hex=None, enemy_combat=None, combat=None, keep=(), needy=()):
+                 unit_hex=None, enemy_combat=None, combat=None, keep=(), needy=(), impulse=None):
         """``objectives``: what the side wants to take; ``defended``: what it holds and the enemy
         threatens (app/bot_land.py), whose sea areas its task forces hold too; ``cargo``: the
         transports the bot loaded (they sail for the objectives first); ``unit_hex``: where the
@@ -56,7 +67,11 @@ class SeaSense(CarrierAirSense):
         (an invasion lands where few defend); ``combat``: our land units' combat factors; ``keep``:
         the land units that stay where they are (the last on an objective: never embarked);
         ``needy``: the held objectives the enemy threatens that have too few defenders
-        (app/bot_land.py: a landing there is a garrison)."""
+        (app/bot_land.py: a landing there is a garrison); ``impulse``: by combat hex key, the
+        factors the bot's ships ``"bombarded"`` each combat with this impulse, and the land
+        factors of the ``"attack"`` it declared there."""
+        self.bombarded = (impulse or {}).get("bombarded", {})
+        self.declared_attack = (impulse or {}).get("attack", {})
         self.enemy_combat = enemy_combat or {}
         self.combat = combat or {}
         self.unit_hex = unit_hex or {}
@@ -178,6 +193,38 @@ class SeaSense(CarrierAirSense):
                 score += STAY_NEAR if self.distance(row["area"]) == 0 else STAY_ELSEWHERE
         return score
 
+    def bombard_score(self, cmd: dict, preview: dict) -> float:
+        """Shore bombardment of the combat ``cmd["combat"]`` by ``cmd["ship"]`` (its preview tells
+        the ``factors`` it adds): worth it, the more the bigger the guns and on an objective, till
+        combat has as many factors from the sea as the attack's land factors (BOMBARD_ENOUGH
+        where the bot did not declare it)."""
+        combat = str(cmd.get("combat", ""))
+        already = self.bombarded.get(combat, 0.0)
+        if already >= self.declared_attack.get(combat, BOMBARD_ENOUGH):
+            return 0.0
+        on_objective = "," in combat and _hex(combat) in self.objectives
+        return (BOMBARD + BOMBARD_PER_FACTOR * float(preview.get("factors") or 0)
+                + (BOMBARD_OBJECTIVE if on_objective else 0.0) - BOMBARD_PER_FACTOR * already)
+
+    def bombard_support(self, hex_) -> float:
+        """The attack factors of the side's organized warships at sea in a sea area beside
+        ``hex_`` (read off the sea boxes and the counters as the map shows them): what may
+        bombard a land attack there in Attacking Shore Bombardment, at most BOMBARD_ENOUGH."""
+        areas = coastal_areas(tuple(hex_))
+        if not areas:
+            return 0.0
+        counters = self.game.state.sections.get("units")
+        total = 0.0
+        for uid, row in self.own_at_sea.items():
+            if row["area"] not in areas or row["kind"] not in ("surface", "carrier"):
+                continue
+            u = counters.units.get(uid) if counters is not None else None
+            if u is None or not u.face_up:
+                continue
+            attack = float(u.factors.get("attack", 0) or 0)
+            total += attack / 2 if row.get("damaged") else attack
+        return min(total, BOMBARD_ENOUGH)
+
     def convoys(self, unit_ids) -> set[str]:
         """The convoys at sea among ``unit_ids``: the greedy bot leaves them on their lanes."""
         return {u for u in unit_ids if self.own_at_sea.get(u, {}).get("kind") == "convoy"}
@@ -188,6 +235,8 @@ def sea_score(sense: SeaSense, cmd: dict, preview: dict) -> float | None:
     one the sea knows (the caller scores it as before)."""
     if cmd.get("type") == "StayAtSea":
         return sense.stay_score(cmd)
+    if preview.get("ship_disorganized") and "factors" in preview:  # shore bombardment
+        return sense.bombard_score(cmd, preview)
     flight = carrier_air_score(sense, preview)
     if flight is not None:
         return flight

@@ -37,6 +37,8 @@ LAND_PREVIEWS = 8  # the greedy bot previews this many land moves, the best by t
 CHAIN_BIAS = 0.8  # the random bot finishes a chain it started (embark, sail, invade) this often
 LANDING_ACTIONS = ("land", "combined")  # the actions whose impulse has Invasion (seeds, "Invasion")
 STAY = "StayAtSea"
+BOMBARD = "ShoreBombard"
+DECLARE = "DeclareAttack"
 # the random bot leaves its convoys on their sea lanes this often: keeps them at sea in Stay At
 # Sea, leaves them out of a naval move (a convoy sailed home stays there: 0.8 a decision still
 # lost random Japan most Guadalcanal games on convoy points, tools/naval_tally.py seeds 1-6)
@@ -71,6 +73,9 @@ class Bot:
         self._land = None  # (state seq, power, LandSense): built when a land move or attack is scored
         self._cargo: set[str] = set()  # the transports the greedy bot loaded (it sails them to invade)
         self._embarked: tuple | None = None  # (step key, transport): the random bot's chain to sail
+        # ((turn, impulse), {"bombarded": combat -> the factors its ships bombarded it with,
+        #                    "attack": combat -> the land factors of the attack it declared there})
+        self._impulse: tuple = (None, {"bombarded": {}, "attack": {}})
 
     # ------------------------------------------------------------ one decision
     def choose(self, game, decision: Decision, player: str | None) -> dict | None:
@@ -90,6 +95,8 @@ class Bot:
             cmd = self._greedy(game, others, finish, player)
             if cmd is not None and cmd["type"] == "EmbarkUnits":
                 self._cargo.add(cmd["ship"])
+            if cmd is not None and cmd["type"] in (BOMBARD, DECLARE):
+                self._note_combat(game, cmd, player)
             return cmd
         stay = next((c for c in others if c.type == STAY), None)
         if stay is not None and self.rng.random() < CONVOY_BIAS:
@@ -225,6 +232,23 @@ class Bot:
             return finish[0].base()
         return candidates[0] if candidates else None
 
+    def _this_impulse(self, game) -> dict[str, dict[str, float]]:
+        """What this bot did to this impulse's land combats (see ``_impulse``)."""
+        k = game.state.kernel
+        if self._impulse[0] != (k.turn, k.impulse):
+            self._impulse = ((k.turn, k.impulse), {"bombarded": {}, "attack": {}})
+        return self._impulse[1]
+
+    def _note_combat(self, game, cmd: dict, player) -> None:
+        """Remember a shore bombardment's factors, or a declared attack's land factors (a
+        combat takes shore bombardment up to those: SeaSense.bombard_score), from its preview."""
+        preview = game.preview(cmd, player=player)
+        done = self._this_impulse(game)
+        if cmd["type"] == BOMBARD:
+            done["bombarded"][cmd["combat"]] = done["bombarded"].get(cmd["combat"], 0.0) + float(preview.get("factors") or 0)
+        elif preview.get("attack") is not None and cmd.get("hex") is not None:
+            done["attack"]["{},{}".format(*cmd["hex"])] = float(preview["attack"])
+
     def _candidates(self, choice: CommandChoice) -> list[dict]:
         """A handful of full commands of ``choice``: every one where the tree is small, else
         those below a few of the first field's options (each unit's destinations are built
@@ -249,7 +273,7 @@ class Bot:
         if at_sea is not None:
             return at_sea
         if preview.get("odds") is not None:
-            return (float(preview["odds"]) - ATTACK_ODDS + 0.01
+            return (self._odds_with_ships(game, cmd, preview) - ATTACK_ODDS + 0.01
                     + self._land_sense(game, cmd["actor"]).attack_bonus(cmd.get("hex")))
         path = preview.get("path")
         # a path of hexes (a land move: the hexes it enters); a naval move's path names sea areas
@@ -261,6 +285,19 @@ class Bot:
         if "action" in cmd and isinstance(activities, dict):  # an action choice: the most to do
             return 0.5 + sum(v for v in activities.values() if isinstance(v, (int, float))) / 100
         return 0.0  # nothing tells the options apart: not worth holding the step for
+
+    def _odds_with_ships(self, game, cmd: dict, preview: dict) -> float:
+        """An attack's odds as its preview gives them, raised by what the side's warships at sea
+        off the hex may add in Attacking Shore Bombardment (their attack factors on the attack's,
+        at most as many as the land units bring: the rule's cap on support), so that the bot
+        attacks the coast where its fleet waits."""
+        odds = float(preview["odds"])
+        attack = float(preview.get("attack") or 0)
+        hex_ = cmd.get("hex")
+        if preview.get("automatic") or attack <= 0 or hex_ is None:
+            return odds
+        ships = self._sea_sense(game, cmd["actor"]).bombard_support(hex_)
+        return odds * (attack + min(ships, attack)) / attack
 
     def _land_move_score(self, game, cmd: dict) -> float | None:
         """A land move's score read off the map before any preview (where it ends: the end of
@@ -276,7 +313,7 @@ class Bot:
             land = self._land_sense(game, power)
             self._sea = (key, SeaSense(game, power, self._objective_hexes(game, power), land.defended(),
                                        self._cargo, land.unit_hex, land.enemy_combat, land.combat,
-                                       land.last_guards, land.needy))
+                                       land.last_guards, land.needy, self._this_impulse(game)))
             self._cargo &= self._sea[1].cargo  # unloaded at sea, or gone: no longer cargo
         return self._sea[1]
 
@@ -308,7 +345,8 @@ def _offers_unit(origin, unit: str, destinations: int = 4) -> bool:
 
 
 NAVAL_PREVIEW_KEYS = ("invasion", "land_units", "naval_moves", "range_to_sea", "surprise_cost", "need", "sides",
-                      "range_used", "transport_disorganized", "lands_on")  # lands_on: a carrier plane's flight
+                      "range_used", "transport_disorganized", "lands_on",  # lands_on: a carrier plane's flight
+                      "ship_disorganized")  # a shore bombardment
 
 
 def _naval(cmd: dict, preview: dict) -> bool:
