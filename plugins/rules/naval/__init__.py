@@ -31,6 +31,8 @@ they implement (README.md says what each holds and the data format of naval coun
 - ``shore_bombardment``: Attacking/Defending Shore Bombardment (``ShoreBombard``), Reorganization by
   Naval Transport (``NavalTransportReorganize``);
 - ``return_to_base``: Stay At Sea, Return To Base at the end of the turn;
+- ``previous_naval_moves``: Ships in Flames 16.1.1, a unit set up at sea (the sections a
+  scenario's set-up may put it in, ``ShipsTakenFromSea``);
 - ``naval_repair``: Naval Repair (Guadalcanal), ``RepairNavalUnit``;
 - ``rig_naval``: lab games' ``RigShipsAtSea``, ``RigAboard``, ``RigNavalDamage``; scenario
   setups' ``place_at_sea`` and ``load``.
@@ -45,6 +47,7 @@ from plugins.rules.air import return_to_base as air_return
 from . import describe, events, naval_combat_events, naval_interception_events  # noqa: F401
 from . import naval_combat, naval_combat_results, naval_combat_round, naval_movement, rig_naval, surprise_points  # noqa: F401
 from . import carrier_air_rebase, carrier_combat_air_patrol, port_attack_carrier_air, port_attack_surprise  # noqa: F401
+from . import previous_naval_moves  # noqa: F401
 from . import kamikaze, naval_air, naval_air_combat, naval_air_support, naval_interception, overseas_supply, naval_repair, naval_transport, port_attack, shore_bombardment
 from . import naval_combat_abort_queue as abort_queue
 from . import naval_combat_steps as steps

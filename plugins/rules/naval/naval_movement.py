@@ -32,6 +32,7 @@ from .iced_in_ports import iced_in_move_problem
 from .naval_movement_moving_naval_units import (  # noqa: F401 - re-exported: return to base, the abort queue, tests
     closed_area_problem,
     destination_label,
+    highest_section,
     naval_powers_in_port,
     origin_label,
     origin_of,
@@ -166,7 +167,7 @@ def _destinations(state, power: str, origin: str, group: list, host=None, asked:
             if any(unit_problem(state, u, origin, to, None, powers) is None
                    and port_room_problem(state, port_hex, [u]) is None for u in group):
                 out.append(to)
-        elif any(unit_problem(state, u, origin, to, s, powers) is None for u in group for s in sections_of(to)):
+        elif any(highest_section(state, u, origin, to, powers) is not None for u in group):
             out.append(to)
     return out
 

@@ -196,6 +196,15 @@ def unit_problem(state, unit, origin: str, to: str, section: int | None, port_po
     return None
 
 
+def highest_section(state, unit, origin: str, to: str, port_powers: frozenset | None = None) -> int | None:
+    """The highest sea-box section of the sea area ``to`` that ``unit`` reaches moving alone from
+    ``origin`` (``unit_problem``'s rule: range, movement allowance less the section's search
+    number, straits and canals, convoys only in the 0 section), or None: no section at all.
+    The sections a unit reaches run from 0 up to this one (search numbers grow with them)."""
+    return next((s for s in reversed(sections_of(to))
+                 if unit_problem(state, unit, origin, to, s, port_powers) is None), None)
+
+
 def closed_area_problem(state, host, origin: str, to: str, refusals: dict | None = None) -> str | None:
     """A sea area on the way that the game closes (the ``sea_area_refusal`` hook: a
     scenario's partial map), or None; ``refusals``: each area's answer in this state, kept

@@ -67,7 +67,16 @@ def must_return(state, unit) -> bool:
     if box is None:
         return False
     cargo = [c for c in aboard(state, unit.id) if not is_carrier_air(units(state).units[c])]
-    return bool(cargo) or (box.section == 0 and not is_convoy(unit))
+    return bool(cargo) or section_after_staying(unit, box.section) is None
+
+
+def section_after_staying(unit, section: int) -> int | None:
+    """The section a unit in ``section`` moves to when it stays at sea (Ships in Flames 4: "A
+    unit that stays must immediately move into a lower section"; a convoy stays in the 0
+    section), or None: a unit in the 0 section other than convoy points must return."""
+    if is_convoy(unit):
+        return max(0, section - 1)
+    return section - 1 if section > 0 else None
 
 
 def side_powers(state, step_id: str) -> list[str]:
@@ -122,7 +131,8 @@ def stay_preview(state, cmd: StayAtSea):
     problem = why_not_stay(state, cmd.actor, cmd.units)
     if problem:
         raise Rejected(problem)
-    return {"units": {u: max(0, naval(state).at_sea[u].section - 1) for u in cmd.units}}
+    every = units(state).units
+    return {"units": {u: section_after_staying(every[u], naval(state).at_sea[u].section) for u in cmd.units}}
 
 
 @rules.command(StayAtSea, choices=stay_choices, preview=stay_preview)
@@ -133,7 +143,8 @@ def stay_at_sea(ctx, cmd: StayAtSea) -> None:
     for uid in cmd.units:
         box = naval(ctx.state).at_sea[uid]
         ctx.emit(NavalGroupMoved(power=cmd.actor, units=[uid], origin=f"{box.area}:{box.section}", path=[],
-                                 area=box.area, section=max(0, box.section - 1), turn=ctx.state.kernel.turn,
+                                 area=box.area, section=section_after_staying(units(ctx.state).units[uid], box.section),
+                                 turn=ctx.state.kernel.turn,
                                  impulse=-1, counts_as_entry=False))
 
 

@@ -95,6 +95,7 @@ from .setup_tray import (  # noqa: F401 - the scenario's public names
     stacking_problem,
     tray_units,
 )
+from .setup_tray_at_sea import PlaceUnitAtSea, at_sea_problem  # noqa: F401 - 16.1.1, ships set up at sea
 from .state import (  # noqa: F401
     REINFORCEMENT_PLACING,
     REINFORCEMENTS,

@@ -18,6 +18,9 @@ from kernel.errors import Rejected
 from kernel.events import Command
 from plugins.rules.core import enemies, hex_controller, world_map
 from plugins.rules.land.movement import stacking_problems
+from plugins.rules.naval.previous_naval_moves import ShipsTakenFromSea
+from plugins.rules.naval.sea_box_section import area_name
+from plugins.rules.naval.state import naval
 from plugins.rules.units import UnitMoved, units
 
 from . import oob
@@ -45,9 +48,8 @@ def stacking_problem(state, unit, hex_) -> str | None:
     return "; ".join(stacking_problems(state, tuple(hex_), adding=[unit], leaving={unit.id})) or None
 
 
-def placement_problem(state, power: str, unit_id: str, hex_) -> str | None:
-    """Why ``power`` may not place ``unit_id`` on ``hex_`` now (Setup Tray), or None."""
-    hex_ = tuple(hex_)
+def tray_problem(state, power: str, unit_id: str) -> str | None:
+    """Why ``unit_id`` is no unit ``power`` may place from its tray now, or None."""
     unit = units(state).units.get(unit_id)
     if unit is None:
         return f"Setup Tray: there is no unit {unit_id!r}"
@@ -56,6 +58,16 @@ def placement_problem(state, power: str, unit_id: str, hex_) -> str | None:
     if unit_id not in scenario_state(state).tray.get(power, []) and unit_id not in tray_units(state, power):
         return (f"Setup Tray: {_the(unit)} is not in {power}'s setup tray "
                 "(a unit set up earlier cannot return to the tray)")
+    return None
+
+
+def placement_problem(state, power: str, unit_id: str, hex_) -> str | None:
+    """Why ``power`` may not place ``unit_id`` on ``hex_`` now (Setup Tray), or None."""
+    hex_ = tuple(hex_)
+    problem = tray_problem(state, power, unit_id)
+    if problem:
+        return problem
+    unit = units(state).units[unit_id]
     if is_scenario_ship(unit_id):
         return ship_placement_problem(state, power, unit, hex_)
     udata = oob.unit_data(state, unit_id)
@@ -143,6 +155,8 @@ def place_unit(ctx, cmd: PlaceUnit) -> None:
     if problem:
         raise Rejected(problem)
     ctx.emit(UnitMoved(unit=cmd.unit, to_hex=tuple(cmd.hex), to_where="map"))
+    if cmd.unit in naval(ctx.state).at_sea:  # set up at sea earlier this step (16.1.1)
+        ctx.emit(ShipsTakenFromSea(units=[cmd.unit]))
 
 
 def _hex_label(state, hex_) -> str:
@@ -154,7 +168,13 @@ def _hex_label(state, hex_) -> str:
 
 def _unit_label(state, unit_id: str) -> str:
     unit = units(state).units[unit_id]
-    where = "in the tray" if unit.where == TRAY else f"placed at {unit.hex[0]},{unit.hex[1]}"
+    box = naval(state).at_sea.get(unit_id)
+    if unit.where == TRAY:
+        where = "in the tray"
+    elif box is not None:
+        where = f"placed at sea, {area_name(box.area)} section {box.section}"
+    else:
+        where = f"placed at {unit.hex[0]},{unit.hex[1]}"
     return f"{unit.name or unit.id} ({unit.type}, {where})"
 
 
