@@ -22,16 +22,21 @@ COMBAT = f"{SOVIET_COAST[0]},{SOVIET_COAST[1]}"
 BOMBARD_STEP = "turn.impulse.land.combat.attacking-shore-bombardment"
 
 
-def _baltic_game(tmp_path, name: str, attack: int, fleet: bool = True):
+def _baltic_game(tmp_path, name: str, attack: int, fleet: bool = True, soviet_cruiser: bool = False):
     """Germany's land impulse at Land Combat Declaration: land units of ``attack`` combat factors
     beside SOVIET_COAST (2 Soviet factors there), and (``fleet``) the Tirpitz (6) and a heavy
-    cruiser (4) at sea in the Baltic Sea."""
+    cruiser (4) at sea in the Baltic Sea; (``soviet_cruiser``) the Kirov (4) at sea there too, with
+    the optional rule Shore bombardment (Defending Shore Bombardment) on."""
     g = lab_game(tmp_path / f"{name}.wif", options={
         "units": [unit("ge-inf", hex_=BESIDE, combat=attack), unit("su-def", power="ussr", hex_=SOVIET_COAST, combat=2),
-                  ship("ge-bb", type_="bb", attack=6, defense=7), ship("ge-ca", type_="ca", attack=4, defense=4)],
-        "actions": {"germany": "land"}, "start_at": "turn.impulse.naval.naval-movement"}, extra_plugins=["naval"])
+                  ship("ge-bb", type_="bb", attack=6, defense=7), ship("ge-ca", type_="ca", attack=4, defense=4),
+                  ship("su-kirov", power="ussr", type_="ca", attack=4, defense=4, hex_=M.port("Leningrad").hex)],
+        "actions": {"germany": "land"}, "start_at": "turn.impulse.naval.naval-movement",
+        "optional_rules": ["shore-bombardment"] if soviet_cruiser else []}, extra_plugins=["naval"])
     if fleet:
         rig(g, "RigShipsAtSea", units=["ge-bb", "ge-ca"], area="BA", section=1, actor="germany")
+    if soviet_cruiser:
+        rig(g, "RigShipsAtSea", units=["su-kirov"], area="BA", section=1, actor="ussr")
     go_to(g, "turn.impulse.land.combat.land-combat-declaration")
     return g
 
@@ -41,7 +46,7 @@ def _play_until_bombardment_is_over(g, policy: str, seed: int = 0) -> Tally:
     tally = Tally()
     start = g.state.kernel.seq
     while tally.decisions < 60 and play_pending(g, bots, tally):
-        if any(r.type in ("StepFinished", "StepSkipped") and str(r.data.get("step", "")).endswith(BOMBARD_STEP)
+        if any(r.type in ("DecisionFinished", "StepSkipped") and str(r.data.get("step", "")).endswith(BOMBARD_STEP)
                for r in g.history(start)):
             break
     return tally
@@ -57,16 +62,18 @@ def _declared(g) -> list:
 
 
 def test_attacking_shore_bombardment_greedy_bombards_a_declared_attack_with_every_warship_off_it(tmp_path):
-    """12 German factors declared on the coast, the Tirpitz (6) and a cruiser (4) off it: in
-    Attacking Shore Bombardment the greedy bot bombards with both (10, under the 12 land
-    factors the rule lets support add), the battleship first; every offer was accepted."""
-    g = _baltic_game(tmp_path, "declared", attack=12)
+    """12 German factors declared on the coast, the Tirpitz (6) and a cruiser (4) off it, a
+    Soviet cruiser (4) there too: in Defending Shore Bombardment the greedy USSR bombards in
+    defence; in Attacking Shore Bombardment greedy Germany bombards with both its ships (10,
+    under the 12 land factors the rule lets support add), the battleship first; every offer was
+    accepted."""
+    g = _baltic_game(tmp_path, "declared", attack=12, soviet_cruiser=True)
     try:
         ok(g, type="DeclareAttack", actor="germany", hex=list(SOVIET_COAST), units=["ge-inf"])
         finish(g, "germany")
         tally = _play_until_bombardment_is_over(g, "greedy")
         assert tally.refused == []
-        assert _bombarded(g) == [(COMBAT, "attacker", 6.0), (COMBAT, "attacker", 4.0)]
+        assert _bombarded(g) == [(COMBAT, "defender", 4.0), (COMBAT, "attacker", 6.0), (COMBAT, "attacker", 4.0)]
         assert not g.state["units"].units["ge-bb"].face_up and not g.state["units"].units["ge-ca"].face_up
     finally:
         g.close()
