@@ -30,7 +30,7 @@ from .fieldforms import fillable
 from .guiclicks import (Action, drop_down, find_button, list_row, on_map, post, scroll_positions, scroll_to,
                         under_layer, visible_point)
 from .net.client import OutOfDate
-from .setuptray import PLACE, TRAY_COMMANDS
+from .setuptray import AT_SEA, PLACE, TRAY_COMMANDS
 
 SWALLOWED_AT_MOST = 3  # clicks in a row that change nothing before the driver gives up
 STACK_CLICKS = 12
@@ -369,7 +369,7 @@ class GuiDriver:
         form = tray.form
         if form is None:
             raise Stuck("the Setup Tray is not open")
-        if command["type"] != PLACE:
+        if command["type"] not in (PLACE, AT_SEA):
             return self._click(gui, find_button(form, text="Restore Setup"), "Restore Setup")
         unit = command[next(iter(k for k in command if k not in ("type", "actor")))]
         others = [u for u in tray.in_stack if u != unit]
@@ -380,8 +380,13 @@ class GuiDriver:
                 return list_row(gui, form.area_list, 0, "All areas") or self._stuck("the tray's area list")
             return list_row(gui, form.unit_list, listed.index(pick), f"tray row of {pick}") or \
                 self._stuck(f"the tray's row of {pick}")
-        hex_ = next(v for k, v in command.items() if k not in ("type", "actor") and v != unit)
-        return on_map(window, tuple(hex_), f"place {unit} at {hex_}")
+        where = next(v for k, v in command.items() if k not in ("type", "actor") and v != unit)
+        if command["type"] == AT_SEA:  # the sea box's row in the tray's list of sea boxes
+            seas = form.sea_list
+            index = next((i for i, o in enumerate(seas.places) if same(o.value, where)), None) if seas else None
+            return (list_row(gui, seas, index, f"tray row of {where}") if index is not None else None) or \
+                self._stuck(f"the tray's row of {where}")
+        return on_map(window, tuple(where), f"place {unit} at {where}")
 
     # ------------------------------------------------------------------ clicks
     def _click(self, gui, element, what: str) -> Action:

@@ -50,6 +50,8 @@ def click(window, dmap, point) -> bool:
     window.set_selection(tuple(hit["hex"]) if hit.get("hex") else None, units)
     window.say(f"selected {where}" + (f", {len(units)} unit(s)" if units else ""), DIM)
     play = window.play
+    if play is not None and not play.hidden() and play.tray.active() and play.tray.sea_click(hit.get("values") or []):
+        return True  # the Setup Tray's units in hand set up at sea there (app/setuptray.py)
     if play is not None and not play.hidden():
         offer(play, hit.get("values") or [], units, hit.get("then") or {})
     return True

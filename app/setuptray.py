@@ -14,6 +14,11 @@ its tray listed as one).
 - A click on the map places every unit in hand there, one ``PlaceUnit`` command each; the
   first refusal stops and the rule's reason is shown.
 - "Restore Setup" sends ``RestoreSetup`` when offered; "All Ready" empties the hand.
+- At sea (seeds "Setup Tray", naval units placed at sea during setup; Ships in Flames 16.1.1):
+  when the first unit in hand is offered ``PlaceUnitAtSea``, its sea boxes are listed under
+  the areas ("At sea: Baltic Sea, section 1"); a click on a row, or on that section's box on
+  the map (the sea boxes layer's click, app/navalclicks.py), sets every unit in hand up there,
+  one ``PlaceUnitAtSea`` each.
 """
 
 from __future__ import annotations
@@ -31,8 +36,9 @@ from .uihooks import ask_game
 ALL_AREAS = "All areas"
 WHOLE_TRAY = ("tray", "Setup tray")
 PLACE = "PlaceUnit"
+AT_SEA = "PlaceUnitAtSea"
 RESTORE = "RestoreSetup"
-TRAY_COMMANDS = (PLACE, RESTORE)  # the tray offers these; the Play form leaves them to it
+TRAY_COMMANDS = (PLACE, AT_SEA, RESTORE)  # the tray offers these; the Play form leaves them to it
 
 UNIT_ROWS_THEME = {"#tray_units.button": {"misc": {"text_horiz_alignment": "left", "text_horiz_alignment_padding": "6"}}}
 
@@ -106,6 +112,18 @@ class SetupTray:
                 return [tuple(o.value) for f in found[1].next_fields() if f.kind == "hex" for o in f.all_options()]
         return self.area_hexes(self.area)
 
+    def sea_option(self, unit_id: str) -> tuple[CommandChoice, Option] | None:
+        """(command, unit option) of ``PlaceUnitAtSea`` for ``unit_id``, when it is offered."""
+        return next(((c, o) for c in self.forms.decisions.offered(AT_SEA) if c.fields
+                     for o in c.fields[0].all_options() if same(o.value, unit_id)), None)
+
+    def sea_places(self) -> list[Option]:
+        """The sea boxes the first unit in hand may set up in (none: it sets up only in port)."""
+        found = self.sea_option(self.in_stack[0]) if self.in_stack else None
+        if found is None:
+            return []
+        return [o for f in found[1].next_fields() for o in f.all_options()]
+
     # ------------------------------------------------------------------ the form
     def refresh(self) -> None:
         if not self.active():
@@ -138,8 +156,24 @@ class SetupTray:
                                                               enumerate(areas)]
         area_ids = {"#all": None, **{f"#a{i}": area for i, (area, _, _) in enumerate(areas)}}
         current = next((item for item in area_items if area_ids[item[1]] == self.area), None)
-        area_list = UISelectionList(pygame.Rect(2, 2, left - 6, h - 40), area_items, manager, container=form,
+        places = self.sea_places()
+        areas_h = (h - 40) // 2 if places else h - 40  # the sea boxes of the unit in hand below
+        area_list = UISelectionList(pygame.Rect(2, 2, left - 6, areas_h), area_items, manager, container=form,
                                     default_selection=current)
+        form.sea_list = None
+        if places:
+            sea_list = UISelectionList(pygame.Rect(2, areas_h + 4, left - 6, h - 44 - areas_h),
+                                       [(self.forms.worded(o.label) or str(o.value), f"#s{i}") for i, o in enumerate(places)],
+                                       manager, container=form, object_id="#tray_seas")
+            sea_list.places = places
+            form.sea_list = sea_list
+
+            def sea_row(_text) -> None:
+                picked = sea_list.get_single_selection(include_object_id=True)
+                if picked is not None:
+                    self.place_at_sea(places[int(picked[1][2:])].value)
+
+            self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, sea_list, sea_row)
         form.area_list = area_list
         self.gui.on(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, area_list,
                     lambda _t: self.choose_area(area_ids[area_list.get_single_selection(include_object_id=True)[1]]))
@@ -162,7 +196,8 @@ class SetupTray:
         if restore is None:
             button.disable()
         form.button((126, h - 34, 90, 30), "All Ready", self.all_ready)
-        hand = f"In hand: {len(self.in_stack)} unit(s), click a hex to place them" if self.in_stack else \
+        where = "a hex, or a sea box at left or on the map," if places else "a hex"
+        hand = f"In hand: {len(self.in_stack)} unit(s), click {where} to place them" if self.in_stack else \
             f"{total} unit(s) to place: click units to pick them up"
         status = self.forms.status[0] if self.forms.status_is_refusal() else ""
         UITextBox(hand + (f"<br><font color='#ff8060'>{status}</font>" if status else ""),
@@ -215,4 +250,30 @@ class SetupTray:
                 break  # the rule's reason is in the status line
             self.in_stack.remove(unit_id)
         self._built_for = None
+        return True
+
+    def place_at_sea(self, sea) -> bool:
+        """Set every unit in hand up at sea in ``sea`` ("AREA:section"); True when some went."""
+        placed = False
+        for unit_id in list(self.in_stack):
+            found = self.sea_option(unit_id)
+            if found is None:
+                break
+            choice, option = found
+            sea_field = next((f.name for f in option.next_fields()), "sea")
+            if not self.forms.submit({**choice.base(), choice.fields[0].name: unit_id, sea_field: sea}):
+                break  # the rule's reason is in the status line
+            self.in_stack.remove(unit_id)
+            placed = True
+        self._built_for = None
+        return placed
+
+    def sea_click(self, values: list) -> bool:
+        """A click on a sea box of the map (what it stands for: "AREA:section" first): the units
+        in hand set up there; True when the click was used (a hand to place)."""
+        if not self.in_stack:
+            return False
+        boxes = [v for v in values if isinstance(v, str) and ":" in v]
+        if boxes:
+            self.place_at_sea(boxes[0])
         return True
