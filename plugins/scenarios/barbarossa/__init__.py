@@ -42,7 +42,9 @@ Ships (Ships in Flames "16.3 1941 Barbarossa Scenario"): the Baltic and Black Se
 both sides (``data/naval_order_of_battle.json``) wait in their power's setup tray with its land
 and air units, and its player places each in a port it controls on the sea 16.3 names
 ("16.1 Set Up Rules"; setup_naval_units.py), with the same ``PlaceUnit``; the data's port is
-the saved default setup.  At sea Barbarossa's map is the Baltic and the Black Sea
+the saved default setup; or at sea with ``PlaceUnitAtSea`` (setup_tray_at_sea.py, Ships in Flames
+16.1.1 Previous Naval Moves: a section at least 1 below what it could have reached from such a
+port).  At sea Barbarossa's map is the Baltic and the Black Sea
 (``sea_area_refusal``): every other sea area is closed to ships and supply paths.
 
 Reinforcements ("Reinforcements": every turn except the first) arrive in the setup tray

@@ -4,7 +4,9 @@
 ``PlaceUnit`` puts a unit of the tray on a land hex of its setup area that its power
 controls, free of enemy units, within the stacking limits (land's ``stacking_problems``, the
 one home of Over-Stacked Hex), or a ship in a port (setup_naval_units.py, Ships in Flames
-16.1/16.3); a unit placed this occasion may be placed again until the power finishes the step.  ``RestoreSetup`` places every unit still in the tray at its saved
+16.1/16.3; setup_tray_at_sea.py sets a ship up at sea instead, 16.1.1, and a ship placed at sea
+and then in a port leaves its sea box); a unit placed this occasion may be placed again until the
+power finishes the step.  ``RestoreSetup`` places every unit still in the tray at its saved
 default position (or the nearest legal hex of its area).  Handler, choices and preview ask
 ``placement_problem`` / ``restore_problem``.
 """

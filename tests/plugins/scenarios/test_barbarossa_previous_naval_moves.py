@@ -14,6 +14,7 @@ from test_barbarossa_fleets import _to_german_naval_movement
 from kernel.game import Game
 from plugins.rules.core import world_map
 from plugins.rules.naval.naval_movement_moving_naval_units import highest_section
+from plugins.rules.naval.ui import naval_review, sea_boxes
 from plugins.scenarios.barbarossa import placement_problem, tray_units
 
 M = world_map()
@@ -85,6 +86,12 @@ def test_16_1_1_a_ship_set_up_at_sea_is_in_its_sea_box_and_may_be_placed_again(g
     assert M.port_at(tuple(g.state["units"].units["su-kirov"].hex)).name == "Riga"
     ok(g, at_sea(g, sea="BA:2"))  # and at sea once more
     assert g.state["units"].units["su-kirov"].hex is None
+    # the window's sea boxes and Naval Review (the naval plugin's front-end hooks) show it at sea
+    [box] = sea_boxes(g.state)
+    assert box["area"] == "BA" and [(u["id"], u["section"]) for u in box["units"]] == [("su-kirov", 2)]
+    review = naval_review(g.state)
+    assert review["powers"]["ussr"]["at_sea"] == {"ca": 1}
+    assert any(loc["kind"] == "sea" and loc["id"] == "BA" and loc["sections"] == [2] for loc in review["locations"])
 
 
 def test_16_1_1_a_section_too_high_is_refused(game):
