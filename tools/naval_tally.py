@@ -19,6 +19,9 @@ shore bombardment step; a ship damaged a ``NavalUnitDamaged`` of a naval unit; a
 tells an aircraft flying home from the sea, not counted); a fleet move a ``NavalGroupMoved`` (a
 group of ships moved, into a sea area or back to port); in Barbarossa, whose players set their
 ships up in the Setup Tray, the ships whose setup port is not their saved default one.
+A carrier plane's flight from its carrier (an ``AirUnitFlew`` of a unit aboard a ship then) is
+counted by its role: a carrier bombing (a bomber outside the port attack: ground strike, ground
+support, a bombing), a carrier escort, a carrier interception, a carrier CAP.
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 COUNTS = ("naval combats", "naval combats a ship initiated", "rounds fought", "surface rounds", "naval results", "carrier strikes", "port attacks", "invasions", "carrier planes boarded",
-          "shore bombardments", "ships damaged", "ships lost", "fleet moves", "ships set up off their default port")
+          "shore bombardments", "ships damaged", "ships lost", "fleet moves", "ships set up off their default port",
+          "carrier bombings", "carrier escorts", "carrier interceptions", "carrier CAP")
+CARRIER_ROLES = {"escort": "carrier escorts", "interceptor": "carrier interceptions", "cap": "carrier CAP"}
 
 
 def default_ports(scenario: str) -> dict[str, tuple[int, int]]:
@@ -54,12 +59,27 @@ def count_events(save: Path, scenario: str = "") -> dict[str, int]:
     out = dict.fromkeys(COUNTS, 0)
     branch: dict[str, str] = {}  # unit id -> branch (NavalUnitLost also tells an aircraft leaving the sea)
     set_up_at: dict[str, tuple] = {}  # ship id -> the hex it was last put in during setup
+    aboard: set[str] = set()  # the units aboard a ship now (carrier planes fly from their carrier)
+    mission = ""  # the air mission flown now
     with Game.open(save, read_only=True) as game:
         for rec in game.history(1):
             if rec.type == "UnitCreated":
                 branch[rec.data["unit"]["id"]] = rec.data["unit"]["branch"]
-            elif rec.type == "UnitMoved" and rec.turn == 0 and branch.get(rec.data["unit"]) == "naval":
-                set_up_at[rec.data["unit"]] = tuple(rec.data["to_hex"] or ())
+            elif rec.type == "UnitMoved":
+                if rec.data.get("to_where") == "aboard":
+                    aboard.add(rec.data["unit"])
+                else:
+                    aboard.discard(rec.data["unit"])
+                if rec.turn == 0 and branch.get(rec.data["unit"]) == "naval":
+                    set_up_at[rec.data["unit"]] = tuple(rec.data["to_hex"] or ())
+            elif rec.type == "AirMissionBegan":
+                mission = rec.data.get("kind", "")
+            elif rec.type == "AirUnitFlew" and rec.data["unit"] in aboard:
+                role = rec.data["role"]
+                if role == "bomber" and mission not in ("port-attack", "naval-air-combat"):
+                    out["carrier bombings"] += 1
+                elif role in CARRIER_ROLES:
+                    out[CARRIER_ROLES[role]] += 1
             elif rec.type == "NavalCombatBegan":
                 out["naval combats"] += 1
                 out["naval combats a ship initiated"] += branch.get(rec.data.get("initiating_unit")) == "naval"
