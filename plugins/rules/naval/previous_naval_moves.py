@@ -35,7 +35,7 @@ from plugins.rules.units import units
 
 from .describe import describes
 from .naval_combat_results_form import names
-from .iced_in_ports import iced_in_move_problem
+from .iced_in_ports import iced_in_problem
 from .naval_movement_moving_naval_units import closed_area_problem, destination_label, highest_section, unit_problem
 from .naval_units import aboard, is_carrier_air, is_convoy, label
 from .return_to_base import section_after_staying
@@ -55,15 +55,18 @@ def _cargo(state, unit) -> list[str]:
     return [c for c in aboard(state, unit.id) if not is_carrier_air(every[c])]
 
 
-def _reach(state, unit, ports, area: str, host=None, refusals: dict | None = None) -> tuple[int | None, str, str]:
-    """(the highest section of ``area`` ``unit`` reaches from one of ``ports``, that port's key,
-    why not from the first port when none reaches it)."""
+def _origins(state, ports) -> list[tuple[str, str | None]]:
+    """(port key "col,row", why no ship moves out of it now: its ice) for each port."""
+    return [(hex_key(h), iced_in_problem(state, h)) for h in ports]
+
+
+def _reach(state, unit, origins, area: str, host=None, refusals: dict | None = None) -> tuple[int | None, str, str]:
+    """(the highest section of ``area`` ``unit`` reaches from one of the ports ``origins``
+    (``_origins``), that port's key, why not from the first port when none reaches it)."""
     best, best_port, why = None, "", ""
     own = frozenset({unit.power})  # Authored: no foreign-port penalty (the module's docstring)
-    for hex_ in ports:
-        origin = hex_key(hex_)
-        problem = (iced_in_move_problem(state, origin, area)
-                   or closed_area_problem(state, host, origin, area, refusals))
+    for origin, iced in origins:
+        problem = iced or closed_area_problem(state, host, origin, area, refusals)
         top = None if problem else highest_section(state, unit, origin, area, own)
         if top is None:
             why = why or problem or unit_problem(state, unit, origin, area, 0, own) or ""
@@ -99,7 +102,7 @@ def at_sea_setup_problem(state, power: str, unit, ports, area: str, section: int
     ports = list(ports)
     if not ports:
         return f"{RULE}: {label(state, unit.id)} has no port it may set up in, so none it sailed from"
-    top, origin, why = _reach(state, unit, ports, area, host)
+    top, origin, why = _reach(state, unit, _origins(state, ports), area, host)
     if top is None:
         return (f"{RULE}: {label(state, unit.id)} could not have reached {area_name(area)} from a port it may set "
                 f"up in ({why})")
@@ -126,9 +129,10 @@ def at_sea_setup_boxes(state, power: str, unit, ports, host=None) -> list[tuple[
     # the sea areas within range of a port (range_cost = areas entered)
     areas = sorted({a for h in ports for s in areas_of_port(h) for a, d in area_distances(s).items() if d < reach})
     refusals: dict = {}
+    origins = _origins(state, ports)
     out = []
     for area in areas:
-        top, _, _ = _reach(state, unit, ports, area, host, refusals)
+        top, _, _ = _reach(state, unit, origins, area, host, refusals)
         out.extend((area, s) for s in _setup_sections(unit, top))
     return out
 
