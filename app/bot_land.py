@@ -49,10 +49,12 @@ class LandSense:
         self.unit_hex: dict[str, tuple[int, int]] = {}
         self.garrison: dict[tuple[int, int], int] = {}
         self.enemy_combat: dict[tuple[int, int], float] = {}  # hex -> the enemy land units' combat factors
-        self.combat: dict[str, float] = {}  # our land unit -> its combat factor
+        self.combat: dict[str, float] = {}  # our land unit (on the map or aboard a ship) -> its combat factor
         ours: dict[tuple[int, int], list[str]] = {}
         section = state.sections.get("units")
         for u in section.units.values() if section is not None else ():
+            if u.where == "aboard" and u.branch == "land" and (k.side_of(u.power) or u.power) == side:
+                self.combat[u.id] = float(u.factors.get("combat", 0) or 0)  # an invader: its strength counts
             if u.where != "map" or u.hex is None:
                 continue
             h = tuple(u.hex)

@@ -144,12 +144,15 @@ class SeaSense(CarrierAirSense):
     def invade_score(self, hex_, unit: str | None = None) -> float:
         """``unit`` invading ``hex_``: an objective first, else as near one as may be; less for
         each enemy combat factor there, nothing at all where the defenders are more than twice
-        the invader (it attacks them: "Invasion", a forced land attack; shore bombardment and
-        ground support may add to it)."""
+        the invader with the side's warships off the hex (it attacks them: "Invasion", a forced
+        land attack; "Attacking Shore Bombardment" adds the warships' attack factors, at most the
+        invader's own)."""
         hex_ = tuple(hex_)
         defence = self.enemy_combat.get(hex_, 0)
-        if defence and unit is not None and 2 * self.combat.get(unit, 0) < defence:
-            return 0.0
+        if defence and unit is not None:
+            invader = self.combat.get(unit, 0)
+            if 2 * (invader + min(invader, self.bombard_support(hex_))) < defence:
+                return 0.0
         defended = DEFENDED * defence
         if hex_ in self.objectives:
             return INVADE + OBJECTIVE - defended

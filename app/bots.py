@@ -4,14 +4,16 @@ A bot never reads a rule from raw state: whatever it submits was offered by the 
 refusal is a broken choices contract and is counted as such.  Two policies:
 
 - ``random``: any offered command, filled in at random; finishes a step now and then; mostly
-  finishes a chain it started (an invasion) and keeps its convoys on their sea lanes.
+  finishes a chain it started (an invasion) and keeps its convoys on their sea lanes
+  (app/bot_random.py).
 - ``greedy``: scores what it may do through previews (the best odds for an attack, the move
   that comes closest to an objective the game names, the action that gives the most
   activities; on land app/bot_land.py: hold the side's objectives the enemy threatens, take
   back lost ones first; at sea app/bot_sea.py: task forces towards objectives, threatened
-  ones and enemy ships, embarking, invading, carrier strikes) and does the best thing that
-  scores above nothing, else finishes the step.  Land moves, naval moves and returns to base
-  are ranked by the map first and only the best few previewed (previews are most of its time).
+  ones and enemy ships, embarking, invading, carrier strikes, shore bombardment) and does the
+  best thing that scores above nothing, else finishes the step.  Land moves, naval moves and
+  returns to base are ranked by the map first and only the best few previewed (previews are
+  most of its time).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from kernel.choices import CommandChoice, Decision
 from kernel.errors import WifError
 
 from .bot_land import LandSense
+from .bot_random import CONVOY_BIAS, RandomChains
 from .bot_sea import PORT_ATTACK, RETURN, SEA_MOVE, SeaSense, return_candidates, sea_move_candidates, sea_score
-from .uihooks import ask_game
 
 POLICIES = ("random", "greedy")
 MAX_PER_STEP = {"random": 12, "greedy": 40}  # commands in one step before a bot prefers to finish it
@@ -34,15 +36,9 @@ PREVIEWS_PER_DECISION = 30
 FIRST_OPTIONS = 6  # the greedy bot looks below this many of a long first field's options
 PER_CHOICE = 40
 LAND_PREVIEWS = 8  # the greedy bot previews this many land moves, the best by the map
-CHAIN_BIAS = 0.8  # the random bot finishes a chain it started (embark, sail, invade) this often
-LANDING_ACTIONS = ("land", "combined")  # the actions whose impulse has Invasion (seeds, "Invasion")
 STAY = "StayAtSea"
 BOMBARD = "ShoreBombard"
 DECLARE = "DeclareAttack"
-# the random bot leaves its convoys on their sea lanes this often: keeps them at sea in Stay At
-# Sea, leaves them out of a naval move (a convoy sailed home stays there: 0.8 a decision still
-# lost random Japan most Guadalcanal games on convoy points, tools/naval_tally.py seeds 1-6)
-CONVOY_BIAS = 0.95
 
 
 @dataclass
@@ -60,7 +56,7 @@ class Tally:
         self.by_type[type_] = self.by_type.get(type_, 0) + 1
 
 
-class Bot:
+class Bot(RandomChains):
     def __init__(self, policy: str = "random", seed: int = 0):
         if policy not in POLICIES:
             raise WifError(f"unknown bot policy {policy!r}; policies: {', '.join(POLICIES)}")
@@ -116,89 +112,6 @@ class Bot:
                     self._embarked = (self._step_key, cmd["ship"])
                 return cmd
         return finish[0].base() if finish else None
-
-    def _sample(self, game, choice: CommandChoice) -> dict | None:
-        """A random command of ``choice``; a naval move leaves the convoys on their sea lanes
-        CONVOY_BIAS of the time (None: only convoys to move, the caller picks again)."""
-        if choice.type != SEA_MOVE or self.rng.random() >= CONVOY_BIAS:
-            return choice.sample(self.rng)
-        convoys = SeaSense(game, choice.actor, []).convoys
-        cmd = choice.sample(self.rng, pick=lambda f, options: self._leave_convoys(f, options, convoys))
-        return None if cmd is not None and convoys(cmd.get("units") or []) else cmd
-
-    def _leave_convoys(self, f, options, convoys):
-        """Pick for a naval move: a random few of the units offered other than convoys (None:
-        pick at random)."""
-        if f.kind != "units":
-            return None
-        rest = [o.value for o in options if o.value not in convoys(o.value for o in options)]
-        hi = len(rest) if f.max is None else min(f.max, len(rest))
-        lo = f.min or 0
-        return self.rng.sample(rest, self.rng.randint(lo, hi)) if rest and lo <= hi else None
-
-    # ------------------------------------------------------------ random: chains of choices
-    def _chain(self, game, others: list[CommandChoice]) -> dict | None:
-        """A light bias of the random policy so that a chain it started can end: an invasion
-        needs land units embarked, their transport sailed out of port, a Land or Combined
-        action and the Invade command itself, which uniform picks seldom line up ("Embark/Debark
-        Units", "Naval Movement", "Invasion").  Still random: where it sails, which hex, what
-        else moves."""
-        if self.rng.random() >= CHAIN_BIAS:
-            return None
-        by_type = {c.type: c for c in others}
-        if "Invade" in by_type:
-            return by_type["Invade"].sample(self.rng)
-        if self._embarked and self._embarked[0] == self._step_key and SEA_MOVE in by_type:
-            ship = self._embarked[1]
-            cmd = by_type[SEA_MOVE].sample(self.rng, pick=lambda f, options: self._sail(f, options, ship))
-            if cmd is not None and ship in (cmd.get("units") or []):
-                self._embarked = None
-                return cmd
-        if "ChooseAction" in by_type and self._cargo_at_sea(game, by_type["ChooseAction"].actor):
-            return by_type["ChooseAction"].sample(self.rng, pick=self._landing_action)
-        return None
-
-    def _keep_convoys(self, f, options, convoys):
-        """Pick for Stay At Sea: every convoy offered stays on its lane ("convoys ... may remain
-        at sea indefinitely"; Guadalcanal's Allies score the Japanese convoy points not at sea),
-        with a random few of the other units offered (None: no convoy offered, pick at random)."""
-        if f.kind != "units":
-            return None
-        values = [o.value for o in options]
-        held = convoys(values)
-        if not held:
-            return None
-        rest = [v for v in values if v not in held]
-        most = len(values) if f.max is None else min(f.max, len(values))
-        kept = sorted(held)[:most]
-        return kept + self.rng.sample(rest, self.rng.randint(0, max(0, min(len(rest), most - len(kept)))))
-
-    def _sail(self, f, options, ship: str):
-        """Pick for a naval move that takes ``ship`` out to sea (None: pick at random)."""
-        if f.name == "origin":
-            found = [o for o in options if _offers_unit(o, ship)]
-            return self.rng.choice(found) if found else None
-        if f.name == "to":
-            at_sea = [o for o in options if "," not in str(o.value)]
-            return self.rng.choice(at_sea) if at_sea else None
-        if f.kind == "units":
-            values = [o.value for o in options]
-            if ship not in values:
-                return None
-            most = len(values) if f.max is None else min(f.max, len(values))
-            rest = [v for v in values if v != ship]
-            return [ship] + self.rng.sample(rest, self.rng.randint(0, max(0, most - 1)))
-        return None
-
-    def _landing_action(self, f, options):
-        landing = [o for o in options if o.value in LANDING_ACTIONS]
-        return self.rng.choice(landing) if f.name == "action" and landing else None
-
-    @staticmethod
-    def _cargo_at_sea(game, power: str) -> bool:
-        """``power`` has a transport at sea with units aboard (the sea-box UI hook)."""
-        return any(u["power"] == power and u["kind"] == "transport" and u["aboard"]
-                   for box in ask_game(game, "sea_boxes", state=game.state) or [] for u in box["units"])
 
     # ------------------------------------------------------------ greedy
     def _greedy(self, game, others: list[CommandChoice], finish, player) -> dict | None:
@@ -329,19 +242,6 @@ class Bot:
             found = game.host.pm.hook.objective_hexes(state=game.state, power=power)
             self._objectives = (key, [tuple(h) for hexes in found if hexes for h in hexes])
         return self._objectives[1]
-
-
-def _offers_unit(origin, unit: str, destinations: int = 4) -> bool:
-    """Whether a naval move's ``origin`` option offers ``unit`` under one of its first few
-    destinations (choices are built lazily: only these are built)."""
-    for to_field in origin.next_fields():
-        for to in to_field.all_options()[:destinations]:
-            for section_field in to.next_fields():
-                for section in section_field.all_options():
-                    if any(f.kind == "units" and any(o.value == unit for o in f.all_options())
-                           for f in section.next_fields()):
-                        return True
-    return False
 
 
 NAVAL_PREVIEW_KEYS = ("invasion", "land_units", "naval_moves", "range_to_sea", "surprise_cost", "need", "sides",

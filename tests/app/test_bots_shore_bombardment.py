@@ -6,7 +6,7 @@ bots decide only from ``Game.choices``, previews and the sea-box hook."""
 
 from __future__ import annotations
 
-from helpers import finish, go_to, lab_game, ok, rig, ship, unit
+from helpers import finish, go_to, lab_game, ok, place, rig, ship, unit
 
 from app.bots import Bot, Tally, play_pending
 from plugins.rules.core import world_map
@@ -116,3 +116,25 @@ def test_attacking_shore_bombardment_random_bot_reaches_it(tmp_path):
         finally:
             g.close()
     assert bombarded >= 2, bombarded
+
+
+def test_invasion_greedy_counts_the_invaders_strength_and_the_fleet_off_the_coast(tmp_path):
+    """Seeds, "Invasion" (a forced land attack) then "Attacking Shore Bombardment": a corps of 3
+    aboard a transport is an invader of 3 (the bot read 0 for a unit aboard, so it invaded only
+    empty hexes), too weak alone for 8 defenders; with the Tirpitz and a cruiser off the hex
+    (their 10, of which the rule counts up to the invader's 3) it invades."""
+    from app.bot_land import LandSense
+    from app.bot_sea import SeaSense
+
+    for fleet in (False, True):
+        g = _baltic_game(tmp_path, f"invade{fleet}", attack=3, fleet=fleet)
+        try:
+            place(g, ship("ge-trs", type_="trs", attack=0, defense=1, aa=0),
+                  unit("ge-landers", hex_=M.port("Konigsberg").hex, combat=3, size="corps"))
+            rig(g, "RigAboard", actor="germany", ship="ge-trs", units=["ge-landers"])
+            land = LandSense(g, "germany", [SOVIET_COAST])
+            assert land.combat["ge-landers"] == 3.0
+            sense = SeaSense(g, "germany", [SOVIET_COAST], enemy_combat={SOVIET_COAST: 8.0}, combat=land.combat)
+            assert (sense.invade_score(SOVIET_COAST, "ge-landers") > 0) is fleet
+        finally:
+            g.close()
