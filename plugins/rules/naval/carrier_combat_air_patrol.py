@@ -50,12 +50,15 @@ from plugins.rules.air.mission_kinds import extend_every_kind
 from plugins.rules.air.missions import other_threats, phasing_bombers, target_hexes, threat_problem
 from plugins.rules.air.state import AM, air
 
+from .naval_air_combat import KIND as NAVAL_AIR_COMBAT
 from .port_attack import carrier_range_problem, distance_from_sea, free_carrier_planes, land_aborted, land_carrier_planes
 
 RULE = "Combat Air Patrol (carrier air units)"
 CAP_STEP = f"{AM}.combat-air-patrol"
 BOMBERS_STEP = f"{AM}.phasing-side-flies-bombers"
-NO_CAP_KINDS = frozenset({"naval-air-combat"})  # fought over a sea area: no Air Mission sub-machine, no CAP
+# fought over a sea area: no Air Mission sub-machine, no CAP (the kind's id is "naval-air": the
+# "naval-air-combat" written here before matched no kind, so every extension reached it too)
+NO_CAP_KINDS = frozenset({NAVAL_AIR_COMBAT})
 
 
 def cap_problem(state) -> str | None:

@@ -12,6 +12,9 @@ import random
 
 from helpers import air_unit, dice, go_to, lab_game, ok, play_by_choices, refused, rig, ship, unit
 from plugins.rules import air as air_plugin
+from plugins.rules.air.mission_kinds import KINDS
+from plugins.rules.naval.carrier_planes_flying_missions import carrier_bombs_in
+from plugins.rules.naval.naval_air_combat import KIND as NAVAL_AIR_COMBAT
 from plugins.rules.naval.port_attack_carrier_air import why_not_fly
 from test_naval_carrier_escort_and_interception import landed_face_down, offered
 from test_naval_port_attack_carrier_air import AM, BOMBERS, LENINGRAD, RIGA, back_in_the_turn, of_type
@@ -122,6 +125,12 @@ def test_carrier_planes_flying_missions_not_in_naval_air(tmp_path):
     assert "as bombers in a port attack, ground strike" in why_not_fly(g.state, "germany", "p1", RIGA, "bomber")
     refused(g, bomb(), "not allowed now", "Naval Air")
     assert not [c for c in g.choices(None).commands() if c.type == "FlyCarrierAirUnit"]
+    # the naval air combat's mission kind (id "naval-air") is left as it is by the carrier planes'
+    # extensions (they once named it "naval-air-combat", which matched no kind)
+    naval_air_combat = KINDS[NAVAL_AIR_COMBAT]
+    assert not carrier_bombs_in(naval_air_combat)
+    assert naval_air_combat.bombers_elsewhere is None and naval_air_combat.cap_flyers is None
+    assert naval_air_combat.interceptors is None
 
 
 def test_carrier_planes_flying_missions_ground_support_for_the_attacker_and_the_defender(tmp_path):
