@@ -76,7 +76,7 @@ def count_events(save: Path, scenario: str = "") -> dict[str, int]:
                 mission = rec.data.get("kind", "")
             elif rec.type == "AirUnitFlew" and rec.data["unit"] in aboard:
                 role = rec.data["role"]
-                if role == "bomber" and mission not in ("port-attack", "naval-air")  # naval air combat: its planes "fly into battle":
+                if role == "bomber" and mission not in ("port-attack", "naval-air"):  # naval air combat: its planes "fly into battle"
                     out["carrier bombings"] += 1
                 elif role in CARRIER_ROLES:
                     out[CARRIER_ROLES[role]] += 1
