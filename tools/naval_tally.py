@@ -74,9 +74,10 @@ def count_events(save: Path, scenario: str = "") -> dict[str, int]:
                     set_up_at[rec.data["unit"]] = tuple(rec.data["to_hex"] or ())
             elif rec.type == "AirMissionBegan":
                 mission = rec.data.get("kind", "")
-            elif rec.type == "AirUnitFlew" and rec.data["unit"] in aboard:
+            elif rec.type == "AirUnitFlew" and rec.data["unit"] in aboard and mission != "naval-air":
+                # (a naval air combat's planes "fly into battle": counted as its carrier strikes)
                 role = rec.data["role"]
-                if role == "bomber" and mission not in ("port-attack", "naval-air"):  # naval air combat: its planes "fly into battle"
+                if role == "bomber" and mission != "port-attack":
                     out["carrier bombings"] += 1
                 elif role in CARRIER_ROLES:
                     out[CARRIER_ROLES[role]] += 1
