@@ -210,16 +210,19 @@ class SeaSense(CarrierAirSense):
                 + (BOMBARD_OBJECTIVE if on_objective else 0.0) - BOMBARD_PER_FACTOR * already)
 
     def bombard_support(self, hex_) -> float:
-        """The attack factors of the side's organized warships at sea in a sea area beside
+        """The attack factors of this power's organized warships at sea in a sea area beside
         ``hex_`` (read off the sea boxes and the counters as the map shows them): what may
-        bombard a land attack there in Attacking Shore Bombardment, at most BOMBARD_ENOUGH."""
+        bombard its land attack there in Attacking Shore Bombardment (an ally's ships bombard
+        only a combat its own units attack in), at most BOMBARD_ENOUGH."""
         areas = coastal_areas(tuple(hex_))
         if not areas:
             return 0.0
         counters = self.game.state.sections.get("units")
         total = 0.0
         for uid, row in self.own_at_sea.items():
-            if row["area"] not in areas or row["kind"] not in ("surface", "carrier"):
+            if row["power"] != self.power or row["area"] not in areas:
+                continue
+            if row["kind"] not in ("surface", "carrier"):
                 continue
             u = counters.units.get(uid) if counters is not None else None
             if u is None or not u.face_up:
