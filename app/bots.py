@@ -158,7 +158,8 @@ class Bot(RandomChains):
         preview = game.preview(cmd, player=player)
         done = self._this_impulse(game)
         if cmd["type"] == BOMBARD:
-            done["bombarded"][cmd["combat"]] = done["bombarded"].get(cmd["combat"], 0.0) + float(preview.get("factors") or 0)
+            bombarded = done["bombarded"]
+            bombarded[cmd["combat"]] = bombarded.get(cmd["combat"], 0.0) + float(preview.get("factors") or 0)
         elif preview.get("attack") is not None and cmd.get("hex") is not None:
             done["attack"]["{},{}".format(*cmd["hex"])] = float(preview["attack"])
 
