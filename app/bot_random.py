@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kernel.choices import CommandChoice
 
-from .bot_sea import SEA_MOVE, SeaSense
+from .bot_sea import SEA_MOVE, SeaSense, coastal_areas
 from .uihooks import ask_game
 
 CHAIN_BIAS = 0.8  # the random bot finishes a chain it started (embark, sail, invade) this often
@@ -16,6 +16,11 @@ LANDING_ACTIONS = ("land", "combined")  # the actions whose impulse has Invasion
 # Sea, leaves them out of a naval move (a convoy sailed home stays there: 0.8 a decision still
 # lost random Japan most Guadalcanal games on convoy points, tools/naval_tally.py seeds 1-6)
 CONVOY_BIAS = 0.95
+# a random bot with warships at sea picks, this often, a land attack on a hex they lie off (seeds
+# "Attacking Shore Bombardment": only a declared combat off a sea area its warships are in may be
+# bombarded; uniform picks among Barbarossa's many inland hexes never lined them up: 64 attacks
+# in 6 random games, none offered bombardment)
+COAST_BIAS = 0.5
 
 
 class RandomChains:
@@ -61,7 +66,25 @@ class RandomChains:
                 return cmd
         if "ChooseAction" in by_type and self._cargo_at_sea(game, by_type["ChooseAction"].actor):
             return by_type["ChooseAction"].sample(self.rng, pick=self._landing_action)
+        if "DeclareAttack" in by_type and self.rng.random() < COAST_BIAS:
+            areas = self._warships_at_sea(game, by_type["DeclareAttack"].actor)
+            cmd = by_type["DeclareAttack"].sample(self.rng, pick=lambda f, options: self._coast(f, options, areas))
+            if areas and cmd is not None and _off(cmd.get("hex"), areas):
+                return cmd
         return None
+
+    def _coast(self, f, options, areas):
+        """Pick for a land attack: a hex off one of the sea ``areas`` (None: pick at random)."""
+        if f.name != "hex":
+            return None
+        off = [o for o in options if _off(o.value, areas)]
+        return self.rng.choice(off) if off else None
+
+    @staticmethod
+    def _warships_at_sea(game, power: str) -> frozenset[str]:
+        """The sea areas where ``power`` has warships at sea (the sea-box UI hook)."""
+        return frozenset(box["area"] for box in ask_game(game, "sea_boxes", state=game.state) or []
+                         for u in box["units"] if u["power"] == power and u["kind"] in ("surface", "carrier"))
 
     def _keep_convoys(self, f, options, convoys):
         """Pick for Stay At Sea: every convoy offered stays on its lane ("convoys ... may remain
@@ -117,3 +140,10 @@ def _offers_unit(origin, unit: str, destinations: int = 4) -> bool:
                            for f in section.next_fields()):
                         return True
     return False
+
+
+def _off(hex_, areas) -> bool:
+    """Whether ``hex_`` (a "col,row" or a pair) lies off one of the sea ``areas``."""
+    if isinstance(hex_, str) and "," in hex_:
+        hex_ = hex_.split(",")
+    return isinstance(hex_, (list, tuple)) and len(hex_) == 2 and bool(coastal_areas(tuple(map(int, hex_))) & areas)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from helpers import finish, go_to, lab_game, ok, place, rig, ship, unit
 
+from app.bot_seamap import coastal_areas
 from app.bots import Bot, Tally, play_pending
 from plugins.rules.core import world_map
 from plugins.rules.naval.naval_transport import coastal_hexes
@@ -99,6 +100,25 @@ def test_attacking_shore_bombardment_greedy_attacks_the_coast_where_its_fleet_wa
         assert g.state["units"].units["ge-ca"].face_up
     finally:
         g.close()
+
+
+def test_attacking_shore_bombardment_random_bot_attacks_where_its_warships_lie_off_the_coast(tmp_path):
+    """Two Soviet hexes beside the German corps, one on the coast with the German fleet off it,
+    one inland: from Land Combat Declaration through Attacking Shore Bombardment the random bot
+    bombards in most bot seeds (uniform picks: the inland hex or no attack as often as not; in 6
+    random Barbarossa games none of 64 attacks was off a German or Soviet warship at sea)."""
+    inland = min(tuple(n) for n in M.grid.neighbours(BESIDE) if M.is_land(n) and not coastal_areas(tuple(n)))
+    bombarded = 0
+    for seed in range(8):
+        g = _baltic_game(tmp_path, f"coast{seed}", attack=12)
+        try:
+            place(g, unit("su-inland", power="ussr", hex_=inland, combat=2))
+            tally = _play_until_bombardment_is_over(g, "random", 10 * seed)
+            assert tally.refused == []
+            bombarded += bool(_bombarded(g))
+        finally:
+            g.close()
+    assert bombarded >= 5, bombarded
 
 
 def test_attacking_shore_bombardment_random_bot_reaches_it(tmp_path):
