@@ -120,12 +120,19 @@ class CarrierAirSense:
             return ESCORT + (self.port_attack_score(preview["hex"]) if preview.get("mission") == PORT_ATTACK else 0.0)
         return INTERCEPT + self.cap_score(preview["hex"])
 
+    def port_attack_reserve(self, area: str) -> float:
+        """What a carrier plane in ``area`` is worth kept face up for a port attack (the naval
+        stage, where the port attack is, comes before the air missions; a plane that bombs
+        lands face down): the best port holding enemy ships on that sea area's coast, else 0."""
+        self._port_tally(())  # the Naval Review's ports, read once
+        return max((self.port_attack_score(h) for h in self._ports if area in coastal_areas(h)), default=0.0)
+
     def bomber_score(self, preview: dict) -> float:
         """A carrier plane flying as the bomber of a ground strike (the enemy's combat factors in
         the hex, times the chance its tactical factor disorganizes them, more beside the side's
         units or on an objective), of ground support (its factor added where the side attacks or
         defends), of a strategic or carpet bombing (its strategic factor on a target the game
-        offers)."""
+        offers); less what it is worth kept for a port attack (``port_attack_reserve``)."""
         hex_ = tuple(preview["hex"])
         factor = float(preview.get(preview.get("factor") or "", 0) or 0)
         if "targets" in preview:  # a ground strike
@@ -136,10 +143,12 @@ class CarrierAirSense:
             beside = any(h is not None and grid.distance(tuple(h), hex_) <= 1 for u, h in self.unit_hex.items()
                          if u in self.combat)
             bonus = ATTACK_HEX if beside or hex_ in self.objectives or hex_ in self.defended else 0.0
-            return STRIKE_PER_FACTOR * expected + bonus - STRIKE_FACE_DOWN
-        if preview.get("factor") == "tactical":  # ground support
-            return SUPPORT + PER_FACTOR * factor
-        return BOMBING + PER_FACTOR * factor if factor > 0 else 0.0
+            score = STRIKE_PER_FACTOR * expected + bonus - STRIKE_FACE_DOWN
+        elif preview.get("factor") == "tactical":  # ground support
+            score = SUPPORT + PER_FACTOR * factor
+        else:
+            score = BOMBING + PER_FACTOR * factor if factor > 0 else 0.0
+        return score - self.port_attack_reserve(preview["area"]) if score > 0 else score
 
     def fly_score(self, cmd: dict) -> float:
         """An aircraft flying to sea: worth it where enemy ships are."""

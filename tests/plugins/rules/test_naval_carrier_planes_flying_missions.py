@@ -200,3 +200,13 @@ def test_carrier_planes_flying_missions_the_greedy_bot_flies_a_ground_strike(tmp
     cmd = Bot("greedy", 1).choose(g, decision, None)
     assert cmd == {**cmd, "type": "FlyCarrierAirUnit", "unit": "p1", "role": "bomber", "hex": list(RIGA)}, cmd
     ok(g, cmd)
+
+
+def test_carrier_planes_flying_missions_the_greedy_bot_keeps_its_plane_for_a_port_attack(tmp_path):
+    """... but not when a port on its sea area's coast holds an enemy ship (the port attack, in the
+    naval stage, comes first next impulse; a plane that strikes lands face down)."""
+    from app.bots import Bot
+
+    g = carrier_at_sea(tmp_path, extra=[ship("r1", power="ussr", type_="bb", hex_=RIGA, attack=6, defense=6)])
+    decision = next(d for d in g.choices(None).decisions if d.find("FlyCarrierAirUnit"))
+    assert Bot("greedy", 1).choose(g, decision, None)["type"] == "FinishStep"
