@@ -196,7 +196,7 @@ class SetupTray:
         if restore is None:
             button.disable()
         form.button((126, h - 34, 90, 30), "All Ready", self.all_ready)
-        where = "a hex, or a sea box at left or on the map," if places else "a hex"
+        where = "a hex or a sea box" if places else "a hex"
         hand = f"In hand: {len(self.in_stack)} unit(s), click {where} to place them" if self.in_stack else \
             f"{total} unit(s) to place: click units to pick them up"
         status = self.forms.status[0] if self.forms.status_is_refusal() else ""
