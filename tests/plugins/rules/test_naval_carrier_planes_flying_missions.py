@@ -210,3 +210,16 @@ def test_carrier_planes_flying_missions_the_greedy_bot_keeps_its_plane_for_a_por
     g = carrier_at_sea(tmp_path, extra=[ship("r1", power="ussr", type_="bb", hex_=RIGA, attack=6, defense=6)])
     decision = next(d for d in g.choices(None).decisions if d.find("FlyCarrierAirUnit"))
     assert Bot("greedy", 1).choose(g, decision, None)["type"] == "FinishStep"
+
+
+def test_carrier_planes_flying_missions_combat_air_patrol_over_what_a_carrier_bomber_threatens(tmp_path):
+    """"Combat Air Patrol (CAP)" (L11785-11834): CAP "may only be flown for hexes where an enemy
+    attack is possible"; with no German bomber on the map, Riga is threatened by the carrier plane
+    alone (``MissionKind.threatened``), so the Soviet fighter may patrol it, and only it."""
+    i16 = air_unit("i16", power="ussr", hex_=RIGA, air=3, range_=4)
+    g = carrier_at_sea(tmp_path, extra=[i16, unit("9a", power="ussr", hex_=FAR)])
+    assert g.state.kernel.sequence.current == f"{AM}.combat-air-patrol"
+    [cap] = [c for c in g.choices(None).commands() if c.type == "FlyCAP"]
+    [fighter] = cap.fields[0].all_options()
+    assert [o.value for o in fighter.next_fields()[0].options] == [tuple(RIGA)]
+    ok(g, type="FlyCAP", actor="ussr", unit="i16", hex=list(RIGA))
