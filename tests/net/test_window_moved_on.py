@@ -122,7 +122,8 @@ def bob_moves(bob: NetClient, finish: bool) -> int:
     status = bob.request("status", game="war")
     _, found = bob.choices("war")
     decision = next(d for d in found if d.pending)
-    wanted = [c for c in decision.commands if (c.type == "FinishStep") == finish and c.type != "RestoreSetup"]
+    # a unit placed on a hex (one event); a ship set up at sea (16.1.1) would be two
+    wanted = [c for c in decision.commands if c.type == ("FinishStep" if finish else "PlaceUnit")]
     command = Bot("random", 3).choose(bot_game(status), Decision(decision.decider, decision.step, decision.title,
                                                                  wanted, decision.pending), "bob")
     out = bob.submit("war", command)
