@@ -16,6 +16,7 @@ from .bot_seamap import _distances, _hex, _world, coastal_areas, place_areas
 from .uihooks import ask_game
 
 PORT_ATTACK = "Port Attack"  # the air mission a port attack flies (its preview's "mission")
+GROUND_SUPPORT = "Ground Support"  # ... and the one that adds bombers to the impulse's land combats
 FERRY = 1.0  # an empty-decked carrier sailing alone towards a carrier plane waiting ashore, per sea area nearer
 FERRY_REACH = 1.5  # ... and ending where that plane may board it (Ships in Flames 8.5: "up to double its range")
 CARRIER_PLANE_TYPES = ("cvp", "carrier-air")  # the counter types of carrier air units (the scenarios' data)
@@ -26,7 +27,7 @@ ESCORT = 0.4  # a carrier plane escorting the side's bombers (fewer are shot dow
 INTERCEPT = 0.4  # a carrier plane intercepting the enemy's bombers, more over what the side has there (cap_score)
 STRIKE_PER_FACTOR = 0.1  # a carrier plane's ground strike: per enemy combat factor it is expected to disorganize
 STRIKE_FACE_DOWN = 0.1  # ... less the plane face down afterwards (no later strike, CAP or port attack this turn)
-ATTACK_HEX = 0.3  # ... more on enemy units beside the side's own (a hex it may attack in Land Combat) or an objective
+ATTACK_HEX = 0.3  # ... only on enemy units beside the side's own (a hex it may attack in Land Combat) or an objective
 SUPPORT = 0.3  # a carrier plane's ground support of a land combat (where the side attacks or defends), more per factor
 BOMBING = 0.2  # a carrier plane's strategic or carpet bombing (the game offers only the targets the kind allows)
 PER_FACTOR = 0.1  # ... per tactical or strategic factor it adds
@@ -128,13 +129,21 @@ class CarrierAirSense:
         return max((self.port_attack_score(h) for h in self._ports if area in coastal_areas(h)), default=0.0)
 
     def bomber_score(self, preview: dict) -> float:
-        """A carrier plane flying as the bomber of a ground strike (the enemy's combat factors in
-        the hex, times the chance its tactical factor disorganizes them, more beside the side's
-        units or on an objective), of ground support (its factor added where the side attacks or
-        defends), of a strategic or carpet bombing (its strategic factor on a target the game
-        offers); less what it is worth kept for a port attack (``port_attack_reserve``)."""
+        """A carrier plane flying as the bomber of a ground strike, ground support or a bombing
+        (``bombing_score``, by the factor its preview names), less what it is worth kept for a
+        port attack (``port_attack_reserve``)."""
+        score = self.bombing_score(preview, float(preview.get(preview.get("factor") or "", 0) or 0))
+        return score - self.port_attack_reserve(preview["area"]) if score > 0 else score
+
+    def bombing_score(self, preview: dict, factor: float) -> float:
+        """A bomber's flight, from its carrier or from an airfield (app/bot_air.py), with the
+        ``factor`` it bombs with: a ground strike (the enemy's combat factors in the hex, times
+        the chance its tactical factor disorganizes them, less the bomber face down afterwards;
+        only on enemy units beside the side's own, where it may attack them in Land Combat, or
+        on an objective: elsewhere the strike is not worth the bomber),
+        ground support (its factor added where the side attacks or defends), a strategic or
+        carpet bombing (its strategic factor on a target the game offers)."""
         hex_ = tuple(preview["hex"])
-        factor = float(preview.get(preview.get("factor") or "", 0) or 0)
         if "targets" in preview:  # a ground strike
             if not preview["targets"]:
                 return 0.0
@@ -142,13 +151,12 @@ class CarrierAirSense:
             grid = _world().grid
             beside = any(h is not None and grid.distance(tuple(h), hex_) <= 1 for u, h in self.unit_hex.items()
                          if u in self.combat)
-            bonus = ATTACK_HEX if beside or hex_ in self.objectives or hex_ in self.defended else 0.0
-            score = STRIKE_PER_FACTOR * expected + bonus - STRIKE_FACE_DOWN
-        elif preview.get("factor") == "tactical":  # ground support
-            score = SUPPORT + PER_FACTOR * factor
-        else:
-            score = BOMBING + PER_FACTOR * factor if factor > 0 else 0.0
-        return score - self.port_attack_reserve(preview["area"]) if score > 0 else score
+            if not (beside or hex_ in self.objectives or hex_ in self.defended):
+                return 0.0  # a hex the side will not attack: the strike only turns the bomber face down
+            return STRIKE_PER_FACTOR * expected + ATTACK_HEX - STRIKE_FACE_DOWN
+        if preview.get("mission") == GROUND_SUPPORT:
+            return SUPPORT + PER_FACTOR * factor
+        return BOMBING + PER_FACTOR * factor if factor > 0 else 0.0
 
     def fly_score(self, cmd: dict) -> float:
         """An aircraft flying to sea: worth it where enemy ships are."""

@@ -10,10 +10,11 @@ refusal is a broken choices contract and is counted as such.  Two policies:
   that comes closest to an objective the game names, the action that gives the most
   activities; on land app/bot_land.py: hold the side's objectives the enemy threatens, take
   back lost ones first; at sea app/bot_sea.py: task forces towards objectives, threatened
-  ones and enemy ships, embarking, invading, carrier strikes, shore bombardment) and does the
-  best thing that scores above nothing, else finishes the step.  Land moves, naval moves and
-  returns to base are ranked by the map first and only the best few previewed (previews are
-  most of its time).
+  ones and enemy ships, embarking, invading, carrier strikes, shore bombardment; in the air
+  app/bot_air.py: ground strikes beside its army, ground support, CAP and interceptions over
+  what it holds) and does the best thing that scores above nothing, else finishes the step.
+  Land moves, naval moves and returns to base are ranked by the map first and only the best
+  few previewed (previews are most of its time).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from kernel.choices import CommandChoice, Decision
 from kernel.errors import WifError
 
+from .bot_air import ROLES as AIR_ROLES, land_air_score
 from .bot_land import LandSense
 from .bot_random import CONVOY_BIAS, RandomChains
 from .bot_sea import PORT_ATTACK, RETURN, SEA_MOVE, SeaSense, return_candidates, sea_move_candidates, sea_score
@@ -186,6 +188,10 @@ class Bot(RandomChains):
         at_sea = sea_score(self._sea_sense(game, cmd["actor"]), cmd, preview) if _naval(cmd, preview) else None
         if at_sea is not None:
             return at_sea
+        if preview.get("role") in AIR_ROLES:  # a land-based aircraft's flight (app/bot_air.py)
+            flight = land_air_score(self._sea_sense(game, cmd["actor"]), preview)
+            if flight is not None:
+                return flight
         if preview.get("odds") is not None:
             return (self._odds_with_ships(game, cmd, preview) - ATTACK_ODDS + 0.01
                     + self._land_sense(game, cmd["actor"]).attack_bonus(cmd.get("hex")))
