@@ -17,11 +17,52 @@ down on an empty or quiet hex.
 
 from __future__ import annotations
 
-from .bot_carrier_air import GROUND_SUPPORT, CarrierAirSense
+from kernel.choices import CommandChoice
+
+from .bot_carrier_air import ESCORT, GROUND_SUPPORT, INTERCEPT, CarrierAirSense
 
 GROUND_STRIKE = "Ground Strike"
+FLIGHTS = {"FlyMission": None, "FlyCAP": "cap", "FlyIntercept": "interceptor"}  # command -> its role (None: a field)
+AIR_PREVIEWS = 8  # the greedy bot previews this many flights of one command, the best by the map
 BOMBING_MISSIONS = (GROUND_STRIKE, GROUND_SUPPORT)  # what the bot flies its land-based bombers on
 ROLES = ("bomber", "escort", "cap", "interceptor")  # the flights' roles in their previews
+
+
+def air_candidates(choice: CommandChoice, sense: CarrierAirSense, limit: int = AIR_PREVIEWS) -> list[dict]:
+    """A flight command's ``limit`` best candidates by the map, before any preview: every
+    flyer's target hexes (the choice tree has them all: building it checked each), a bomber's
+    where a ground strike is worth it (``strike_worth``: ground support's attacked hexes are
+    such too) or a port attack's target, a fighter's over what the side has there
+    (``cap_score``), escorts always; hexes worth nothing are never previewed.  A flight whose
+    hex is followed by more fields (an air transport's cargo) is not one the bot flies."""
+    ranked = []
+    for unit in choice.fields[0].all_options():
+        for f in unit.next_fields():
+            roles = f.all_options() if f.name == "role" else [None]
+            for role in roles:
+                name = role.value if role is not None else FLIGHTS[choice.type]
+                for hex_field in (role.next_fields() if role is not None else [f]):
+                    if hex_field.name != "hex":
+                        continue
+                    for h in hex_field.all_options():
+                        by_map = 0.0 if h.next_fields() else _by_map(sense, name, h.value)
+                        if by_map > 0:
+                            cmd = {**choice.base(), "unit": unit.value, "hex": h.value}
+                            if role is not None:
+                                cmd["role"] = name
+                            ranked.append((by_map, len(ranked), cmd))
+    ranked.sort(key=lambda r: (-r[0], r[1]))
+    return [cmd for _score, _n, cmd in ranked[:limit]]
+
+
+def _by_map(sense: CarrierAirSense, role: str, hex_) -> float:
+    """What a flight of ``role`` to ``hex_`` may be worth, read off the map (its preview decides)."""
+    if role == "bomber":
+        return (sense.enemy_combat.get(tuple(hex_), 0) if sense.strike_worth(hex_) else 0.0) \
+            + sense.port_attack_score(hex_)
+    if role == "escort":
+        return ESCORT
+    return sense.cap_score(hex_) + (INTERCEPT if role == "interceptor" else 0.0)
 
 
 def land_air_score(sense: CarrierAirSense, preview: dict) -> float | None:

@@ -147,16 +147,25 @@ class CarrierAirSense:
         if "targets" in preview:  # a ground strike
             if not preview["targets"]:
                 return 0.0
-            expected = min(1.0, factor / 10) * self.enemy_combat.get(hex_, 0)
-            grid = _world().grid
-            beside = any(h is not None and grid.distance(tuple(h), hex_) <= 1 for u, h in self.unit_hex.items()
-                         if u in self.combat)
-            if not (beside or hex_ in self.objectives or hex_ in self.defended):
+            if not self.strike_worth(hex_):
                 return 0.0  # a hex the side will not attack: the strike only turns the bomber face down
+            expected = min(1.0, factor / 10) * self.enemy_combat.get(hex_, 0)
             return STRIKE_PER_FACTOR * expected + ATTACK_HEX - STRIKE_FACE_DOWN
         if preview.get("mission") == GROUND_SUPPORT:
             return SUPPORT + PER_FACTOR * factor
         return BOMBING + PER_FACTOR * factor if factor > 0 else 0.0
+
+    def strike_worth(self, hex_) -> bool:
+        """Enemy land units in ``hex_`` beside the side's own (a hex it may attack in Land
+        Combat) or on an objective: where a ground strike is worth a bomber."""
+        hex_ = tuple(hex_)
+        if not self.enemy_combat.get(hex_):
+            return False
+        if hex_ in self.objectives or hex_ in self.defended:
+            return True
+        grid = _world().grid
+        return any(h is not None and grid.distance(tuple(h), hex_) <= 1 for u, h in self.unit_hex.items()
+                   if u in self.combat)
 
     def fly_score(self, cmd: dict) -> float:
         """An aircraft flying to sea: worth it where enemy ships are."""

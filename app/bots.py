@@ -14,7 +14,7 @@ refusal is a broken choices contract and is counted as such.  Two policies:
   app/bot_air.py: ground strikes beside its army, ground support, CAP and interceptions over
   what it holds) and does the best thing that scores above nothing, else finishes the step.
   Land moves, naval moves and returns to base are ranked by the map first and only the best
-  few previewed (previews are most of its time).
+  few previewed (previews are most of its time); so are the aircraft's flights.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from kernel.choices import CommandChoice, Decision
 from kernel.errors import WifError
 
-from .bot_air import ROLES as AIR_ROLES, land_air_score
+from .bot_air import FLIGHTS as AIR_FLIGHTS, ROLES as AIR_ROLES, air_candidates, land_air_score
 from .bot_land import LandSense
 from .bot_random import CONVOY_BIAS, RandomChains
 from .bot_sea import PORT_ATTACK, RETURN, SEA_MOVE, SeaSense, return_candidates, sea_move_candidates, sea_score
@@ -123,6 +123,8 @@ class Bot(RandomChains):
             if choice.type == SEA_MOVE and choice.fields:
                 ranked.extend(sea_move_candidates(choice, self.rng, self._sea_sense(game, choice.actor),
                                                   PREVIEWS_PER_DECISION // 3))
+            elif choice.type in AIR_FLIGHTS and choice.fields:  # ranked by the map (app/bot_air.py)
+                ranked.extend(air_candidates(choice, self._sea_sense(game, choice.actor)))
             elif choice.type == RETURN and choice.fields:
                 ranked.extend(return_candidates(choice, sense=self._sea_sense(game, choice.actor)))
             else:

@@ -46,11 +46,14 @@ def test_ground_strike_greedy_strikes_the_enemy_army_beside_its_own(tmp_path):
 def test_ground_strike_greedy_strikes_only_where_its_side_may_attack(tmp_path):
     """Two Stukas; a stronger Soviet army at FAR, 3 hexes from the Stukas, far from every German
     land unit and on no objective: the bot strikes the army beside its own, never FAR (a strike
-    there would only turn a Stuka face down), and then finishes the step."""
+    there would only turn a Stuka face down, so it is not even previewed), and then finishes
+    the step."""
     g = _ground_strike(tmp_path, unit("g1", hex_=BESIDE, combat=4), {**STUKA, "id": "stuka2"},
                        unit("r2", power="ussr", hex_=FAR, combat=8, move=3))
     [fly] = [c for c in g.choices(None).commands() if c.type == "FlyMission"]
     assert FAR in {tuple(c["hex"]) for c in fly.commands()}  # offered: a strike there is legal
+    previewed, preview = [], g.preview
+    g.preview = lambda cmd, **kw: previewed.append(cmd) or preview(cmd, **kw)  # ranked by the map first
     flown = []
     bot = Bot("greedy", 3)
     for _ in range(4):
@@ -62,6 +65,7 @@ def test_ground_strike_greedy_strikes_only_where_its_side_may_attack(tmp_path):
         flown.append(tuple(cmd["hex"]))
     assert flown and set(flown) == {TARGET}
     assert cmd["type"] == "FinishStep"
+    assert FAR not in {tuple(c["hex"]) for c in previewed if "hex" in c}  # not even previewed
 
 
 def test_non_phasing_side_flies_interceptors_greedy_intercepts_the_bomber_over_its_army(tmp_path):
