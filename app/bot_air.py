@@ -32,7 +32,8 @@ def air_candidates(choice: CommandChoice, sense: CarrierAirSense, limit: int = A
     """A flight command's ``limit`` best candidates by the map, before any preview: every
     flyer's target hexes (the choice tree has them all: building it checked each), a bomber's
     where a ground strike is worth it (``strike_worth``: ground support's attacked hexes are
-    such too) or a port attack's target, a fighter's over what the side has there
+    such too), holding the side's land units (ground support of a combat it defends) or a port
+    attack's target, a fighter's over what the side has there
     (``cap_score``), escorts always; hexes worth nothing are never previewed.  A flight whose
     hex is followed by more fields (an air transport's cargo) is not one the bot flies."""
     ranked = []
@@ -57,9 +58,9 @@ def air_candidates(choice: CommandChoice, sense: CarrierAirSense, limit: int = A
 
 def _by_map(sense: CarrierAirSense, role: str, hex_) -> float:
     """What a flight of ``role`` to ``hex_`` may be worth, read off the map (its preview decides)."""
-    if role == "bomber":
+    if role == "bomber":  # a strike, ground support where the side attacks or defends, a port attack
         return (sense.enemy_combat.get(tuple(hex_), 0) if sense.strike_worth(hex_) else 0.0) \
-            + sense.port_attack_score(hex_)
+            + sense.own_combat(hex_) + sense.port_attack_score(hex_)
     if role == "escort":
         return ESCORT
     return sense.cap_score(hex_) + (INTERCEPT if role == "interceptor" else 0.0)

@@ -111,8 +111,12 @@ class CarrierAirSense:
         hex_ = tuple(hex_)
         score = CAP_OBJECTIVE if hex_ in self.defended or hex_ in self.needy else 0.0
         own = sum(PORT_TARGET.get(k, 0) * n for k, n in self._port_tally(hex_).get(self.side, {}).items())
-        land = sum(self.combat.get(u, 0) for u, h in self.unit_hex.items() if h is not None and tuple(h) == hex_)
-        return score + (CAP_PORT + own if own > 0 else 0.0) + CAP_PER_COMBAT * land
+        return score + (CAP_PORT + own if own > 0 else 0.0) + CAP_PER_COMBAT * self.own_combat(hex_)
+
+    def own_combat(self, hex_) -> float:
+        """The combat factors of the side's land units in ``hex_``."""
+        hex_ = tuple(hex_)
+        return sum(self.combat.get(u, 0) for u, h in self.unit_hex.items() if h is not None and tuple(h) == hex_)
 
     def escort_intercept_score(self, preview: dict) -> float:
         """A carrier plane escorting the side's bombers or intercepting the enemy's (the game

@@ -85,3 +85,19 @@ def test_combat_air_patrol_greedy_covers_its_army_from_the_stuka(tmp_path):
     cmd = _greedy(g, "ussr", "FlyCAP")
     assert cmd["type"] == "FlyCAP" and cmd["unit"] == "i16" and tuple(cmd["hex"]) == TARGET
     assert g.submit(cmd).accepted
+
+
+def test_ground_support_greedy_supports_the_combat_its_side_defends(tmp_path):
+    """Germany attacks the Soviet army at TARGET from BESIDE; in Ground Support the Soviet
+    Il-2 (non-phasing) flies to that combat, its tactical factor added to the defence."""
+    il2 = air_unit("il2", "ussr", "tac", (206, 57), tactical=2, range_=6)
+    g = lab_game(tmp_path / "g.wif", extra_plugins=["air"], options={
+        "units": [STUKA, il2, unit("r1", power="ussr", hex_=TARGET, combat=3, move=3), unit("g1", hex_=BESIDE)],
+        "actions": {"germany": "land"}, "start_at": "turn.impulse.land.combat.land-combat-declaration"})
+    ok(g, type="DeclareAttack", actor="germany", hex=list(TARGET), units=["g1"])
+    ok(g, type="FinishStep", actor="germany")
+    ok(g, type="FinishStep", actor="germany")  # no German bomber flies
+    assert g.state.kernel.sequence.current == f"{AM}.non-phasing-side-flies-bombers"
+    cmd = _greedy(g, "ussr", "FlyMission")
+    assert cmd["type"] == "FlyMission" and cmd["unit"] == "il2" and tuple(cmd["hex"]) == TARGET
+    assert g.preview(cmd)["mission"] == "Ground Support" and g.submit(cmd).accepted
