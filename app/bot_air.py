@@ -29,13 +29,13 @@ ROLES = ("bomber", "escort", "cap", "interceptor")  # the flights' roles in thei
 
 
 def air_candidates(choice: CommandChoice, sense: CarrierAirSense, limit: int = AIR_PREVIEWS) -> list[dict]:
-    """A flight command's ``limit`` best candidates by the map, before any preview: every
-    flyer's target hexes (the choice tree has them all: building it checked each), a bomber's
+    """A flight command's ``limit`` best candidates by the map, before any preview, from every
+    flyer's target hexes (the choice tree has them all: building it checked each): a bomber's
     where a ground strike is worth it (``strike_worth``: ground support's attacked hexes are
     such too), holding the side's land units (ground support of a combat it defends) or a port
-    attack's target, a fighter's over what the side has there
-    (``cap_score``), escorts always; hexes worth nothing are never previewed.  A flight whose
-    hex is followed by more fields (an air transport's cargo) is not one the bot flies."""
+    attack's target; a fighter's over what the side has there (``cap_score``); escorts always.
+    Hexes worth nothing are never previewed.  A flight whose hex is followed by more fields
+    (an air transport's cargo) is not one the bot flies."""
     ranked = []
     for unit in choice.fields[0].all_options():
         for f in unit.next_fields():
