@@ -191,11 +191,12 @@ def test_carrier_planes_flying_missions_every_offered_command_is_accepted(tmp_pa
 
 
 def test_carrier_planes_flying_missions_the_greedy_bot_flies_a_ground_strike(tmp_path):
-    """app/bot_carrier_air.py: the greedy bot strikes the enemy army in Riga with its carrier plane
-    (drawing only from Game.choices and previews)."""
+    """app/bot_carrier_air.py: the greedy bot strikes the enemy army in Riga, beside its own army,
+    with its carrier plane (drawing only from Game.choices and previews; app/bot_air.py: a ground
+    strike is worth it only where its side may attack, beside its land units, or on an objective)."""
     from app.bots import Bot
 
-    g = carrier_at_sea(tmp_path)
+    g = carrier_at_sea(tmp_path, extra=[unit("ge-inf", hex_=BESIDE_RIGA)])
     decision = next(d for d in g.choices(None).decisions if d.find("FlyCarrierAirUnit"))
     cmd = Bot("greedy", 1).choose(g, decision, None)
     assert cmd == {**cmd, "type": "FlyCarrierAirUnit", "unit": "p1", "role": "bomber", "hex": list(RIGA)}, cmd
