@@ -163,6 +163,8 @@ def _unit_hexes(event, state):
 @rules.describe("UnitMoved")
 def _say_moved(event, state):
     d = event.data
+    if d["to_hex"] is None and d["to_where"] == "map":  # on the map but on no hex: into a sea box
+        return f"{event.actor}: {_unit_name(state, d['unit'])} goes to sea"
     dest = tuple(d["to_hex"]) if d["to_hex"] is not None else d["to_where"]
     return f"{event.actor}: {_unit_name(state, d['unit'])} moves to {dest}"
 
